@@ -1,0 +1,182 @@
+//! A fully analysed dump: the index, the dominator tree and the class histogram, plus the
+//! lazily built shortest paths; the one value front ends read.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::dominators::{Dominators, ROOT, UNREACHABLE};
+use crate::error::Result;
+use crate::hprof::RootKind;
+use crate::index::{Index, Node, ObjectKind, Options, Phase};
+use crate::paths::GcPaths;
+
+/// One row of the class histogram.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClassStats {
+    /// Objects whose class is exactly this one (class objects count under `java.lang.Class`).
+    pub instances: u64,
+    /// Their total shallow size.
+    pub shallow_bytes: u64,
+    /// Their retained size, each object counted once: instances dominated by another instance of
+    /// the same class are skipped (VisualVM's "retained size by class").
+    pub retained_bytes: u64,
+}
+
+/// An analysed dump.
+pub struct Heap {
+    /// The index.
+    pub index: Index,
+    /// The dominator tree and retained sizes.
+    pub dominators: Dominators,
+    /// Per class (indexed like `index.classes`).
+    pub histogram: Vec<ClassStats>,
+    roots_by_node: FxHashMap<Node, Vec<RootKind>>,
+    paths: OnceLock<GcPaths>,
+}
+
+impl Heap {
+    /// Opens and analyses the dump at `path`.
+    pub fn open(path: &Path, options: Options<'_>) -> Result<Heap> {
+        let index = Index::open(path, options)?;
+        Ok(Heap::analyse(index, options))
+    }
+
+    /// Analyses an index.
+    pub fn analyse(index: Index, options: Options<'_>) -> Heap {
+        if let Some(cb) = options.progress {
+            cb(Phase::Dominators, 0, 1);
+        }
+        let dominators = Dominators::compute(&index);
+        let histogram = histogram(&index, &dominators);
+        let mut roots_by_node: FxHashMap<Node, Vec<RootKind>> = FxHashMap::default();
+        for &(n, k) in index.roots() {
+            let v = roots_by_node.entry(n).or_default();
+            if !v.contains(&k) {
+                v.push(k);
+            }
+        }
+        if let Some(cb) = options.progress {
+            cb(Phase::Dominators, 1, 1);
+        }
+        Heap { index, dominators, histogram, roots_by_node, paths: OnceLock::new() }
+    }
+
+    /// Shortest paths from the GC roots (computed on first use).
+    pub fn paths(&self) -> &GcPaths {
+        self.paths.get_or_init(|| GcPaths::compute(&self.index))
+    }
+
+    /// The root kinds naming `n` (empty if it is not a GC root).
+    pub fn root_kinds(&self, n: Node) -> &[RootKind] {
+        self.roots_by_node.get(&n).map_or(&[], |v| v.as_slice())
+    }
+
+    /// Number of distinct objects named by root records.
+    pub fn gc_root_objects(&self) -> usize {
+        self.roots_by_node.len()
+    }
+
+    /// The immediate dominator of `n`: `Some(Some(d))`, `Some(None)` for the virtual root,
+    /// `None` when unreachable.
+    pub fn dominator(&self, n: Node) -> Option<Option<Node>> {
+        match self.dominators.idom(n) {
+            UNREACHABLE => None,
+            ROOT => Some(None),
+            d => Some(Some(d)),
+        }
+    }
+
+    /// Nodes of all objects whose class is exactly `class`.
+    pub fn instances_of(&self, class: u32) -> Vec<Node> {
+        let idx = &self.index;
+        (0..idx.len() as u32).into_par_iter().filter(|&n| idx.class_of(n) == class).collect()
+    }
+
+    /// The `k` objects with the largest retained size, largest first.
+    pub fn top_retained(&self, k: usize) -> Vec<Node> {
+        let d = &self.dominators;
+        let mut all: Vec<Node> =
+            (0..self.index.len() as u32).filter(|&n| d.idom(n) != UNREACHABLE && d.retained(n) > 0).collect();
+        let by = |a: &Node, b: &Node| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b));
+        if all.len() > k && k > 0 {
+            all.select_nth_unstable_by(k - 1, by);
+            all.truncate(k);
+        }
+        all.sort_unstable_by(by);
+        all.truncate(k);
+        all
+    }
+
+    /// Objects `n` dominates directly (`None`: the virtual root), largest retained first.
+    pub fn dominated(&self, n: Option<Node>) -> Vec<Node> {
+        let d = &self.dominators;
+        let mut v = d.children(n).to_vec();
+        v.sort_unstable_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+        v
+    }
+
+    /// Whether `n` is a class object, an instance, or an array.
+    pub fn kind(&self, n: Node) -> ObjectKind {
+        self.index.kind(n)
+    }
+}
+
+fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
+    let nc = index.classes.len();
+    let n = index.len() as u32;
+    const CHUNK: u32 = 1 << 20;
+    let mut stats = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|k| {
+            let mut s = vec![(0u64, 0u64); nc];
+            for v in k * CHUNK..((k + 1) * CHUNK).min(n) {
+                let e = &mut s[index.class_of(v) as usize];
+                e.0 += 1;
+                e.1 += index.shallow_size(v);
+            }
+            s
+        })
+        .reduce(
+            || vec![(0, 0); nc],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+                a
+            },
+        )
+        .into_iter()
+        .map(|(instances, shallow_bytes)| ClassStats { instances, shallow_bytes, retained_bytes: 0 })
+        .collect::<Vec<_>>();
+    // Retained by class: walk the dominator tree, counting an object only when no ancestor has
+    // its class.
+    let mut active = vec![0u32; nc];
+    let mut stack: Vec<(Node, u32)> = Vec::new();
+    for &top in dom.children(None) {
+        stack.push((top, 0));
+        let c = index.class_of(top) as usize;
+        stats[c].retained_bytes += dom.retained(top);
+        active[c] += 1;
+        while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
+            let kids = dom.children(Some(v));
+            if (*pos as usize) < kids.len() {
+                let w = kids[*pos as usize];
+                *pos += 1;
+                let c = index.class_of(w) as usize;
+                if active[c] == 0 {
+                    stats[c].retained_bytes += dom.retained(w);
+                }
+                active[c] += 1;
+                stack.push((w, 0));
+            } else {
+                active[index.class_of(v) as usize] -= 1;
+                stack.pop();
+            }
+        }
+    }
+    stats
+}

@@ -1,0 +1,316 @@
+//! The dominator tree, retained sizes and reachability.
+//!
+//! Semi-NCA (Georgiadis' variant of Lengauer–Tarjan, as LLVM uses it) over `u32` arrays in DFS
+//! preorder, all loops iterative: dumps have millions of nodes and chains thousands deep.
+//!
+//! The graph is the strong reference graph under a virtual root whose children are the GC roots.
+//! The `referent` of a `java.lang.ref.Reference` keeps nothing alive, so:
+//! - objects reachable only through such referents ("weakly reachable") are attached to the
+//!   virtual root themselves: they are in the tree, but no strongly reachable object retains them;
+//! - references from weakly reachable objects back into the strongly reachable part are ignored,
+//!   so they cannot change who dominates a strongly reachable object.
+//!
+//! A class object whose instances are reachable is reachable too (the JVM keeps it alive through
+//! them); one that nothing else reaches is attached to the virtual root.
+
+use crate::index::csr::WEAK;
+use crate::index::{Index, Node};
+
+/// `idom` value of objects no root reaches.
+pub const UNREACHABLE: u32 = u32::MAX;
+/// `idom` value of objects the virtual root dominates directly.
+pub const ROOT: u32 = u32::MAX - 1;
+
+/// How an object is reachable from the GC roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reach {
+    /// Through strong references.
+    Strong,
+    /// Only through the referent of a soft, weak, phantom or finalizer reference.
+    Weak,
+    /// Not at all.
+    Unreachable,
+}
+
+/// The dominator tree with retained sizes.
+pub struct Dominators {
+    idom: Vec<u32>,
+    retained: Vec<u64>,
+    retained_count: Vec<u32>,
+    strong_end: u32,
+    pre: Vec<u32>,
+    child_starts: Vec<u32>,
+    children: Vec<u32>,
+    /// Objects reachable from the roots, strongly or weakly.
+    pub reachable_objects: u64,
+    /// Their total shallow size.
+    pub reachable_bytes: u64,
+    /// Strongly reachable objects.
+    pub strong_objects: u64,
+}
+
+impl Dominators {
+    /// Immediate dominator of `n`: a node, [`ROOT`] or [`UNREACHABLE`].
+    pub fn idom(&self, n: Node) -> u32 {
+        self.idom[n as usize]
+    }
+
+    /// Retained size of `n` (0 when unreachable).
+    pub fn retained(&self, n: Node) -> u64 {
+        self.retained[n as usize]
+    }
+
+    /// Number of objects `n` retains, itself included (0 when unreachable).
+    pub fn retained_count(&self, n: Node) -> u32 {
+        self.retained_count[n as usize]
+    }
+
+    /// How `n` is reachable.
+    pub fn reach(&self, n: Node) -> Reach {
+        match self.pre[n as usize] {
+            u32::MAX => Reach::Unreachable,
+            p if p < self.strong_end => Reach::Strong,
+            _ => Reach::Weak,
+        }
+    }
+
+    /// Objects `n` immediately dominates; `None` for the virtual root's children.
+    pub fn children(&self, n: Option<Node>) -> &[Node] {
+        let k = n.map_or(self.idom.len(), |n| n as usize);
+        let a = self.child_starts[k] as usize;
+        let b = self.child_starts[k + 1] as usize;
+        &self.children[a..b]
+    }
+
+    /// Computes the tree for `index`.
+    pub fn compute(index: &Index) -> Dominators {
+        let n = index.len();
+        let g = index.graph();
+        let mut pre = vec![u32::MAX; n];
+        // Preorder number -> node; slot 0 is the virtual root.
+        let mut vertex: Vec<u32> = vec![ROOT];
+        let mut parent: Vec<u32> = vec![0];
+        let mut stack: Vec<(u32, u32)> = Vec::new();
+
+        let mut dfs = |s: u32, pre: &mut Vec<u32>, vertex: &mut Vec<u32>, parent: &mut Vec<u32>| {
+            if pre[s as usize] != u32::MAX {
+                return;
+            }
+            pre[s as usize] = vertex.len() as u32;
+            vertex.push(s);
+            parent.push(0);
+            stack.push((s, g.starts[s as usize]));
+            while let Some(top) = stack.last_mut() {
+                let (v, mut pos) = *top;
+                let end = g.starts[v as usize + 1];
+                let mut next = None;
+                while pos < end {
+                    let t = g.targets[pos as usize];
+                    pos += 1;
+                    if t & WEAK == 0 && pre[t as usize] == u32::MAX {
+                        next = Some(t);
+                        break;
+                    }
+                }
+                top.1 = pos;
+                match next {
+                    Some(t) => {
+                        pre[t as usize] = vertex.len() as u32;
+                        parent.push(pre[v as usize]);
+                        vertex.push(t);
+                        stack.push((t, g.starts[t as usize]));
+                    }
+                    None => {
+                        stack.pop();
+                    }
+                }
+            }
+        };
+
+        for &(r, _) in index.roots() {
+            dfs(r, &mut pre, &mut vertex, &mut parent);
+        }
+        // Classes of live objects are live; repeat until no new class appears.
+        let class_node = |v: u32| index.classes[index.class_of(v) as usize].node;
+        let mut scanned = 1usize;
+        loop {
+            let found: Vec<u32> =
+                vertex[scanned..].iter().filter_map(|&v| class_node(v)).filter(|&c| pre[c as usize] == u32::MAX).collect();
+            scanned = vertex.len();
+            if found.is_empty() {
+                break;
+            }
+            for c in found {
+                dfs(c, &mut pre, &mut vertex, &mut parent);
+            }
+        }
+        let strong_end = vertex.len() as u32;
+        // Weakly reachable objects: referents not yet reached, round after round.
+        let mut scanned = 1usize;
+        loop {
+            let mut found = Vec::new();
+            for &v in &vertex[scanned..] {
+                for &t in g.edges(v) {
+                    if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
+                        found.push(t & !WEAK);
+                    }
+                }
+                if let Some(c) = class_node(v) {
+                    if pre[c as usize] == u32::MAX {
+                        found.push(c);
+                    }
+                }
+            }
+            scanned = vertex.len();
+            if found.is_empty() {
+                break;
+            }
+            for t in found {
+                dfs(t, &mut pre, &mut vertex, &mut parent);
+            }
+        }
+        drop(stack);
+        let count = vertex.len();
+
+        // Predecessors in preorder space, without weak edges or weak-to-strong edges.
+        let keep = |pv: u32, pw: u32| !(pv >= strong_end && pw < strong_end);
+        let mut pstart = vec![0u32; count + 1];
+        for pv in 1..count {
+            for &t in g.edges(vertex[pv]) {
+                if t & WEAK == 0 {
+                    let pw = pre[t as usize];
+                    if keep(pv as u32, pw) {
+                        pstart[pw as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        for i in 1..=count {
+            pstart[i] += pstart[i - 1];
+        }
+        let mut fill = pstart.clone();
+        let mut preds = vec![0u32; pstart[count] as usize];
+        for pv in 1..count {
+            for &t in g.edges(vertex[pv]) {
+                if t & WEAK == 0 {
+                    let pw = pre[t as usize];
+                    if keep(pv as u32, pw) {
+                        preds[fill[pw as usize] as usize] = pv as u32;
+                        fill[pw as usize] += 1;
+                    }
+                }
+            }
+        }
+        drop(fill);
+
+        // Semi-NCA.
+        let mut idom = parent.clone();
+        let mut anc = parent;
+        let mut semi: Vec<u32> = (0..count as u32).collect();
+        let mut label: Vec<u32> = (0..count as u32).collect();
+        let mut path: Vec<u32> = Vec::new();
+        for w in (1..count).rev() {
+            let mut s = idom[w];
+            let last = w as u32 + 1;
+            for &v in &preds[pstart[w] as usize..pstart[w + 1] as usize] {
+                let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);
+                s = s.min(semi[u as usize]);
+            }
+            semi[w] = s;
+        }
+        drop(preds);
+        drop(pstart);
+        drop(anc);
+        drop(label);
+        for w in 1..count {
+            let s = semi[w];
+            let mut c = idom[w];
+            while c > s {
+                c = idom[c as usize];
+            }
+            idom[w] = c;
+        }
+        drop(semi);
+
+        // Retained sizes: children before parents (reverse preorder).
+        let mut ret: Vec<u64> = Vec::with_capacity(count);
+        ret.push(0);
+        ret.extend(vertex[1..].iter().map(|&v| index.shallow_size(v)));
+        let mut cnt: Vec<u32> = vec![1; count];
+        cnt[0] = 0;
+        for w in (1..count).rev() {
+            let d = idom[w] as usize;
+            ret[d] += ret[w];
+            cnt[d] = cnt[d].saturating_add(cnt[w]);
+        }
+
+        let mut idom_n = vec![UNREACHABLE; n];
+        let mut retained = vec![0u64; n];
+        let mut retained_count = vec![0u32; n];
+        let mut child_starts = vec![0u32; n + 2];
+        for w in 1..count {
+            let v = vertex[w] as usize;
+            let d = idom[w];
+            idom_n[v] = if d == 0 { ROOT } else { vertex[d as usize] };
+            retained[v] = ret[w];
+            retained_count[v] = cnt[w];
+            let k = if d == 0 { n } else { vertex[d as usize] as usize };
+            child_starts[k + 1] += 1;
+        }
+        for i in 1..child_starts.len() {
+            child_starts[i] += child_starts[i - 1];
+        }
+        let mut fill = child_starts.clone();
+        let mut children = vec![0u32; count - 1];
+        for w in 1..count {
+            let d = idom[w];
+            let k = if d == 0 { n } else { vertex[d as usize] as usize };
+            children[fill[k] as usize] = vertex[w];
+            fill[k] += 1;
+        }
+        let reachable_bytes = ret[0];
+        Dominators {
+            idom: idom_n,
+            retained,
+            retained_count,
+            strong_end,
+            pre,
+            child_starts,
+            children,
+            reachable_objects: (count - 1) as u64,
+            reachable_bytes,
+            strong_objects: u64::from(strong_end - 1),
+        }
+    }
+}
+
+/// LLVM's `eval` with path compression: the vertex of least semidominator on the path from `v`
+/// up its linked ancestors (those numbered `>= last`).
+#[inline]
+fn eval(v: u32, last: u32, anc: &mut [u32], label: &mut [u32], semi: &[u32], path: &mut Vec<u32>) -> u32 {
+    if anc[v as usize] < last {
+        return label[v as usize];
+    }
+    let mut x = v;
+    loop {
+        path.push(x);
+        x = anc[x as usize];
+        if anc[x as usize] < last {
+            break;
+        }
+    }
+    let mut p = x;
+    let mut plabel = label[p as usize];
+    while let Some(y) = path.pop() {
+        anc[y as usize] = anc[p as usize];
+        let ylabel = label[y as usize];
+        if semi[plabel as usize] < semi[ylabel as usize] {
+            label[y as usize] = plabel;
+        } else {
+            plabel = ylabel;
+        }
+        p = y;
+    }
+    label[v as usize]
+}

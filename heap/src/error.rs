@@ -1,0 +1,105 @@
+//! Errors of the engine: small values that say where in the file things went wrong.
+
+use std::fmt;
+
+use crate::hprof::tags;
+
+/// A failure to read a dump, with the byte offset and the record it happened in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// Byte offset in the file where the problem was found.
+    pub offset: u64,
+    /// Tag of the top-level record, when inside one.
+    pub record: Option<u8>,
+    /// Tag of the heap sub-record, when inside one.
+    pub sub_record: Option<u8>,
+    /// What went wrong.
+    pub kind: ErrorKind,
+}
+
+/// What went wrong while reading a dump.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The data ends before a field or record that it announces.
+    Truncated {
+        /// Bytes the field needs.
+        needed: u64,
+        /// Bytes that are left.
+        left: u64,
+    },
+    /// The file does not start with a `JAVA PROFILE 1.0.x` header.
+    NotHprof,
+    /// The header names an identifier size other than 4 or 8.
+    BadIdSize(u32),
+    /// A heap sub-record tag this reader does not know; the rest of the segment cannot be framed.
+    UnknownSubRecord(u8),
+    /// A field, static or array names a basic type code outside 2 and 4..=11.
+    BadBasicType(u8),
+    /// The file could not be read at all.
+    Io(String),
+}
+
+impl Error {
+    pub(crate) fn new(offset: u64, kind: ErrorKind) -> Self {
+        Error { offset, record: None, sub_record: None, kind }
+    }
+
+    /// The same error, noted as found inside the top-level record `tag`.
+    pub fn in_record(mut self, tag: u8) -> Self {
+        self.record.get_or_insert(tag);
+        self
+    }
+
+    /// The same error, noted as found inside the heap sub-record `tag`.
+    pub fn in_sub_record(mut self, tag: u8) -> Self {
+        self.sub_record.get_or_insert(tag);
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Truncated { needed, left } => {
+                write!(f, "truncated ")?;
+                self.fmt_where(f)?;
+                write!(f, ": needs {needed} bytes, {left} left")
+            }
+            ErrorKind::NotHprof => {
+                write!(f, "not an HPROF file: no \"JAVA PROFILE 1.0.x\" header at 0x{:x}", self.offset)
+            }
+            ErrorKind::BadIdSize(n) => {
+                write!(f, "bad identifier size {n} in the header at 0x{:x} (must be 4 or 8)", self.offset)
+            }
+            ErrorKind::UnknownSubRecord(t) => {
+                write!(f, "unknown heap sub-record tag 0x{t:02x} ")?;
+                self.fmt_where(f)
+            }
+            ErrorKind::BadBasicType(t) => {
+                write!(f, "bad basic type {t} ")?;
+                self.fmt_where(f)
+            }
+            ErrorKind::Io(msg) => write!(f, "{msg}"),
+        }
+    }
+}
+
+impl Error {
+    fn fmt_where(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.record, self.sub_record) {
+            (_, Some(s)) => write!(f, "{} (0x{s:02x})", tags::sub_record_name(s))?,
+            (Some(r), None) => write!(f, "{} (0x{r:02x})", tags::record_name(r))?,
+            (None, None) => write!(f, "data")?,
+        }
+        if let (Some(r), Some(_)) = (self.record, self.sub_record) {
+            write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+        }
+        write!(f, " at 0x{:x}", self.offset)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Results of the engine.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,17 @@
+//! The HPROF format: constants, header, top-level records and heap sub-records.
+
+pub mod cursor;
+pub mod header;
+// Record, field and variant names are the format's own (SPEC.md §5); documenting each again
+// would only repeat the name.
+#[allow(missing_docs)]
+pub mod heap_record;
+pub mod record;
+#[allow(missing_docs)]
+pub mod tags;
+
+pub use cursor::Cursor;
+pub use header::{parse_header, Format, Header};
+pub use heap_record::{read_sub_record, skip_sub_record, ClassDump, FieldDecl, RootKind, StaticField, SubRecord};
+pub use record::{Record, Records};
+pub use tags::BasicType;

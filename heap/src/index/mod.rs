@@ -1,0 +1,846 @@
+//! The index of a dump: every object as a dense node with its class, heap, file offset, shallow
+//! size and outgoing references; the class table; the GC roots.
+//!
+//! Built in two passes. The first walks the records in file order (framing cannot be parallel:
+//! HPROF has no sync marks), noting each object's id and offset and parsing the few records that
+//! hold metadata (strings, class names, class dumps, roots). The second reads each object again,
+//! in parallel chunks, for its class, size and references.
+
+pub mod classes;
+pub mod csr;
+pub mod ids;
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use crate::data::Data;
+use crate::error::{Error, ErrorKind, Result};
+use crate::hprof::cursor::read_id;
+use crate::hprof::tags::{record, sub};
+use crate::hprof::{parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord};
+use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
+use classes::{java_name, Class, ClassKind, Field, Static, Strength};
+use csr::{Csr, WEAK};
+use ids::IdMap;
+
+const OFFSET_BITS: u32 = 56;
+const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+
+/// The phases of loading, for progress reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Walking the records.
+    Read,
+    /// Sorting ids, building the class table, reading references.
+    Index,
+    /// Dominator tree and retained sizes.
+    Dominators,
+}
+
+impl Phase {
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Read => "read",
+            Phase::Index => "index",
+            Phase::Dominators => "dominators",
+        }
+    }
+}
+
+/// A progress callback: phase, units done, units in total (bytes for `Read`).
+pub type Progress<'a> = &'a (dyn Fn(Phase, u64, u64) + Sync);
+
+/// How to open a dump.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Size model; `None` picks `android` for 1.0.3 dumps and `hotspot` otherwise.
+    pub size_model: Option<SizeModel>,
+    /// Called as each phase advances.
+    pub progress: Option<Progress<'a>>,
+}
+
+/// What kind of object a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectKind {
+    /// An INSTANCE DUMP.
+    Instance,
+    /// An OBJECT ARRAY DUMP.
+    ObjectArray,
+    /// A PRIMITIVE ARRAY DUMP (or NODATA).
+    PrimitiveArray,
+    /// A CLASS DUMP: the class object.
+    Class,
+}
+
+/// A heap of an Android dump (app, zygote, image), or the single heap of a HotSpot dump.
+#[derive(Debug, Clone)]
+pub struct HeapName {
+    /// The heap type of HEAP DUMP INFO (0 for the default heap).
+    pub heap_type: u32,
+    /// Its name (`app`, `zygote`, `image`, `default`).
+    pub name: String,
+}
+
+/// Counts of what the heap records hold.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct Counts {
+    /// CLASS DUMP records.
+    pub classes: u64,
+    /// INSTANCE DUMP records.
+    pub instances: u64,
+    /// OBJECT ARRAY DUMP records.
+    pub object_arrays: u64,
+    /// PRIMITIVE ARRAY (and NODATA) records.
+    pub primitive_arrays: u64,
+    /// GC root records (all kinds, including those naming objects absent from the dump).
+    pub root_records: u64,
+}
+
+/// The index of one dump.
+pub struct Index {
+    data: Data,
+    /// The file header.
+    pub header: Header,
+    strings: FxHashMap<u64, (u64, u32)>,
+    /// The class table.
+    pub classes: Vec<Class>,
+    class_by_id: FxHashMap<u64, u32>,
+    class_by_node: FxHashMap<u32, u32>,
+    ids: IdMap,
+    offsets: Vec<u64>,
+    class_of: Vec<u32>,
+    shallow: Vec<u32>,
+    big_shallow: FxHashMap<u32, u64>,
+    refs: Csr,
+    roots: Vec<(u32, RootKind)>,
+    marked_unreachable: Vec<u32>,
+    /// Heaps in the order the dump names them.
+    pub heaps: Vec<HeapName>,
+    /// The size model in force.
+    pub sizer: Sizer,
+    /// Record counts.
+    pub counts: Counts,
+    /// Things worth telling the user (truncation, dangling ids).
+    pub warnings: Vec<String>,
+    java_lang_class: u32,
+}
+
+/// A node: an object's dense index.
+pub type Node = u32;
+
+struct Pass1 {
+    objects: Vec<(u64, u64)>,
+    class_dumps: Vec<usize>,
+    load_class: FxHashMap<u64, u64>,
+    strings: FxHashMap<u64, (u64, u32)>,
+    roots: Vec<(u64, RootKind)>,
+    unreachable: Vec<u64>,
+    heaps: Vec<HeapName>,
+    heap_name_ids: Vec<u64>,
+    counts: Counts,
+    mat_compressed: bool,
+    warnings: Vec<String>,
+}
+
+impl Index {
+    /// Opens the dump at `path` (plain or gzip).
+    pub fn open(path: &Path, options: Options<'_>) -> Result<Index> {
+        Index::from_data(Data::open(path)?, options)
+    }
+
+    /// Indexes a dump held in memory.
+    pub fn from_bytes(bytes: Vec<u8>, options: Options<'_>) -> Result<Index> {
+        Index::from_data(Data::Owned(bytes), options)
+    }
+
+    /// Indexes the dump in `data`.
+    pub fn from_data(data: Data, options: Options<'_>) -> Result<Index> {
+        let header = parse_header(&data)?;
+        let p1 = pass1(&data, &header, options.progress)?;
+        build(data, header, p1, options)
+    }
+
+    /// The raw bytes of the dump.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// Number of objects (nodes), class objects included.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether the dump holds no objects.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The object id of node `n`.
+    pub fn id(&self, n: Node) -> u64 {
+        self.ids.id(n)
+    }
+
+    /// The node of object `id`.
+    pub fn node(&self, id: u64) -> Option<Node> {
+        self.ids.node(id)
+    }
+
+    /// The class (table index) of node `n`; for class objects, `java.lang.Class`.
+    pub fn class_of(&self, n: Node) -> u32 {
+        self.class_of[n as usize]
+    }
+
+    /// The class of node `n`.
+    pub fn class(&self, n: Node) -> &Class {
+        &self.classes[self.class_of(n) as usize]
+    }
+
+    /// If node `n` is a class object, its class table index.
+    pub fn as_class(&self, n: Node) -> Option<u32> {
+        self.class_by_node.get(&n).copied()
+    }
+
+    /// The class table index of the class object `id`.
+    pub fn class_by_id(&self, id: u64) -> Option<u32> {
+        self.class_by_id.get(&id).copied()
+    }
+
+    /// Classes named `name` (Java source form); several loaders may define the same name.
+    pub fn classes_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = u32> + 's {
+        self.classes.iter().enumerate().filter(move |(_, c)| c.name == name).map(|(i, _)| i as u32)
+    }
+
+    /// The index of `java.lang.Class`.
+    pub fn java_lang_class(&self) -> u32 {
+        self.java_lang_class
+    }
+
+    /// Shallow size of node `n` under the size model.
+    #[inline]
+    pub fn shallow_size(&self, n: Node) -> u64 {
+        let s = self.shallow[n as usize];
+        if s == u32::MAX {
+            self.big_shallow.get(&n).copied().unwrap_or(u64::from(u32::MAX))
+        } else {
+            u64::from(s)
+        }
+    }
+
+    /// File offset of the sub-record of node `n`.
+    pub fn offset(&self, n: Node) -> u64 {
+        self.offsets[n as usize] & OFFSET_MASK
+    }
+
+    /// Heap (index into `heaps`) of node `n`.
+    pub fn heap_of(&self, n: Node) -> usize {
+        (self.offsets[n as usize] >> OFFSET_BITS) as usize
+    }
+
+    /// What kind of object node `n` is.
+    pub fn kind(&self, n: Node) -> ObjectKind {
+        match self.data.get(self.offset(n) as usize).copied() {
+            Some(sub::INSTANCE_DUMP) => ObjectKind::Instance,
+            Some(sub::OBJECT_ARRAY_DUMP) => ObjectKind::ObjectArray,
+            Some(sub::CLASS_DUMP) => ObjectKind::Class,
+            _ => ObjectKind::PrimitiveArray,
+        }
+    }
+
+    /// Outgoing references of `n` (strong and weak), as nodes.
+    pub fn references(&self, n: Node) -> impl Iterator<Item = Node> + '_ {
+        self.refs.edges(n).iter().map(|&t| t & !WEAK)
+    }
+
+    /// Outgoing references of `n` with a flag: `true` for the `referent` of a Reference.
+    pub fn references_weak(&self, n: Node) -> impl Iterator<Item = (Node, bool)> + '_ {
+        self.refs.edges(n).iter().map(|&t| (t & !WEAK, t & WEAK != 0))
+    }
+
+    /// The reference graph.
+    pub fn graph(&self) -> &Csr {
+        &self.refs
+    }
+
+    /// GC roots: one entry per root record that names an object of the dump.
+    pub fn roots(&self) -> &[(Node, RootKind)] {
+        &self.roots
+    }
+
+    /// Objects the dump marks unreachable (Android 0x90 records).
+    pub fn marked_unreachable(&self) -> &[Node] {
+        &self.marked_unreachable
+    }
+
+    /// The text of STRING record `id`.
+    pub fn string(&self, id: u64) -> Option<String> {
+        let &(off, len) = self.strings.get(&id)?;
+        let b = self.data.get(off as usize..off as usize + len as usize)?;
+        Some(String::from_utf8_lossy(b).into_owned())
+    }
+
+    /// The sub-record of node `n`, parsed.
+    pub fn record(&self, n: Node) -> Result<SubRecord<'_>> {
+        let mut c = Cursor::new(&self.data, self.offset(n) as usize, self.header.id_size);
+        read_sub_record(&mut c)
+    }
+
+    /// For arrays, the number of elements.
+    pub fn array_length(&self, n: Node) -> Option<u32> {
+        match self.record(n).ok()? {
+            SubRecord::ObjectArray { length, .. } | SubRecord::PrimitiveArray { length, .. } => Some(length),
+            _ => None,
+        }
+    }
+}
+
+fn warn_truncated(e: &Error, warnings: &mut Vec<String>) {
+    warnings.push(format!("the dump is truncated: {e}; objects up to there are indexed"));
+}
+
+fn pass1(data: &[u8], header: &Header, progress: Option<Progress<'_>>) -> Result<Pass1> {
+    let id_size = header.id_size;
+    let mut p = Pass1 {
+        objects: Vec::new(),
+        class_dumps: Vec::new(),
+        load_class: FxHashMap::default(),
+        strings: FxHashMap::default(),
+        roots: Vec::new(),
+        unreachable: Vec::new(),
+        heaps: vec![HeapName { heap_type: 0, name: "default".into() }],
+        heap_name_ids: vec![0],
+        counts: Counts::default(),
+        mat_compressed: false,
+        warnings: Vec::new(),
+    };
+    let mut heap: u64 = 0;
+    let mut prev_array: Option<(u64, u32)> = None;
+    let total = data.len() as u64;
+    let mut next_report = 0u64;
+    let mut records = Records::new(data, header.records_start);
+    loop {
+        let rec = match records.next_record() {
+            Ok(Some(r)) => r,
+            Ok(None) => break,
+            Err(e) if matches!(e.kind, ErrorKind::Truncated { .. }) => {
+                warn_truncated(&e, &mut p.warnings);
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        if let Some(cb) = progress {
+            if rec.offset as u64 >= next_report {
+                cb(Phase::Read, rec.offset as u64, total);
+                next_report = rec.offset as u64 + (64 << 20);
+            }
+        }
+        let mut c = Cursor::new(data, rec.body_offset, id_size);
+        let r: Result<()> = (|| {
+            match rec.tag {
+                record::STRING => {
+                    let id = c.id()?;
+                    let len = rec.body.len().saturating_sub(id_size as usize);
+                    p.strings.insert(id, (c.pos() as u64, len as u32));
+                }
+                record::LOAD_CLASS => {
+                    c.u4()?;
+                    let class_id = c.id()?;
+                    c.u4()?;
+                    let name_id = c.id()?;
+                    p.load_class.insert(class_id, name_id);
+                }
+                record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
+                    let end = rec.body_offset + rec.body.len();
+                    let mut c = Cursor::new(&data[..end], rec.body_offset, id_size);
+                    while c.pos() < end {
+                        walk_sub_record(&mut c, &mut p, &mut heap, &mut prev_array)?;
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        })();
+        if let Err(e) = r {
+            let e = e.in_record(rec.tag);
+            if rec.is_truncated() && matches!(e.kind, ErrorKind::Truncated { .. }) {
+                warn_truncated(&e, &mut p.warnings);
+                break;
+            }
+            return Err(e);
+        }
+        if rec.is_truncated() {
+            let e = Error::new(
+                (rec.body_offset + rec.body.len()) as u64,
+                ErrorKind::Truncated { needed: u64::from(rec.declared_len), left: rec.body.len() as u64 },
+            )
+            .in_record(rec.tag);
+            warn_truncated(&e, &mut p.warnings);
+        }
+    }
+    if let Some(cb) = progress {
+        cb(Phase::Read, total, total);
+    }
+    Ok(p)
+}
+
+#[inline]
+fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, heap: &mut u64, prev_array: &mut Option<(u64, u32)>) -> Result<()> {
+    let start = c.pos();
+    let id_size = c.id_size() as usize;
+    let tag = *c.data().get(start).unwrap_or(&0);
+    let packed = (start as u64) | (*heap << OFFSET_BITS);
+    // Hot path: objects are framed by their lengths without building views.
+    let fast: Option<Result<u64>> = match tag {
+        sub::INSTANCE_DUMP => Some((|| {
+            c.skip(1)?;
+            let id = c.id()?;
+            c.skip(4 + id_size)?;
+            let n = c.u4()?;
+            c.skip(n as usize)?;
+            p.counts.instances += 1;
+            Ok(id)
+        })()),
+        sub::OBJECT_ARRAY_DUMP => Some((|| {
+            c.skip(1)?;
+            let id = c.id()?;
+            c.skip(4)?;
+            let n = c.u4()?;
+            c.skip(id_size)?;
+            c.skip((n as usize).saturating_mul(id_size))?;
+            p.counts.object_arrays += 1;
+            if id_size == 8 && !p.mat_compressed {
+                p.mat_compressed = detect_ref_size_mat(prev_array.iter().copied().chain([(id, n)]));
+                *prev_array = Some((id, n));
+            }
+            Ok(id)
+        })()),
+        _ => None,
+    };
+    if let Some(r) = fast {
+        let id = r.map_err(|e| e.in_sub_record(tag))?;
+        p.objects.push((id, packed));
+        return Ok(());
+    }
+    match read_sub_record(c)? {
+        SubRecord::Root { kind, id } => {
+            p.counts.root_records += 1;
+            p.roots.push((id, kind));
+        }
+        SubRecord::Class(cd) => {
+            p.counts.classes += 1;
+            p.objects.push((cd.id, packed));
+            p.class_dumps.push(start);
+        }
+        SubRecord::PrimitiveArray { id, .. } => {
+            p.counts.primitive_arrays += 1;
+            p.objects.push((id, packed));
+        }
+        SubRecord::HeapDumpInfo { heap_type, name_id } => {
+            let i = match p.heaps.iter().position(|h| h.heap_type == heap_type) {
+                Some(i) => i,
+                None => {
+                    p.heaps.push(HeapName { heap_type, name: String::new() });
+                    p.heap_name_ids.push(name_id);
+                    p.heaps.len() - 1
+                }
+            };
+            *heap = (i as u64).min(255);
+        }
+        SubRecord::Unreachable { id } => p.unreachable.push(id),
+        SubRecord::Instance { .. } | SubRecord::ObjectArray { .. } => {}
+    }
+    Ok(())
+}
+
+fn heap_name(heap_type: u32) -> &'static str {
+    match heap_type {
+        0x41 => "app",
+        0x49 => "image",
+        0x5A => "zygote",
+        _ => "default",
+    }
+}
+
+fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Result<Index> {
+    let progress = options.progress;
+    let id_size = header.id_size;
+    if let Some(cb) = progress {
+        cb(Phase::Index, 0, 3);
+    }
+    // Sort objects by id; the position is the node number.
+    if !p.objects.windows(2).all(|w| w[0].0 < w[1].0) {
+        p.objects.par_sort_unstable_by_key(|o| o.0);
+    }
+    let before = p.objects.len();
+    p.objects.dedup_by_key(|o| o.0);
+    if p.objects.len() != before {
+        p.warnings.push(format!("{} objects share an id with another; the first of each is kept", before - p.objects.len()));
+    }
+    let (ids, offsets): (Vec<u64>, Vec<u64>) = p.objects.into_iter().unzip();
+    let ids = IdMap::new(ids);
+
+    let string = |id: u64| -> Option<String> {
+        let &(off, len) = p.strings.get(&id)?;
+        data.get(off as usize..off as usize + len as usize).map(|b| String::from_utf8_lossy(b).into_owned())
+    };
+    let mut heaps = p.heaps;
+    for (h, name_id) in heaps.iter_mut().zip(&p.heap_name_ids) {
+        if h.name.is_empty() {
+            h.name = string(*name_id).unwrap_or_else(|| heap_name(h.heap_type).to_string());
+        }
+    }
+
+    // The class table.
+    let mut classes: Vec<Class> = Vec::with_capacity(p.class_dumps.len() + 16);
+    let mut dumps: Vec<ClassDump<'_>> = Vec::with_capacity(p.class_dumps.len());
+    for &off in &p.class_dumps {
+        let mut c = Cursor::new(&data, off, id_size);
+        if let Ok(SubRecord::Class(cd)) = read_sub_record(&mut c) {
+            dumps.push(cd);
+        }
+    }
+    let mut class_by_id: FxHashMap<u64, u32> = FxHashMap::default();
+    for cd in &dumps {
+        let name = p
+            .load_class
+            .get(&cd.id)
+            .and_then(|&sid| string(sid))
+            .map(|s| java_name(&s))
+            .unwrap_or_else(|| format!("unknown class 0x{:x}", cd.id));
+        class_by_id.insert(cd.id, classes.len() as u32);
+        classes.push(Class {
+            id: cd.id,
+            node: ids.node(cd.id),
+            kind: class_kind(&name),
+            name,
+            super_class: None,
+            loader: cd.loader_id,
+            declared_instance_size: cd.instance_size,
+            fields: cd
+                .fields
+                .iter()
+                .map(|f| Field { name: string(f.name_id).unwrap_or_default(), ty: f.ty, offset: 0, declared_by: 0 })
+                .collect(),
+            own_fields: cd.fields.len(),
+            statics: cd
+                .statics
+                .iter()
+                .map(|s| Static {
+                    name: string(s.name_id).unwrap_or_default(),
+                    ty: s.ty,
+                    raw: s.value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b)),
+                })
+                .collect(),
+            data_size: 0,
+            ref_offsets: Vec::new(),
+            referent: None,
+        });
+    }
+    for (i, cd) in dumps.iter().enumerate() {
+        classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i);
+    }
+    drop(dumps);
+    resolve_layouts(&mut classes, id_size);
+
+    let synth = |classes: &mut Vec<Class>, name: &str, kind: ClassKind| -> u32 {
+        if let Some(i) = classes.iter().position(|c| c.name == name && c.kind == kind) {
+            return i as u32;
+        }
+        classes.push(Class {
+            id: 0,
+            node: None,
+            name: name.to_string(),
+            super_class: None,
+            loader: 0,
+            declared_instance_size: 0,
+            kind,
+            fields: Vec::new(),
+            own_fields: 0,
+            statics: Vec::new(),
+            data_size: 0,
+            ref_offsets: Vec::new(),
+            referent: None,
+        });
+        (classes.len() - 1) as u32
+    };
+    let prim_class: Vec<u32> = BasicType::PRIMITIVES
+        .iter()
+        .map(|&t| synth(&mut classes, &format!("{}[]", t.java_name()), ClassKind::PrimitiveArray(t)))
+        .collect();
+    let object_array_class = synth(&mut classes, "java.lang.Object[]", ClassKind::ObjectArray);
+    let java_lang_class = synth(&mut classes, "java.lang.Class", ClassKind::Instance);
+    let unknown_class = synth(&mut classes, "unknown class", ClassKind::Instance);
+
+    // The size model.
+    let model = options.size_model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
+    let sizer = match model {
+        SizeModel::Android => Sizer { model, id_size, ref_size: id_size, align: 8 },
+        SizeModel::Hotspot => {
+            let ref_size = if id_size == 4 { 4 } else { detect_ref_size_visualvm(&classes).unwrap_or(8) };
+            Sizer { model, id_size, ref_size, align: 8 }
+        }
+        SizeModel::Mat => {
+            let ref_size = if id_size == 8 && p.mat_compressed { 4 } else { id_size };
+            Sizer { model, id_size, ref_size, align: detect_alignment_mat(ids.ids()) }
+        }
+    };
+    let inst_sizes = sizer.instance_sizes(&classes);
+    let class_inst_size = inst_sizes[java_lang_class as usize];
+    let class_declared = u64::from(classes[java_lang_class as usize].declared_instance_size);
+    let class_obj_sizes: Vec<u64> =
+        classes.iter().map(|c| sizer.class_object_size(c, class_inst_size, class_declared)).collect();
+    if let Some(cb) = progress {
+        cb(Phase::Index, 1, 3);
+    }
+
+    // Pass 2: class, size and references of every object, in parallel chunks.
+    let n = ids.len();
+    let ctx = Pass2 {
+        data: &data,
+        id_size,
+        ids: &ids,
+        offsets: &offsets,
+        classes: &classes,
+        class_by_id: &class_by_id,
+        prim_class: &prim_class,
+        object_array_class,
+        java_lang_class,
+        unknown_class,
+        inst_sizes: &inst_sizes,
+        class_obj_sizes: &class_obj_sizes,
+        sizer,
+    };
+    const CHUNK: usize = 1 << 15;
+    let chunks: Vec<ChunkOut> =
+        (0..n.div_ceil(CHUNK)).into_par_iter().map(|k| ctx.chunk(k * CHUNK, ((k + 1) * CHUNK).min(n))).collect();
+    let mut class_of = Vec::with_capacity(n);
+    let mut shallow = Vec::with_capacity(n);
+    let mut big_shallow = FxHashMap::default();
+    let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
+    if total_edges >= u32::MAX as usize {
+        return Err(Error::new(0, ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)"))));
+    }
+    let mut starts = Vec::with_capacity(n + 1);
+    let mut targets = Vec::with_capacity(total_edges);
+    let mut dangling = 0u64;
+    starts.push(0u32);
+    for ch in chunks {
+        class_of.extend_from_slice(&ch.class_of);
+        shallow.extend_from_slice(&ch.shallow);
+        big_shallow.extend(ch.big);
+        let base = targets.len() as u32;
+        starts.extend(ch.ends.iter().map(|e| e + base));
+        targets.extend_from_slice(&ch.targets);
+        dangling += ch.dangling;
+    }
+    if dangling > 0 {
+        p.warnings.push(format!("{dangling} references name objects that are not in the dump; they are ignored"));
+    }
+    if let Some(cb) = progress {
+        cb(Phase::Index, 2, 3);
+    }
+
+    let mut roots = Vec::with_capacity(p.roots.len());
+    let mut missing_roots = 0u64;
+    for (id, kind) in p.roots {
+        match ids.node(id) {
+            Some(n) => roots.push((n, kind)),
+            None => missing_roots += 1,
+        }
+    }
+    if missing_roots > 0 {
+        p.warnings.push(format!("{missing_roots} GC root records name objects that are not in the dump"));
+    }
+    let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
+    let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n, i as u32))).collect();
+    if let Some(cb) = progress {
+        cb(Phase::Index, 3, 3);
+    }
+    Ok(Index {
+        data,
+        header,
+        strings: p.strings,
+        classes,
+        class_by_id,
+        class_by_node,
+        ids,
+        offsets,
+        class_of,
+        shallow,
+        big_shallow,
+        refs: Csr { starts, targets },
+        roots,
+        marked_unreachable,
+        heaps,
+        sizer,
+        counts: p.counts,
+        warnings: p.warnings,
+        java_lang_class,
+    })
+}
+
+fn class_kind(name: &str) -> ClassKind {
+    let Some(base) = name.strip_suffix("[]") else { return ClassKind::Instance };
+    BasicType::PRIMITIVES
+        .iter()
+        .find(|t| t.java_name() == base)
+        .map_or(ClassKind::ObjectArray, |&t| ClassKind::PrimitiveArray(t))
+}
+
+/// Places every field: an instance's data holds its class's own fields first, then its
+/// superclass's, and so on up to `java.lang.Object`.
+fn resolve_layouts(classes: &mut [Class], id_size: u32) {
+    let n = classes.len();
+    // Chain of each class, guarded against cycles in a corrupt dump.
+    for i in 0..n {
+        let mut chain = vec![i];
+        let mut cur = classes[i].super_class;
+        while let Some(s) = cur {
+            if chain.len() > 512 || chain.contains(&(s as usize)) {
+                break;
+            }
+            chain.push(s as usize);
+            cur = classes[s as usize].super_class;
+        }
+        let mut fields = Vec::new();
+        let mut offset = 0u32;
+        for &k in &chain {
+            for f in classes[k].fields.iter().take(classes[k].own_fields) {
+                fields.push(Field { name: f.name.clone(), ty: f.ty, offset, declared_by: k as u32 });
+                offset = offset.saturating_add(f.ty.size(id_size));
+            }
+        }
+        let names: Vec<&str> = chain.iter().map(|&k| classes[k].name.as_str()).collect();
+        let referent = if names.contains(&"java.lang.ref.Reference") {
+            let strength = names
+                .iter()
+                .find_map(|n| match *n {
+                    "java.lang.ref.SoftReference" => Some(Strength::Soft),
+                    "java.lang.ref.WeakReference" => Some(Strength::Weak),
+                    "java.lang.ref.PhantomReference" => Some(Strength::Phantom),
+                    "java.lang.ref.FinalReference" | "java.lang.ref.FinalizerReference" | "java.lang.ref.Finalizer" => {
+                        Some(Strength::Finalizer)
+                    }
+                    _ => None,
+                })
+                .unwrap_or(Strength::Weak);
+            fields
+                .iter()
+                .find(|f| f.name == "referent" && classes[f.declared_by as usize].name == "java.lang.ref.Reference")
+                .map(|f| (f.offset, strength))
+        } else {
+            None
+        };
+        let c = &mut classes[i];
+        c.ref_offsets = fields.iter().filter(|f| f.ty == BasicType::Object).map(|f| f.offset).collect();
+        c.data_size = offset;
+        c.fields = fields;
+        c.referent = referent;
+    }
+}
+
+struct Pass2<'a> {
+    data: &'a [u8],
+    id_size: u32,
+    ids: &'a IdMap,
+    offsets: &'a [u64],
+    classes: &'a [Class],
+    class_by_id: &'a FxHashMap<u64, u32>,
+    prim_class: &'a [u32],
+    object_array_class: u32,
+    java_lang_class: u32,
+    unknown_class: u32,
+    inst_sizes: &'a [u64],
+    class_obj_sizes: &'a [u64],
+    sizer: Sizer,
+}
+
+struct ChunkOut {
+    class_of: Vec<u32>,
+    shallow: Vec<u32>,
+    big: Vec<(u32, u64)>,
+    ends: Vec<u32>,
+    targets: Vec<u32>,
+    dangling: u64,
+}
+
+impl Pass2<'_> {
+    fn chunk(&self, from: usize, to: usize) -> ChunkOut {
+        let mut out = ChunkOut {
+            class_of: Vec::with_capacity(to - from),
+            shallow: Vec::with_capacity(to - from),
+            big: Vec::new(),
+            ends: Vec::with_capacity(to - from),
+            targets: Vec::with_capacity((to - from) * 3),
+            dangling: 0,
+        };
+        let id = self.id_size as usize;
+        for n in from..to {
+            let (class, size) = self.object(n, &mut out);
+            out.class_of.push(class);
+            if size >= u64::from(u32::MAX) {
+                out.shallow.push(u32::MAX);
+                out.big.push((n as u32, size));
+            } else {
+                out.shallow.push(size as u32);
+            }
+            out.ends.push(out.targets.len() as u32);
+        }
+        let _ = id;
+        out
+    }
+
+    #[inline]
+    fn push_ref(&self, raw: u64, weak: bool, out: &mut ChunkOut) {
+        if raw == 0 {
+            return;
+        }
+        match self.ids.node(raw) {
+            Some(t) => out.targets.push(if weak { t | WEAK } else { t }),
+            None => out.dangling += 1,
+        }
+    }
+
+    fn object(&self, n: usize, out: &mut ChunkOut) -> (u32, u64) {
+        let off = (self.offsets[n] & OFFSET_MASK) as usize;
+        let mut c = Cursor::new(self.data, off, self.id_size);
+        let id = self.id_size as usize;
+        match read_sub_record(&mut c) {
+            Ok(SubRecord::Instance { class_id, data, .. }) => {
+                let ci = self.class_by_id.get(&class_id).copied().unwrap_or(self.unknown_class);
+                let cls = &self.classes[ci as usize];
+                let referent = cls.referent.map(|r| r.0);
+                for &o in &cls.ref_offsets {
+                    if let Some(b) = data.get(o as usize..o as usize + id) {
+                        self.push_ref(read_id(b, self.id_size), Some(o) == referent, out);
+                    }
+                }
+                (ci, self.inst_sizes[ci as usize])
+            }
+            Ok(SubRecord::ObjectArray { class_id, elements, length, .. }) => {
+                let ci = self.class_by_id.get(&class_id).copied().unwrap_or(self.object_array_class);
+                for b in elements.chunks_exact(id) {
+                    self.push_ref(read_id(b, self.id_size), false, out);
+                }
+                (ci, self.sizer.array_size(BasicType::Object, length))
+            }
+            Ok(SubRecord::PrimitiveArray { elem, length, .. }) => {
+                let k = BasicType::PRIMITIVES.iter().position(|&t| t == elem).unwrap_or(0);
+                (self.prim_class[k], self.sizer.array_size(elem, length))
+            }
+            Ok(SubRecord::Class(cd)) => {
+                for s in &cd.statics {
+                    if s.ty == BasicType::Object {
+                        self.push_ref(read_id(s.value, self.id_size), false, out);
+                    }
+                }
+                let size = self.class_by_id.get(&cd.id).map_or(0, |&ci| self.class_obj_sizes[ci as usize]);
+                (self.java_lang_class, size)
+            }
+            _ => (self.unknown_class, 0),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! The heaptui engine: bytes of an HPROF heap dump in, answers out.
+//!
+//! ```no_run
+//! use heap::{Heap, Options};
+//! let heap = Heap::open("app.hprof".as_ref(), Options::default())?;
+//! for n in heap.top_retained(5) {
+//!     let class = &heap.index.class(n).name;
+//!     println!("{class} retains {} bytes", heap.dominators.retained(n));
+//! }
+//! # Ok::<(), heap::Error>(())
+//! ```
+//!
+//! Layers, each usable alone: [`hprof`] reads records as borrowed views of the mapped file;
+//! [`index`] gives every object a dense node number with its class, heap, size and references;
+//! [`dominators`] computes the dominator tree and retained sizes; [`paths`] finds shortest paths
+//! from GC roots; [`analysis::Heap`] ties them together; [`report`] renders what tools print.
+#![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
+
+pub mod analysis;
+pub mod data;
+pub mod dominators;
+pub mod error;
+pub mod hprof;
+pub mod index;
+pub mod paths;
+pub mod report;
+pub mod sizes;
+pub mod values;
+
+pub use analysis::{ClassStats, Heap};
+pub use error::{Error, ErrorKind, Result};
+pub use index::{Index, Node, ObjectKind, Options, Phase};
+pub use sizes::SizeModel;

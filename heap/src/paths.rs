@@ -1,0 +1,133 @@
+//! Shortest paths from GC roots: breadth-first, strong references first.
+//!
+//! The first tier walks strong references only from every GC root. Objects it cannot reach are
+//! then reached by a second tier that may also cross the `referent` of soft, weak, phantom and
+//! finalizer references, continuing from everything the first tier found, in its order. So a
+//! path uses a weak link only when no strong path exists (LeakCanary's rule).
+
+use std::collections::VecDeque;
+
+use crate::hprof::RootKind;
+use crate::index::csr::WEAK;
+use crate::index::{Index, Node};
+use crate::values::Value;
+
+const NONE: u32 = u32::MAX;
+const IS_ROOT: u32 = u32::MAX - 1;
+
+/// Parent pointers of the shortest-path forest from the GC roots.
+pub struct GcPaths {
+    parent: Vec<u32>,
+    weak_via: Vec<bool>,
+}
+
+/// One step of a path: the object, and how the previous step refers to it.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The object.
+    pub node: Node,
+    /// How the previous step refers to it (`.field`, `[3]`, `static field`); `None` on the root.
+    pub reference: Option<String>,
+    /// Whether that reference is a weak/soft/phantom referent.
+    pub weak: bool,
+}
+
+impl GcPaths {
+    /// Computes the forest for the whole dump in one sweep.
+    pub fn compute(index: &Index) -> GcPaths {
+        let n = index.len();
+        let g = index.graph();
+        let mut parent = vec![NONE; n];
+        let mut weak_via = vec![false; n];
+        let mut order: Vec<u32> = Vec::new();
+        for &(r, _) in index.roots() {
+            if parent[r as usize] == NONE {
+                parent[r as usize] = IS_ROOT;
+                order.push(r);
+            }
+        }
+        let mut queue: VecDeque<u32> = order.iter().copied().collect();
+        let visit_strong = |queue: &mut VecDeque<u32>, parent: &mut Vec<u32>, order: &mut Vec<u32>| {
+            while let Some(v) = queue.pop_front() {
+                for &t in g.edges(v) {
+                    if t & WEAK == 0 && parent[t as usize] == NONE {
+                        parent[t as usize] = v;
+                        order.push(t);
+                        queue.push_back(t);
+                    }
+                }
+            }
+        };
+        visit_strong(&mut queue, &mut parent, &mut order);
+        // Second tier: weak links allowed, in the first tier's order.
+        let mut i = 0;
+        while i < order.len() {
+            let v = order[i];
+            i += 1;
+            for &t in g.edges(v) {
+                let tn = t & !WEAK;
+                if parent[tn as usize] == NONE {
+                    parent[tn as usize] = v;
+                    weak_via[tn as usize] = t & WEAK != 0;
+                    order.push(tn);
+                }
+            }
+        }
+        GcPaths { parent, weak_via }
+    }
+
+    /// The path from a GC root to `target`, root first; empty if no root reaches it.
+    pub fn path(&self, index: &Index, target: Node) -> Vec<Step> {
+        let mut nodes = Vec::new();
+        let mut cur = target;
+        loop {
+            match self.parent[cur as usize] {
+                NONE => return Vec::new(),
+                IS_ROOT => {
+                    nodes.push(cur);
+                    break;
+                }
+                p => {
+                    nodes.push(cur);
+                    if nodes.len() > index.len() {
+                        return Vec::new();
+                    }
+                    cur = p;
+                }
+            }
+        }
+        nodes.reverse();
+        let mut out = Vec::with_capacity(nodes.len());
+        for (i, &node) in nodes.iter().enumerate() {
+            let reference = if i == 0 { None } else { reference_name(index, nodes[i - 1], node) };
+            out.push(Step { node, reference, weak: self.weak_via[node as usize] });
+        }
+        out
+    }
+
+    /// Whether a GC root reaches `n` by any path.
+    pub fn is_reachable(&self, n: Node) -> bool {
+        self.parent[n as usize] != NONE
+    }
+}
+
+/// How `from` refers to `to`: `.field` for instance fields, `[i]` for array elements,
+/// `.name` (static) for class statics.
+pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
+    let to_id = index.id(to);
+    if index.as_class(from).is_some() {
+        return index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name));
+    }
+    if let Some(values) = index.array_values(from) {
+        return values.iter().position(|v| *v == Value::Object(to_id)).map(|i| format!("[{i}]"));
+    }
+    index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name))
+}
+
+/// Root kinds of every object: one entry per distinct (node, kind).
+pub fn root_kinds(index: &Index, n: Node) -> Vec<RootKind> {
+    let mut kinds: Vec<RootKind> = index.roots().iter().filter(|(r, _)| *r == n).map(|(_, k)| *k).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}

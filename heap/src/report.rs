@@ -1,0 +1,376 @@
+//! What the headless commands print: the `analyze` and `inspect` reports as JSON values and as
+//! text for people. The JSON field names are an interface other tools parse: add, never rename.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value as Json};
+
+use crate::analysis::Heap;
+use crate::dominators::Reach;
+use crate::index::{Node, ObjectKind};
+
+/// Schema version of the JSON reports.
+pub const SCHEMA: u32 = 1;
+
+/// `0x`-prefixed lowercase hex.
+pub fn hex(id: u64) -> String {
+    format!("0x{id:x}")
+}
+
+/// Bytes in human units (`512 B`, `1.5 KiB`, `3.2 MiB`).
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// Where the dump came from, for the report's `file` object.
+pub struct FileInfo<'a> {
+    /// Path as given.
+    pub path: &'a str,
+    /// Size of the file on disk.
+    pub bytes: u64,
+}
+
+/// Summary numbers of a dump.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Summary {
+    /// Class objects.
+    pub classes: u64,
+    /// All heap objects but class objects.
+    pub instances: u64,
+    /// Object arrays.
+    pub object_arrays: u64,
+    /// Primitive arrays.
+    pub primitive_arrays: u64,
+    /// GC root records naming objects of the dump.
+    pub gc_roots: u64,
+    /// Distinct objects named by root records.
+    pub gc_root_objects: u64,
+    /// Objects reachable from the roots (strongly or through weak references).
+    pub reachable_objects: u64,
+    /// Shallow size of all objects.
+    pub shallow_bytes: u64,
+    /// Shallow size of reachable objects.
+    pub reachable_bytes: u64,
+}
+
+impl Heap {
+    /// The summary numbers.
+    pub fn summary(&self) -> Summary {
+        let idx = &self.index;
+        let (mut classes, mut arrays_o, mut arrays_p, mut shallow) = (0u64, 0u64, 0u64, 0u64);
+        for n in 0..idx.len() as u32 {
+            shallow += idx.shallow_size(n);
+            match idx.kind(n) {
+                ObjectKind::Class => classes += 1,
+                ObjectKind::ObjectArray => arrays_o += 1,
+                ObjectKind::PrimitiveArray => arrays_p += 1,
+                ObjectKind::Instance => {}
+            }
+        }
+        Summary {
+            classes,
+            instances: idx.len() as u64 - classes,
+            object_arrays: arrays_o,
+            primitive_arrays: arrays_p,
+            gc_roots: idx.roots().len() as u64,
+            gc_root_objects: self.gc_root_objects() as u64,
+            reachable_objects: self.dominators.reachable_objects,
+            shallow_bytes: shallow,
+            reachable_bytes: self.dominators.reachable_bytes,
+        }
+    }
+
+    /// Objects and shallow bytes per heap, in the dump's heap order (heaps without objects left out).
+    pub fn heap_totals(&self) -> Vec<(String, u64, u64)> {
+        let idx = &self.index;
+        let mut t = vec![(0u64, 0u64); idx.heaps.len()];
+        for n in 0..idx.len() as u32 {
+            let last = t.len() - 1;
+            let e = &mut t[idx.heap_of(n).min(last)];
+            e.0 += 1;
+            e.1 += idx.shallow_size(n);
+        }
+        idx.heaps.iter().zip(t).filter(|(_, (o, _))| *o > 0).map(|(h, (o, b))| (h.name.clone(), o, b)).collect()
+    }
+
+    /// Class indices of the histogram, largest retained first (then shallow, then name).
+    pub fn histogram_order(&self) -> Vec<u32> {
+        let mut rows: Vec<u32> = (0..self.index.classes.len() as u32)
+            .filter(|&c| self.histogram[c as usize].instances > 0 || self.index.classes[c as usize].node.is_some())
+            .collect();
+        rows.sort_by(|&a, &b| {
+            let (x, y) = (&self.histogram[a as usize], &self.histogram[b as usize]);
+            y.retained_bytes
+                .cmp(&x.retained_bytes)
+                .then(y.shallow_bytes.cmp(&x.shallow_bytes))
+                .then_with(|| self.index.classes[a as usize].name.cmp(&self.index.classes[b as usize].name))
+        });
+        rows
+    }
+
+    /// The `analyze` report as JSON.
+    pub fn analyze_json(&self, file: &FileInfo<'_>, top: usize) -> Json {
+        let idx = &self.index;
+        let s = self.summary();
+        let histogram: Vec<Json> = self
+            .histogram_order()
+            .into_iter()
+            .map(|c| {
+                let h = &self.histogram[c as usize];
+                let class = &idx.classes[c as usize];
+                json!({
+                    "class": class.name,
+                    "class_id": if class.id != 0 { Json::from(hex(class.id)) } else { Json::Null },
+                    "instances": h.instances,
+                    "shallow_bytes": h.shallow_bytes,
+                    "retained_bytes": h.retained_bytes,
+                })
+            })
+            .collect();
+        let top_retained: Vec<Json> = self
+            .top_retained(top)
+            .into_iter()
+            .map(|n| {
+                json!({
+                    "id": hex(idx.id(n)),
+                    "class": self.display_class(n),
+                    "shallow_bytes": idx.shallow_size(n),
+                    "retained_bytes": self.dominators.retained(n),
+                    "retained_objects": self.dominators.retained_count(n),
+                })
+            })
+            .collect();
+        json!({
+            "schema": SCHEMA,
+            "file": {
+                "path": file.path,
+                "format": idx.header.format.as_str(),
+                "id_size": idx.header.id_size,
+                "bytes": file.bytes,
+                "timestamp_ms": idx.header.timestamp_ms,
+            },
+            "summary": {
+                "classes": s.classes,
+                "instances": s.instances,
+                "object_arrays": s.object_arrays,
+                "primitive_arrays": s.primitive_arrays,
+                "gc_roots": s.gc_roots,
+                "gc_root_objects": s.gc_root_objects,
+                "reachable_objects": s.reachable_objects,
+                "shallow_bytes": s.shallow_bytes,
+                "reachable_bytes": s.reachable_bytes,
+                "size_model": idx.sizer.model.name(),
+                "reference_size": idx.sizer.ref_size,
+            },
+            "heaps": self.heap_totals().into_iter().map(|(name, objects, bytes)| json!({
+                "name": name, "objects": objects, "shallow_bytes": bytes,
+            })).collect::<Vec<_>>(),
+            "histogram": histogram,
+            "top_retained": top_retained,
+            "warnings": idx.warnings,
+        })
+    }
+
+    /// The class name to show for `n`: for class objects, `class Name`.
+    pub fn display_class(&self, n: Node) -> String {
+        match self.index.as_class(n) {
+            Some(c) => format!("class {}", self.index.classes[c as usize].name),
+            None => self.index.class(n).name.clone(),
+        }
+    }
+
+    /// One `inspect` entry as JSON.
+    pub fn inspect_json(&self, n: Node) -> Json {
+        let idx = &self.index;
+        let d = &self.dominators;
+        let fields: Vec<Json> = idx
+            .fields(n)
+            .into_iter()
+            .map(|f| {
+                let mut o = json!({"name": f.name, "type": f.ty.java_name(), "value": f.value.to_json()});
+                if f.is_static {
+                    o["static"] = json!(true);
+                }
+                o
+            })
+            .collect();
+        let path: Vec<Json> = self
+            .paths()
+            .path(idx, n)
+            .into_iter()
+            .map(|s| json!({"id": hex(idx.id(s.node)), "class": self.display_class(s.node), "reference": s.reference, "weak": s.weak}))
+            .collect();
+        let mut o = json!({
+            "id": hex(idx.id(n)),
+            "class": self.display_class(n),
+            "kind": idx.kind(n),
+            "heap": idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default"),
+            "shallow_bytes": idx.shallow_size(n),
+            "retained_bytes": d.retained(n),
+            "retained_objects": d.retained_count(n),
+            "dominator": match self.dominator(n) { Some(Some(p)) => Json::from(hex(idx.id(p))), _ => Json::Null },
+            "dominated": self.dominated(Some(n)).into_iter().map(|c| hex(idx.id(c))).collect::<Vec<_>>(),
+            "gc_roots": self.root_kinds(n).iter().map(|k| k.name()).collect::<Vec<_>>(),
+            "reachable": d.reach(n) != Reach::Unreachable,
+            "reachability": d.reach(n),
+            "fields": fields,
+            "path_to_root": path,
+        });
+        if let Some(len) = idx.array_length(n) {
+            o["length"] = json!(len);
+        }
+        if let Some(s) = idx.string_value(n) {
+            o["string"] = json!(s);
+        }
+        o
+    }
+
+    /// The `analyze` report as text for people, at most 100 columns wide.
+    pub fn analyze_text(&self, file: &FileInfo<'_>, top: usize) -> String {
+        let idx = &self.index;
+        let s = self.summary();
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}  (HPROF {}, {}-byte ids, {}, size model {})",
+            file.path,
+            idx.header.format.as_str(),
+            idx.header.id_size,
+            human_bytes(file.bytes),
+            idx.sizer.model.name()
+        );
+        let _ = writeln!(
+            out,
+            "{} objects: {} instances, {} object arrays, {} primitive arrays, {} classes",
+            s.classes + s.instances,
+            s.instances - s.object_arrays - s.primitive_arrays,
+            s.object_arrays,
+            s.primitive_arrays,
+            s.classes
+        );
+        let _ = writeln!(
+            out,
+            "{} GC roots on {} objects; {} objects reachable ({}) of {} shallow",
+            s.gc_roots,
+            s.gc_root_objects,
+            s.reachable_objects,
+            human_bytes(s.reachable_bytes),
+            human_bytes(s.shallow_bytes)
+        );
+        for (name, objects, bytes) in self.heap_totals() {
+            let _ = writeln!(out, "  heap {name:<10} {objects:>12} objects {:>12}", human_bytes(bytes));
+        }
+        for w in &idx.warnings {
+            let _ = writeln!(out, "warning: {w}");
+        }
+        let _ = writeln!(out, "\nClasses by retained size (top {top})");
+        let _ = writeln!(out, "{:>12} {:>12} {:>12}  {}", "instances", "shallow", "retained", "class");
+        for c in self.histogram_order().into_iter().take(top) {
+            let h = &self.histogram[c as usize];
+            let _ = writeln!(
+                out,
+                "{:>12} {:>12} {:>12}  {}",
+                h.instances,
+                human_bytes(h.shallow_bytes),
+                human_bytes(h.retained_bytes),
+                shorten(&idx.classes[c as usize].name, 60)
+            );
+        }
+        let _ = writeln!(out, "\nObjects by retained size (top {top})");
+        let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  {}", "id", "shallow", "retained", "objects", "class");
+        for n in self.top_retained(top) {
+            let _ = writeln!(
+                out,
+                "{:<18} {:>12} {:>12} {:>10}  {}",
+                hex(idx.id(n)),
+                human_bytes(idx.shallow_size(n)),
+                human_bytes(self.dominators.retained(n)),
+                self.dominators.retained_count(n),
+                shorten(&self.display_class(n), 40)
+            );
+        }
+        out
+    }
+
+    /// One `inspect` entry as text.
+    pub fn inspect_text(&self, n: Node) -> String {
+        let idx = &self.index;
+        let d = &self.dominators;
+        let mut out = String::new();
+        let _ = writeln!(out, "{} {}", hex(idx.id(n)), self.display_class(n));
+        let heap = idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default");
+        let _ = writeln!(
+            out,
+            "  heap {heap}, shallow {}, retained {} in {} objects, {:?}",
+            human_bytes(idx.shallow_size(n)),
+            human_bytes(d.retained(n)),
+            d.retained_count(n),
+            d.reach(n)
+        );
+        if let Some(s) = idx.string_value(n) {
+            let _ = writeln!(out, "  value {:?}", shorten_end(&s, 80));
+        }
+        let roots = self.root_kinds(n);
+        if !roots.is_empty() {
+            let names: Vec<&str> = roots.iter().map(|k| k.name()).collect();
+            let _ = writeln!(out, "  GC root: {}", names.join(", "));
+        }
+        for f in idx.fields(n) {
+            let st = if f.is_static { "static " } else { "" };
+            let _ = writeln!(out, "  {st}{} {} = {}", f.ty.java_name(), f.name, f.value);
+        }
+        let path = self.paths().path(idx, n);
+        if !path.is_empty() {
+            let _ = writeln!(out, "  path from GC root:");
+            for s in path {
+                let r = s.reference.unwrap_or_default();
+                let _ = writeln!(out, "    {r:<24} {} {}", hex(idx.id(s.node)), shorten(&self.display_class(s.node), 60));
+            }
+        }
+        out
+    }
+}
+
+/// Shortens a class name from the left: `…ui.MainActivity`.
+pub fn shorten(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n <= max {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - (max - 1)).collect();
+    format!("…{tail}")
+}
+
+fn shorten_end(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(max - 1).collect();
+        format!("{head}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_units_and_shortening() {
+        assert_eq!(human_bytes(512), "512 B");
+        assert_eq!(human_bytes(1536), "1.5 KiB");
+        assert_eq!(human_bytes(3 << 20), "3.0 MiB");
+        assert_eq!(shorten("com.example.ui.MainActivity", 16), "…ui.MainActivity");
+        assert_eq!(shorten("short", 16), "short");
+    }
+}

@@ -1,0 +1,65 @@
+//! `heaptui inspect FILE TARGET`: one object by id, or every instance of a class.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use crate::{Format, SizeModelArg};
+
+/// Arguments of `inspect`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The heap dump.
+    pub file: PathBuf,
+    /// An object id (`0x1234abcd`) or a class name in Java form (`java.lang.String`, `byte[]`).
+    pub target: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// At most this many objects (largest retained first).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Shallow size model.
+    #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]
+    pub size_model: SizeModelArg,
+}
+
+/// Runs `inspect`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let heap = super::open(&args.file, args.size_model.model())?;
+    let nodes = select(&heap, &args.target)?;
+    let nodes: Vec<heap::Node> = nodes.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
+    match args.format {
+        Format::Json => {
+            let v: Vec<serde_json::Value> = nodes.iter().map(|&n| heap.inspect_json(n)).collect();
+            let mut s = serde_json::to_string_pretty(&v)?;
+            s.push('\n');
+            super::print(&s)
+        }
+        Format::Text => {
+            let mut s = String::new();
+            for n in nodes {
+                s.push_str(&heap.inspect_text(n));
+                s.push('\n');
+            }
+            super::print(&s)
+        }
+    }
+}
+
+/// The objects `target` names, largest retained first.
+pub fn select(heap: &heap::Heap, target: &str) -> anyhow::Result<Vec<heap::Node>> {
+    if let Some(hex) = target.strip_prefix("0x").or_else(|| target.strip_prefix("0X")) {
+        let Ok(id) = u64::from_str_radix(hex, 16) else { bail!("{target:?} is not a hex object id") };
+        let Some(n) = heap.index.node(id) else { bail!("no object with id {target} in the dump") };
+        return Ok(vec![n]);
+    }
+    let classes: Vec<u32> = heap.index.classes_named(target).collect();
+    if classes.is_empty() {
+        bail!("no class named {target:?} in the dump (use the Java form, e.g. java.lang.String or int[])");
+    }
+    let mut nodes: Vec<heap::Node> = classes.iter().flat_map(|&c| heap.instances_of(c)).collect();
+    let d = &heap.dominators;
+    nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+    Ok(nodes)
+}
