@@ -118,6 +118,100 @@ impl Heap {
         v
     }
 
+    /// Objects that refer to `n` (one entry per referring object), with `true` where the only
+    /// references are weak referents. Scans every edge: for the inspector, not for loops.
+    pub fn referrers(&self, n: Node) -> Vec<(Node, bool)> {
+        let idx = &self.index;
+        let mut out: Vec<(Node, bool)> = (0..idx.len() as u32)
+            .into_par_iter()
+            .filter_map(|v| {
+                let mut found = None;
+                for (t, weak) in idx.references_weak(v) {
+                    if t == n {
+                        found = Some(found.unwrap_or(true) && weak);
+                    }
+                }
+                found.map(|w| (v, w))
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The retained set of a group of objects (MAT's definition): everything the roots reach only
+    /// through members of `set`, the members included. Larger than the union of the members'
+    /// dominator subtrees when members share objects. With `weak_keeps_alive` false only strong
+    /// references keep objects alive (like retained sizes); true is MAT's default, where the
+    /// referents of weak and soft references count as references too.
+    pub fn retained_set(&self, set: &[Node], weak_keeps_alive: bool) -> Vec<Node> {
+        let idx = &self.index;
+        let mut excluded = vec![false; idx.len()];
+        for &n in set {
+            excluded[n as usize] = true;
+        }
+        let mut seen = vec![false; idx.len()];
+        let mut stack: Vec<Node> = Vec::new();
+        for &(r, _) in idx.roots() {
+            if !excluded[r as usize] && !seen[r as usize] {
+                seen[r as usize] = true;
+                stack.push(r);
+            }
+        }
+        while let Some(v) = stack.pop() {
+            // A live object keeps its class alive, as in the dominator computation.
+            let class = idx.class(v).node.map(|c| (c, false));
+            for (t, weak) in idx.references_weak(v).chain(class) {
+                if (weak_keeps_alive || !weak) && !excluded[t as usize] && !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        (0..idx.len() as u32)
+            .filter(|&n| {
+                let reach = self.dominators.reach(n);
+                !seen[n as usize]
+                    && (reach == crate::dominators::Reach::Strong
+                        || (weak_keeps_alive && reach == crate::dominators::Reach::Weak))
+            })
+            .collect()
+    }
+
+    /// Retained size of `n` split by heap (indexed like `index.heaps`): each dominated object's
+    /// shallow size counts toward the heap it lives in (perflib and ahat report it so).
+    pub fn retained_by_heap(&self, n: Node) -> Vec<u64> {
+        let idx = &self.index;
+        let mut out = vec![0u64; idx.heaps.len()];
+        if self.dominators.idom(n) == UNREACHABLE {
+            return out;
+        }
+        let mut stack = vec![n];
+        while let Some(v) = stack.pop() {
+            if let Some(slot) = out.get_mut(idx.heap_of(v)) {
+                *slot += idx.shallow_size(v);
+            }
+            stack.extend_from_slice(self.dominators.children(Some(v)));
+        }
+        out
+    }
+
+    /// Whether class `class` is `ancestor` or inherits from it.
+    pub fn is_subclass(&self, class: u32, ancestor: u32) -> bool {
+        let mut cur = Some(class);
+        let mut steps = 0;
+        while let Some(c) = cur {
+            if c == ancestor {
+                return true;
+            }
+            steps += 1;
+            if steps > 512 {
+                return false;
+            }
+            cur = self.index.classes.get(c as usize).and_then(|k| k.super_class);
+        }
+        false
+    }
+
     /// Whether `n` is a class object, an instance, or an array.
     pub fn kind(&self, n: Node) -> ObjectKind {
         self.index.kind(n)
