@@ -131,6 +131,12 @@ impl Dominators {
         for &(r, _) in index.roots() {
             dfs(r, &mut pre, &mut vertex, &mut parent);
         }
+        // Every root hangs off the virtual root, also those the DFS reached first from another
+        // root; their edge from the virtual root is not a tree edge, so remember it.
+        let mut is_root = vec![false; vertex.len()];
+        for &(r, _) in index.roots() {
+            is_root[pre[r as usize] as usize] = true;
+        }
         // Classes of live objects are live; repeat until no new class appears.
         let class_node = |v: u32| index.classes[index.class_of(v) as usize].node;
         let mut scanned = 1usize;
@@ -211,7 +217,7 @@ impl Dominators {
         let mut label: Vec<u32> = (0..count as u32).collect();
         let mut path: Vec<u32> = Vec::new();
         for w in (1..count).rev() {
-            let mut s = idom[w];
+            let mut s = if is_root.get(w).copied().unwrap_or(false) { 0 } else { idom[w] };
             let last = w as u32 + 1;
             for &v in &preds[pstart[w] as usize..pstart[w + 1] as usize] {
                 let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);

@@ -24,6 +24,7 @@ pub mod error;
 pub mod hprof;
 pub mod index;
 pub mod paths;
+pub mod proguard;
 pub mod report;
 pub mod sizes;
 pub mod values;
