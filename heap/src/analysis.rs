@@ -16,7 +16,8 @@ use crate::paths::GcPaths;
 /// One row of the class histogram.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClassStats {
-    /// Objects whose class is exactly this one (class objects count under `java.lang.Class`).
+    /// Instance (or array) dumps whose class is exactly this one. Class objects are not counted
+    /// here, under `java.lang.Class` or elsewhere: the summary counts them.
     pub instances: u64,
     /// Their total shallow size.
     pub shallow_bytes: u64,
@@ -227,6 +228,9 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
         .map(|k| {
             let mut s = vec![(0u64, 0u64); nc];
             for v in k * CHUNK..((k + 1) * CHUNK).min(n) {
+                if is_class_object(index, v) {
+                    continue;
+                }
                 let e = &mut s[index.class_of(v) as usize];
                 e.0 += 1;
                 e.1 += index.shallow_size(v);
@@ -249,28 +253,42 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
     // Retained by class: walk the dominator tree, counting an object only when no ancestor has
     // its class.
     let mut active = vec![0u32; nc];
-    let mut stack: Vec<(Node, u32)> = Vec::new();
+    // Class objects are not instances of a histogram row; `u32::MAX` marks them on the stack.
+    let row = |v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v) };
+    let enter = |v: Node, active: &mut [u32], stats: &mut [ClassStats]| {
+        let c = row(v);
+        if c != u32::MAX {
+            if active[c as usize] == 0 {
+                stats[c as usize].retained_bytes += dom.retained(v);
+            }
+            active[c as usize] += 1;
+        }
+        c
+    };
+    let mut stack: Vec<(Node, u32, u32)> = Vec::new();
     for &top in dom.children(None) {
-        stack.push((top, 0));
-        let c = index.class_of(top) as usize;
-        stats[c].retained_bytes += dom.retained(top);
-        active[c] += 1;
-        while let Some(&mut (v, ref mut pos)) = stack.last_mut() {
+        let c = enter(top, &mut active, &mut stats);
+        stack.push((top, 0, c));
+        while let Some(&mut (v, ref mut pos, c)) = stack.last_mut() {
             let kids = dom.children(Some(v));
             if (*pos as usize) < kids.len() {
                 let w = kids[*pos as usize];
                 *pos += 1;
-                let c = index.class_of(w) as usize;
-                if active[c] == 0 {
-                    stats[c].retained_bytes += dom.retained(w);
-                }
-                active[c] += 1;
-                stack.push((w, 0));
+                let cw = enter(w, &mut active, &mut stats);
+                stack.push((w, 0, cw));
             } else {
-                active[index.class_of(v) as usize] -= 1;
+                if c != u32::MAX {
+                    active[c as usize] -= 1;
+                }
                 stack.pop();
             }
         }
     }
     stats
+}
+
+/// Whether `v` is a class object (they count in the summary, not as instances of a class).
+#[inline]
+fn is_class_object(index: &Index, v: Node) -> bool {
+    index.class_of(v) == index.java_lang_class() && index.kind(v) == ObjectKind::Class
 }

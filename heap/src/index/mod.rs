@@ -86,7 +86,7 @@ pub struct HeapName {
 }
 
 /// Counts of what the heap records hold.
-#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Counts {
     /// CLASS DUMP records.
     pub classes: u64,
@@ -98,6 +98,8 @@ pub struct Counts {
     pub primitive_arrays: u64,
     /// GC root records (all kinds, including those naming objects absent from the dump).
     pub root_records: u64,
+    /// GC root records by kind, counted the same way.
+    pub root_records_by_kind: std::collections::BTreeMap<RootKind, u64>,
 }
 
 /// The index of one dump.
@@ -427,6 +429,7 @@ fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, heap: &mut u64, prev_array
     match read_sub_record(c)? {
         SubRecord::Root { kind, id } => {
             p.counts.root_records += 1;
+            *p.counts.root_records_by_kind.entry(kind).or_default() += 1;
             p.roots.push((id, kind));
         }
         SubRecord::Class(cd) => {
