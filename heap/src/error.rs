@@ -73,8 +73,11 @@ impl fmt::Display for Error {
                 write!(f, "bad identifier size {n} in the header at 0x{:x} (must be 4 or 8)", self.offset)
             }
             ErrorKind::UnknownSubRecord(t) => {
-                write!(f, "unknown heap sub-record tag 0x{t:02x} ")?;
-                self.fmt_where(f)
+                write!(f, "unknown heap sub-record tag 0x{t:02x}")?;
+                if let Some(r) = self.record {
+                    write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+                }
+                write!(f, " at 0x{:x}", self.offset)
             }
             ErrorKind::BadBasicType(t) => {
                 write!(f, "bad basic type {t} ")?;

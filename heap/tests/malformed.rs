@@ -1,0 +1,215 @@
+//! Hand-built dumps: small graphs with known dominators, weak references, and malformed input
+//! (truncated, unknown tags, bad types), which must be errors naming the offset, never panics.
+
+use heap::dominators::{Reach, ROOT};
+use heap::{ErrorKind, Heap, Index, Options, SizeModel};
+
+const OBJ: u8 = 2;
+const INT: u8 = 10;
+
+/// Writes HPROF byte by byte (4-byte ids).
+struct Builder {
+    out: Vec<u8>,
+    heap: Vec<u8>,
+}
+
+impl Builder {
+    fn new(version: &str) -> Builder {
+        let mut out = format!("JAVA PROFILE {version}\0").into_bytes();
+        out.extend_from_slice(&4u32.to_be_bytes());
+        out.extend_from_slice(&0x0000_0190_0000_0000u64.to_be_bytes());
+        Builder { out, heap: Vec::new() }
+    }
+
+    fn record(&mut self, tag: u8, body: &[u8]) -> &mut Self {
+        self.out.push(tag);
+        self.out.extend_from_slice(&0u32.to_be_bytes());
+        self.out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        self.out.extend_from_slice(body);
+        self
+    }
+
+    fn string(&mut self, id: u32, s: &str) -> &mut Self {
+        let mut b = id.to_be_bytes().to_vec();
+        b.extend_from_slice(s.as_bytes());
+        self.record(0x01, &b)
+    }
+
+    /// LOAD CLASS plus CLASS DUMP; the name string gets id `class_id + 1`.
+    fn class(&mut self, id: u32, name: &str, super_id: u32, fields: &[(u32, u8)]) -> &mut Self {
+        self.string(id + 1, name);
+        let mut b = 1u32.to_be_bytes().to_vec();
+        b.extend_from_slice(&id.to_be_bytes());
+        b.extend_from_slice(&0u32.to_be_bytes());
+        b.extend_from_slice(&(id + 1).to_be_bytes());
+        self.record(0x02, &b);
+        let h = &mut self.heap;
+        h.push(0x20);
+        h.extend_from_slice(&id.to_be_bytes());
+        h.extend_from_slice(&0u32.to_be_bytes());
+        h.extend_from_slice(&super_id.to_be_bytes());
+        h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
+        // Every field type used here (references, int) is 4 bytes.
+        let size = fields.len() as u32 * 4;
+        h.extend_from_slice(&size.to_be_bytes());
+        h.extend_from_slice(&0u16.to_be_bytes());
+        h.extend_from_slice(&0u16.to_be_bytes());
+        h.extend_from_slice(&(fields.len() as u16).to_be_bytes());
+        for &(name, ty) in fields {
+            h.extend_from_slice(&name.to_be_bytes());
+            h.push(ty);
+        }
+        self
+    }
+
+    fn instance(&mut self, id: u32, class: u32, values: &[u32]) -> &mut Self {
+        let h = &mut self.heap;
+        h.push(0x21);
+        h.extend_from_slice(&id.to_be_bytes());
+        h.extend_from_slice(&0u32.to_be_bytes());
+        h.extend_from_slice(&class.to_be_bytes());
+        h.extend_from_slice(&((values.len() * 4) as u32).to_be_bytes());
+        for v in values {
+            h.extend_from_slice(&v.to_be_bytes());
+        }
+        self
+    }
+
+    fn root(&mut self, id: u32) -> &mut Self {
+        self.heap.push(0xFF);
+        self.heap.extend_from_slice(&id.to_be_bytes());
+        self
+    }
+
+    fn raw(&mut self, bytes: &[u8]) -> &mut Self {
+        self.heap.extend_from_slice(bytes);
+        self
+    }
+
+    fn finish(&mut self) -> Vec<u8> {
+        let heap = std::mem::take(&mut self.heap);
+        self.record(0x1C, &heap);
+        self.record(0x2C, &[]);
+        self.out.clone()
+    }
+}
+
+fn open(bytes: Vec<u8>) -> heap::Result<Heap> {
+    let o = Options { size_model: Some(SizeModel::Hotspot), progress: None };
+    Index::from_bytes(bytes, o).map(|i| Heap::analyse(i, o))
+}
+
+/// Object (0x100), class N (0x200) with two reference fields a, b; root -> A; A -> B, C; B -> D;
+/// C -> D. D's immediate dominator is A; A retains all four.
+fn diamond() -> Vec<u8> {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "a").string(0x11, "b");
+    b.class(0x100, "java/lang/Object", 0, &[]).class(0x200, "N", 0x100, &[(0x10, OBJ), (0x11, OBJ)]);
+    b.instance(0x1000, 0x200, &[0x1010, 0x1020])
+        .instance(0x1010, 0x200, &[0x1030, 0])
+        .instance(0x1020, 0x200, &[0x1030, 0])
+        .instance(0x1030, 0x200, &[0, 0])
+        .root(0x1000)
+        .root(0x100)
+        .root(0x200);
+    b.finish()
+}
+
+#[test]
+fn diamond_dominators_and_retained_sizes() {
+    let h = open(diamond()).unwrap();
+    let n = |id| h.index.node(id).unwrap();
+    // VisualVM layout, 4-byte ids: 8-byte header + two 4-byte references = 16 bytes.
+    assert_eq!(h.index.shallow_size(n(0x1000)), 16);
+    assert_eq!(h.dominators.idom(n(0x1000)), ROOT);
+    assert_eq!(h.dominator(n(0x1030)), Some(Some(n(0x1000))));
+    assert_eq!(h.dominator(n(0x1010)), Some(Some(n(0x1000))));
+    assert_eq!(h.dominators.retained(n(0x1000)), 64);
+    assert_eq!(h.dominators.retained_count(n(0x1000)), 4);
+    assert_eq!(h.dominators.retained(n(0x1010)), 16);
+    let n_class = h.index.classes_named("N").next().unwrap();
+    let stats = h.histogram[n_class as usize];
+    assert_eq!((stats.instances, stats.shallow_bytes, stats.retained_bytes), (4, 64, 64));
+    let path = h.paths().path(&h.index, n(0x1030));
+    let refs: Vec<_> = path.iter().map(|s| s.reference.clone()).collect();
+    assert_eq!(refs, [None, Some(".a".to_string()), Some(".a".to_string())]);
+}
+
+/// A WeakReference's referent is not retained by it, and is weakly reachable.
+#[test]
+fn weak_referent_is_not_retained() {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "referent").string(0x11, "x");
+    b.class(0x100, "java/lang/Object", 0, &[])
+        .class(0x300, "java/lang/ref/Reference", 0x100, &[(0x10, OBJ)])
+        .class(0x400, "java/lang/ref/WeakReference", 0x300, &[])
+        .class(0x200, "Holder", 0x100, &[(0x11, OBJ)]);
+    b.instance(0x1000, 0x200, &[0x1010]) // holder -> weak ref
+        .instance(0x1010, 0x400, &[0x1020]) // weak ref -> referent
+        .instance(0x1020, 0x100, &[])
+        .root(0x1000);
+    let h = open(b.finish()).unwrap();
+    let n = |id| h.index.node(id).unwrap();
+    assert_eq!(h.dominators.reach(n(0x1010)), Reach::Strong);
+    assert_eq!(h.dominators.reach(n(0x1020)), Reach::Weak);
+    assert_eq!(h.dominators.retained(n(0x1010)), h.index.shallow_size(n(0x1010)));
+    assert_eq!(h.dominators.retained(n(0x1000)), 16 + 16);
+    let path = h.paths().path(&h.index, n(0x1020));
+    assert_eq!(path.len(), 3);
+    assert!(path[2].weak);
+}
+
+#[test]
+fn truncated_dump_opens_with_a_warning() {
+    let bytes = diamond();
+    // Cut inside the third instance record.
+    let cut = bytes.windows(5).position(|w| w == [0x21, 0, 0, 0x10, 0x20]).unwrap() + 7;
+    let h = open(bytes[..cut].to_vec()).unwrap();
+    assert_eq!(h.index.counts.instances, 2);
+    let w = h.index.warnings.join("\n");
+    assert!(w.contains("truncated INSTANCE DUMP (0x21) in HEAP DUMP SEGMENT (0x1c) at 0x"), "{w}");
+}
+
+#[test]
+fn every_truncation_is_handled() {
+    let bytes = diamond();
+    for cut in 0..bytes.len() {
+        match open(bytes[..cut].to_vec()) {
+            Ok(h) => assert!(h.index.len() <= 6),
+            Err(e) => assert!(e.offset <= cut as u64, "cut {cut}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn unknown_sub_record_is_an_error_with_offset_and_tags() {
+    let mut b = Builder::new("1.0.3");
+    b.class(0x100, "java.lang.Object", 0, &[]).raw(&[0x42, 1, 2, 3]);
+    let bytes = b.finish();
+    let at = bytes.len() - 9 - 4;
+    let e = open(bytes).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::UnknownSubRecord(0x42));
+    assert_eq!(e.offset, at as u64);
+    assert_eq!(e.record, Some(0x1C));
+    assert_eq!(e.to_string(), format!("unknown heap sub-record tag 0x42 in HEAP DUMP SEGMENT (0x1c) at 0x{at:x}"));
+}
+
+#[test]
+fn bad_basic_type_is_an_error() {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "f").class(0x100, "java/lang/Object", 0, &[(0x10, 3)]);
+    let e = open(b.finish()).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::BadBasicType(3));
+    assert_eq!(e.sub_record, Some(0x20));
+}
+
+#[test]
+fn dangling_references_are_counted() {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "a").class(0x100, "java/lang/Object", 0, &[]).class(0x200, "N", 0x100, &[(0x10, OBJ), (0x10, INT)]);
+    b.instance(0x1000, 0x200, &[0xdead, 7]).root(0x1000).root(0x9999);
+    let h = open(b.finish()).unwrap();
+    let w = h.index.warnings.join("\n");
+    assert!(w.contains("1 references name objects that are not in the dump"), "{w}");
+    assert!(w.contains("1 GC root records name objects that are not in the dump"), "{w}");
+}

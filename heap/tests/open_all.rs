@@ -1,0 +1,59 @@
+//! Every fixture opens, and jhat's ParseTest: a dump with no heap records opens empty; a file that is
+//! not a dump, or is missing, is an error.
+
+mod common;
+
+use common::*;
+use heap::{ErrorKind, Heap, Options};
+
+/// Every dump under the fixtures directory (the 500 MB MAT dump is in the benchmarks instead).
+#[test]
+fn every_fixture_opens() {
+    let mut opened = 0;
+    for sub in ["android", "jvm"] {
+        for entry in std::fs::read_dir(fixtures().join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".expected") || name.ends_with(".map") || name.contains("java_pid1884") {
+                continue;
+            }
+            let logical = format!("{sub}/{}", name.trim_end_matches(".bz2"));
+            let h = Heap::open(&fixture(&logical), Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(h.index.warnings.iter().all(|w| !w.contains("truncated")), "{name}: {:?}", h.index.warnings);
+            // Every object is accounted for: reachable, or not.
+            assert!(h.dominators.reachable_objects <= h.index.len() as u64);
+            opened += 1;
+        }
+    }
+    assert!(opened >= 20, "only {opened} fixtures found");
+}
+
+/// jhat ParseTest: minimal.bin (heap=sites, no heap dump at all) parses.
+#[test]
+fn jhat_minimal_opens_empty() {
+    let h = heap("jvm/jdk8u-jhat__minimal.bin", None);
+    assert_eq!(h.index.len(), 0);
+    assert_eq!(h.index.roots().len(), 0);
+    assert_eq!(h.summary().reachable_objects, 0);
+    assert_eq!(h.index.header.format.as_str(), "1.0.1");
+}
+
+/// jhat ParseTest: a shell script is not a dump; a missing path is an error.
+#[test]
+fn jhat_rejects_non_dumps() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("ParseTest.sh");
+    std::fs::write(&script, "#!/bin/sh\njhat -parseonly true minimal.bin\n").unwrap();
+    let e = Heap::open(&script, Options::default()).err().unwrap();
+    assert_eq!(e.kind, ErrorKind::NotHprof);
+    let e = Heap::open(&dir.path().join("missing.hprof"), Options::default()).err().unwrap();
+    assert!(matches!(e.kind, ErrorKind::Io(_)));
+}
+
+/// The OpenJDK 11 dump MAT ships gzip-compressed opens as it is.
+#[test]
+fn gzip_dump_opens() {
+    let h = heap("jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof", None);
+    assert!(h.index.len() > 10_000);
+    assert_eq!(h.index.header.id_size, 8);
+}
