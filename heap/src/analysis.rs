@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::dominators::{Dominators, ROOT, UNREACHABLE};
+use crate::dominators::{Dominators, Reach, ROOT, UNREACHABLE};
 use crate::error::Result;
 use crate::hprof::RootKind;
 use crate::index::{Index, Node, ObjectKind, Options, Phase};
@@ -22,7 +22,8 @@ pub struct ClassStats {
     /// Their total shallow size.
     pub shallow_bytes: u64,
     /// Their retained size, each object counted once: instances dominated by another instance of
-    /// the same class are skipped (VisualVM's "retained size by class").
+    /// the same class are skipped, and so are weakly reachable ones (VisualVM's "retained size by
+    /// class").
     pub retained_bytes: u64,
 }
 
@@ -266,7 +267,10 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
         c
     };
     let mut stack: Vec<(Node, u32, u32)> = Vec::new();
-    for &top in dom.children(None) {
+    // Only strongly reachable objects count: weakly reachable ones go at the next collection
+    // (VisualVM gives them no retained size either). Their subtrees hang off the virtual root
+    // apart from the strong part, so skipping those subtrees is enough.
+    for &top in dom.children(None).iter().filter(|&&t| dom.reach(t) == Reach::Strong) {
         let c = enter(top, &mut active, &mut stats);
         stack.push((top, 0, c));
         while let Some(&mut (v, ref mut pos, c)) = stack.last_mut() {

@@ -95,7 +95,7 @@ impl Builder {
 }
 
 fn open(bytes: Vec<u8>) -> heap::Result<Heap> {
-    let o = Options { size_model: Some(SizeModel::Hotspot), progress: None };
+    let o = Options { size_model: Some(SizeModel::Hotspot), ..Default::default() };
     Index::from_bytes(bytes, o).map(|i| Heap::analyse(i, o))
 }
 

@@ -13,6 +13,9 @@ fn every_fixture_opens() {
     for sub in ["android", "jvm"] {
         for entry in std::fs::read_dir(fixtures().join(sub)).unwrap() {
             let path = entry.unwrap().path();
+            if path.is_dir() {
+                continue;
+            }
             let name = path.file_name().unwrap().to_string_lossy().to_string();
             if name.ends_with(".expected") || name.ends_with(".map") || name.contains("java_pid1884") {
                 continue;

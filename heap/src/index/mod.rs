@@ -60,6 +60,9 @@ pub struct Options<'a> {
     pub size_model: Option<SizeModel>,
     /// Called as each phase advances.
     pub progress: Option<Progress<'a>>,
+    /// Which heap dump to read when the file holds several (0: the first). The old hprof agent
+    /// appends one per request; tools read the first unless asked.
+    pub dump: usize,
 }
 
 /// What kind of object a node is.
@@ -162,7 +165,7 @@ impl Index {
     /// Indexes the dump in `data`.
     pub fn from_data(data: Data, options: Options<'_>) -> Result<Index> {
         let header = parse_header(&data)?;
-        let p1 = pass1(&data, &header, options.progress)?;
+        let p1 = pass1(&data, &header, options)?;
         build(data, header, p1, options)
     }
 
@@ -303,7 +306,8 @@ fn warn_truncated(e: &Error, warnings: &mut Vec<String>) {
     warnings.push(format!("the dump is truncated: {e}; objects up to there are indexed"));
 }
 
-fn pass1(data: &[u8], header: &Header, progress: Option<Progress<'_>>) -> Result<Pass1> {
+fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
+    let progress = options.progress;
     let id_size = header.id_size;
     let mut p = Pass1 {
         objects: Vec::new(),
@@ -323,6 +327,9 @@ fn pass1(data: &[u8], header: &Header, progress: Option<Progress<'_>>) -> Result
     let total = data.len() as u64;
     let mut next_report = 0u64;
     let mut records = Records::new(data, header.records_start);
+    // Heap dumps in the file: a HEAP DUMP record is one; a run of segments up to HEAP DUMP END is one.
+    let mut dumps = 0usize;
+    let mut in_segments = false;
     loop {
         let rec = match records.next_record() {
             Ok(Some(r)) => r,
@@ -354,7 +361,15 @@ fn pass1(data: &[u8], header: &Header, progress: Option<Progress<'_>>) -> Result
                     let name_id = c.id()?;
                     p.load_class.insert(class_id, name_id);
                 }
+                record::HEAP_DUMP_END => in_segments = false,
                 record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
+                    if rec.tag == record::HEAP_DUMP || !in_segments {
+                        dumps += 1;
+                    }
+                    in_segments = rec.tag == record::HEAP_DUMP_SEGMENT;
+                    if dumps != options.dump + 1 {
+                        return Ok(());
+                    }
                     let end = rec.body_offset + rec.body.len();
                     let mut c = Cursor::new(&data[..end], rec.body_offset, id_size);
                     while c.pos() < end {
@@ -381,6 +396,12 @@ fn pass1(data: &[u8], header: &Header, progress: Option<Progress<'_>>) -> Result
             .in_record(rec.tag);
             warn_truncated(&e, &mut p.warnings);
         }
+    }
+    if dumps > 1 {
+        p.warnings.push(format!("the file holds {dumps} heap dumps; this is dump {} of them", options.dump + 1));
+    }
+    if options.dump > 0 && dumps <= options.dump {
+        p.warnings.push(format!("the file holds {dumps} heap dumps; there is no dump {}", options.dump + 1));
     }
     if let Some(cb) = progress {
         cb(Phase::Read, total, total);

@@ -52,7 +52,7 @@ pub fn heap(name: &str, model: Option<SizeModel>) -> Arc<Heap> {
     if let Some(h) = cache.lock().unwrap().get(&key) {
         return h.clone();
     }
-    let h = Arc::new(Heap::open(&fixture(name), Options { size_model: model, progress: None }).unwrap());
+    let h = Arc::new(Heap::open(&fixture(name), Options { size_model: model, ..Default::default() }).unwrap());
     cache.lock().unwrap().entry(key).or_insert(h).clone()
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::{Format, SizeModelArg};
+use crate::Format;
 
 /// Arguments of `analyze`.
 #[derive(clap::Args)]
@@ -15,14 +15,13 @@ pub struct Args {
     /// How many rows of the top-retained list (and, in text, of the histogram).
     #[arg(long, default_value_t = 20)]
     pub top: usize,
-    /// Shallow size model.
-    #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]
-    pub size_model: SizeModelArg,
+    #[command(flatten)]
+    pub open: super::OpenArgs,
 }
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let heap = super::open(&args.file, args.size_model.model())?;
+    let heap = super::open(&args.file, &args.open)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let path = args.file.display().to_string();
     report(&heap, &path, bytes, args.format, args.top)

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::{Format, SizeModelArg};
+use crate::Format;
 
 /// Arguments of `inspect`.
 #[derive(clap::Args)]
@@ -19,14 +19,13 @@ pub struct Args {
     /// At most this many objects (largest retained first).
     #[arg(long)]
     pub limit: Option<usize>,
-    /// Shallow size model.
-    #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]
-    pub size_model: SizeModelArg,
+    #[command(flatten)]
+    pub open: super::OpenArgs,
 }
 
 /// Runs `inspect`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let heap = super::open(&args.file, args.size_model.model())?;
+    let heap = super::open(&args.file, &args.open)?;
     let nodes = select(&heap, &args.target)?;
     let nodes: Vec<heap::Node> = nodes.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
     match args.format {

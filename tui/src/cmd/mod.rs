@@ -8,10 +8,29 @@ use std::path::Path;
 
 use anyhow::Context;
 
+/// How to open a dump: the flags `analyze` and `inspect` share.
+#[derive(clap::Args)]
+pub struct OpenArgs {
+    /// Shallow size model.
+    #[arg(long, value_enum, default_value_t = crate::SizeModelArg::Auto)]
+    pub size_model: crate::SizeModelArg,
+    /// Which heap dump to read when the file holds several (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub dump: u32,
+    /// A ProGuard/R8 mapping file to restore obfuscated class and field names.
+    #[arg(long, value_name = "MAPPING")]
+    pub map: Option<std::path::PathBuf>,
+}
+
 /// Opens and analyses `path`, naming the file in any error.
-pub fn open(path: &Path, model: Option<heap::SizeModel>) -> anyhow::Result<heap::Heap> {
-    let options = heap::Options { size_model: model, progress: None };
-    heap::Heap::open(path, options).with_context(|| format!("{}", path.display()))
+pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
+    let options = heap::Options { size_model: args.size_model.model(), progress: None, dump: args.dump as usize - 1 };
+    let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
+    if let Some(map) = &args.map {
+        let text = std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?;
+        index.deobfuscate(&heap::proguard::ProguardMap::parse(&text));
+    }
+    Ok(heap::Heap::analyse(index, options))
 }
 
 /// Writes `s` to stdout, reporting a closed pipe as an `io::Error`.

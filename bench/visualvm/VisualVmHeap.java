@@ -1,0 +1,66 @@
+import java.io.File;
+import java.util.List;
+import org.graalvm.visualvm.lib.jfluid.heap.Heap;
+import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
+import org.graalvm.visualvm.lib.jfluid.heap.HeapSummary;
+import org.graalvm.visualvm.lib.jfluid.heap.Instance;
+import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
+
+/**
+ * The peer side of heaptui's comparisons: VisualVM's heap library (Debian package `visualvm`)
+ * computes the same things heaptui does and prints them as tab-separated lines.
+ *
+ *   summary  <live instances> <live bytes> <gc roots>
+ *   class    <name> <instances> <shallow bytes> <retained bytes by class>
+ *   top      <id hex> <class> <shallow> <retained>
+ *   time     <phase> <milliseconds>
+ *
+ *   file     <path>   (before each dump's lines)
+ *
+ * VisualVM writes a `<dump>.hwcache` directory beside each dump it opens.
+ *
+ * Usage: java -cp <jfluid-heap.jar>:. VisualVmHeap [--top N] [--no-retained] DUMP...
+ */
+public class VisualVmHeap {
+    public static void main(String[] args) throws Exception {
+        int top = 20;
+        boolean retained = true;
+        for (int a = 0; a < args.length; a++) {
+            if (args[a].equals("--top")) {
+                top = Integer.parseInt(args[++a]);
+            } else if (args[a].equals("--no-retained")) {
+                retained = false;
+            } else {
+                System.out.println("file\t" + args[a]);
+                report(new File(args[a]), top, retained);
+            }
+        }
+    }
+
+    static void report(File dump, int top, boolean retained) throws Exception {
+        long t0 = System.nanoTime();
+        Heap heap = HeapFactory.createHeap(dump);
+        HeapSummary s = heap.getSummary();
+        List<JavaClass> classes = heap.getAllClasses();
+        long t1 = System.nanoTime();
+        System.out.println("time\topen\t" + (t1 - t0) / 1_000_000);
+        System.out.println("summary\t" + s.getTotalLiveInstances() + "\t" + s.getTotalLiveBytes() + "\t" + heap.getGCRoots().size());
+        StringBuilder out = new StringBuilder();
+        for (JavaClass c : classes) {
+            out.append("class\t").append(c.getName()).append('\t').append(c.getInstancesCount()).append('\t')
+               .append(c.getAllInstancesSize()).append('\t')
+               .append(retained ? c.getRetainedSizeByClass() : -1).append('\n');
+        }
+        long t2 = System.nanoTime();
+        if (retained) {
+            for (Instance i : heap.getBiggestObjectsByRetainedSize(top)) {
+                out.append("top\t").append(Long.toHexString(i.getInstanceId())).append('\t').append(i.getJavaClass().getName())
+                   .append('\t').append(i.getSize()).append('\t').append(i.getRetainedSize()).append('\n');
+            }
+        }
+        long t3 = System.nanoTime();
+        System.out.print(out);
+        System.out.println("time\tretained\t" + (t2 - t1) / 1_000_000);
+        System.out.println("time\ttop\t" + (t3 - t2) / 1_000_000);
+    }
+}
