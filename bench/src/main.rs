@@ -1,1 +1,241 @@
-fn main() {}
+//! `heaptui-bench`: whole-engine runs on real dumps, each phase timed, peak memory measured.
+//!
+//! Dumps are made on demand by `bench/java/HeapGen.java` on the local OpenJDK and cached outside
+//! the repository (`$HEAPTUI_BENCH_CACHE`, else `$XDG_CACHE_HOME/heaptui-bench`, else
+//! `~/.cache/heaptui-bench`). Each dump is analysed in a fresh child process so its peak RSS is its
+//! own. With `--peer visualvm` VisualVM's heap library computes the same (histogram, retained sizes,
+//! top retained) through `bench/visualvm/VisualVmHeap.java`, and the ratio is printed.
+//!
+//! ```text
+//! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N] [FILE...]
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{bail, Context, Result};
+
+const JFLUID: &str = "/usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar";
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--one") {
+        return one(Path::new(args.get(1).context("--one FILE")?));
+    }
+    let mut sizes: Vec<u64> = vec![100, 1000];
+    let mut peer = false;
+    let mut runs = 1;
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--sizes" => sizes = it.next().context("--sizes N,N")?.split(',').map(str::parse).collect::<Result<_, _>>()?,
+            "--peer" => peer = it.next().map(String::as_str) == Some("visualvm"),
+            "--runs" => runs = it.next().context("--runs N")?.parse()?,
+            f => files.push(PathBuf::from(f)),
+        }
+    }
+    if files.is_empty() {
+        for s in sizes {
+            files.push(make_dump(s)?);
+        }
+    }
+    println!("machine: {} cores, {}", num_cpus(), std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())).unwrap_or_default());
+    for f in files {
+        let size = std::fs::metadata(&f)?.len();
+        println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
+        let mut walls = Vec::new();
+        for _ in 0..runs {
+            let out = Command::new(std::env::current_exe()?).arg("--one").arg(&f).output()?;
+            if !out.status.success() {
+                bail!("analysis failed: {}", String::from_utf8_lossy(&out.stderr));
+            }
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            print!("{text}");
+            if let Some(w) = text.lines().find_map(|l| l.strip_prefix("total ")).and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok()) {
+                walls.push(w);
+            }
+        }
+        walls.sort_by(f64::total_cmp);
+        let ours = walls.get(walls.len() / 2).copied().unwrap_or(f64::NAN);
+        if peer {
+            let t = Instant::now();
+            let (peak, ok) = run_visualvm(&f)?;
+            let secs = t.elapsed().as_secs_f64();
+            if ok {
+                println!("visualvm   {secs:>8.2} s   peak RSS {:.0} MB   ratio visualvm/heaptui {:.1}x", peak as f64 / 1e6, secs / ours);
+            } else {
+                println!("visualvm   failed after {secs:.1} s");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("HEAPTUI_BENCH_CACHE") {
+        return PathBuf::from(d);
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache"));
+    base.join("heaptui-bench")
+}
+
+fn repo_file(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Makes (once) a dump of a `mb` MB heap with OpenJDK.
+fn make_dump(mb: u64) -> Result<PathBuf> {
+    let dir = cache_dir();
+    std::fs::create_dir_all(&dir)?;
+    let out = dir.join(format!("heapgen-{mb}mb.hprof"));
+    if out.exists() {
+        return Ok(out);
+    }
+    let classes = dir.join("classes");
+    let ok = Command::new("javac").arg("-d").arg(&classes).arg(repo_file("java/HeapGen.java")).status().context("javac")?;
+    if !ok.success() {
+        bail!("javac failed");
+    }
+    // The JDK insists on the .hprof extension, so the temporary name keeps it.
+    let tmp = dir.join(format!("heapgen-{mb}mb.part.hprof"));
+    let _ = std::fs::remove_file(&tmp);
+    eprintln!("making a {mb} MB heap dump in {} ...", out.display());
+    let xmx = format!("-Xmx{}m", mb * 3 + 512);
+    let ok = Command::new("java")
+        .args([xmx.as_str(), "-XX:+UseParallelGC", "-cp"])
+        .arg(&classes)
+        .arg("HeapGen")
+        .arg(mb.to_string())
+        .arg(&tmp)
+        .status()
+        .context("java")?;
+    if !ok.success() {
+        bail!("HeapGen failed");
+    }
+    std::fs::rename(&tmp, &out)?;
+    Ok(out)
+}
+
+/// Counts heap allocations, so the peak the engine itself allocates is known apart from the pages
+/// of the memory-mapped dump (which RSS also counts, and the kernel can drop at will).
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let now = CURRENT.fetch_add(new_size - layout.size(), Ordering::Relaxed) + new_size - layout.size();
+                PEAK.fetch_max(now, Ordering::Relaxed);
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn peak_rss() -> u64 {
+    // SAFETY: getrusage writes into the struct we pass.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    u.ru_maxrss as u64 * 1024
+}
+
+/// Child: analyse one dump, print phase times and peak RSS.
+fn one(path: &Path) -> Result<()> {
+    use std::sync::Mutex;
+    let marks: Mutex<Vec<(String, Instant)>> = Mutex::new(Vec::new());
+    let start = Instant::now();
+    let cb = |phase: heap::Phase, _done: u64, _total: u64| {
+        let mut m = marks.lock().unwrap_or_else(|e| e.into_inner());
+        if m.last().map(|(n, _)| n.as_str()) != Some(phase.name()) {
+            if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
+                eprintln!("  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB", phase.name(), CURRENT.load(Ordering::Relaxed) as f64 / 1e6, PEAK.load(Ordering::Relaxed) as f64 / 1e6);
+            }
+            m.push((phase.name().to_string(), Instant::now()));
+        }
+    };
+    let options = heap::Options { progress: Some(&cb), ..Default::default() };
+    let index = heap::Index::open(path, options)?;
+    let heap = heap::Heap::analyse(index, options);
+    let t_analysed = Instant::now();
+    let report = heap.analyze_json(&heap::report::FileInfo { path: &path.display().to_string(), bytes: 0 }, 20);
+    let t_report = Instant::now();
+    let mut marks = marks.into_inner().unwrap_or_default();
+    marks.push(("report".into(), t_analysed));
+    marks.push(("end".into(), t_report));
+    let mut prev = start;
+    let mut prev_name = "read".to_string();
+    for (name, t) in marks.iter().skip(1) {
+        println!("  {prev_name:<11}{:>8.2} s", t.duration_since(prev).as_secs_f64());
+        prev = *t;
+        prev_name = name.clone();
+    }
+    let total = t_report.duration_since(start).as_secs_f64();
+    let n = heap.index.len() as f64;
+    let size = std::fs::metadata(path)?.len() as f64;
+    let peak_heap = PEAK.load(Ordering::Relaxed) as f64;
+    println!("total {total:.2} s   {:.1} M objects/s   {:.0} MB/s", n / total / 1e6, size / total / 1e6);
+    println!(
+        "  memory: peak allocated {:.0} MB ({:.2}x the file), peak RSS {:.0} MB (with the mapped file's pages)",
+        peak_heap / 1e6,
+        peak_heap / size,
+        peak_rss() as f64 / 1e6
+    );
+    println!("  {} objects, {} edges, {} classes in the histogram", heap.index.len(), heap.index.graph().len(), report["histogram"].as_array().map_or(0, Vec::len));
+    Ok(())
+}
+
+/// Runs VisualVM's library on a copy-free path (it writes `<dump>.hwcache` beside the dump).
+fn run_visualvm(dump: &Path) -> Result<(u64, bool)> {
+    if !Path::new(JFLUID).exists() {
+        bail!("VisualVM's heap library is missing: apt-get install visualvm");
+    }
+    let dir = cache_dir().join("visualvm-classes");
+    let ok = Command::new("javac").args(["-cp", JFLUID, "-d"]).arg(&dir).arg(repo_file("visualvm/VisualVmHeap.java")).status()?;
+    if !ok.success() {
+        bail!("javac failed");
+    }
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "maxrss %M"])
+        .args(["java", "-Xmx16g", "-cp"])
+        .arg(format!("{JFLUID}:{}", dir.display()))
+        .arg("VisualVmHeap")
+        .arg(dump)
+        .output()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    let peak = err.lines().find_map(|l| l.strip_prefix("maxrss ")).and_then(|k| k.trim().parse::<u64>().ok()).unwrap_or(0) * 1024;
+    let _ = std::fs::remove_dir_all(dump.with_extension("hprof.hwcache"));
+    Ok((peak, out.status.success()))
+}

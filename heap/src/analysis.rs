@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use crate::dominators::{Dominators, Reach, ROOT, UNREACHABLE};
 use crate::error::Result;
 use crate::hprof::RootKind;
+use crate::index::csr::{Csr, WEAK};
 use crate::index::{Index, Node, ObjectKind, Options, Phase};
 use crate::paths::GcPaths;
 
@@ -37,6 +38,7 @@ pub struct Heap {
     pub histogram: Vec<ClassStats>,
     roots_by_node: FxHashMap<Node, Vec<RootKind>>,
     paths: OnceLock<GcPaths>,
+    incoming: OnceLock<Csr>,
 }
 
 impl Heap {
@@ -52,6 +54,10 @@ impl Heap {
             cb(Phase::Dominators, 0, 1);
         }
         let dominators = Dominators::compute(&index);
+        if let Some(cb) = options.progress {
+            cb(Phase::Dominators, 1, 1);
+            cb(Phase::Histogram, 0, 1);
+        }
         let histogram = histogram(&index, &dominators);
         let mut roots_by_node: FxHashMap<Node, Vec<RootKind>> = FxHashMap::default();
         for &(n, k) in index.roots() {
@@ -61,9 +67,9 @@ impl Heap {
             }
         }
         if let Some(cb) = options.progress {
-            cb(Phase::Dominators, 1, 1);
+            cb(Phase::Histogram, 1, 1);
         }
-        Heap { index, dominators, histogram, roots_by_node, paths: OnceLock::new() }
+        Heap { index, dominators, histogram, roots_by_node, paths: OnceLock::new(), incoming: OnceLock::new() }
     }
 
     /// Shortest paths from the GC roots (computed on first use).
@@ -120,23 +126,18 @@ impl Heap {
         v
     }
 
-    /// Objects that refer to `n` (one entry per referring object), with `true` where the only
-    /// references are weak referents. Scans every edge: for the inspector, not for loops.
+    /// Objects that refer to `n` (one entry per referring object, ascending), with `true` where
+    /// the only references are weak referents. The reverse graph is built on first use.
     pub fn referrers(&self, n: Node) -> Vec<(Node, bool)> {
-        let idx = &self.index;
-        let mut out: Vec<(Node, bool)> = (0..idx.len() as u32)
-            .into_par_iter()
-            .filter_map(|v| {
-                let mut found = None;
-                for (t, weak) in idx.references_weak(v) {
-                    if t == n {
-                        found = Some(found.unwrap_or(true) && weak);
-                    }
-                }
-                found.map(|w| (v, w))
-            })
-            .collect();
-        out.sort_unstable();
+        let rev = self.incoming.get_or_init(|| reverse(&self.index));
+        let mut out: Vec<(Node, bool)> = Vec::new();
+        for &e in rev.edges(n) {
+            let (v, weak) = (e & !WEAK, e & WEAK != 0);
+            match out.last_mut() {
+                Some(last) if last.0 == v => last.1 &= weak,
+                _ => out.push((v, weak)),
+            }
+        }
         out
     }
 
@@ -289,6 +290,30 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
         }
     }
     stats
+}
+
+/// The reverse graph: for each object, who refers to it (sources ascending; [`WEAK`] marks a
+/// referent edge).
+fn reverse(index: &Index) -> Csr {
+    let g = index.graph();
+    let n = index.len();
+    let mut starts = vec![0u32; n + 1];
+    for &t in &g.targets {
+        starts[(t & !WEAK) as usize + 1] += 1;
+    }
+    for i in 1..=n {
+        starts[i] += starts[i - 1];
+    }
+    let mut fill = starts.clone();
+    let mut targets = vec![0u32; g.targets.len()];
+    for v in 0..n as u32 {
+        for &t in g.edges(v) {
+            let k = (t & !WEAK) as usize;
+            targets[fill[k] as usize] = v | (t & WEAK);
+            fill[k] += 1;
+        }
+    }
+    Csr { starts, targets }
 }
 
 /// Whether `v` is a class object (they count in the summary, not as instances of a class).

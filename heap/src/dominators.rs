@@ -38,8 +38,7 @@ pub struct Dominators {
     idom: Vec<u32>,
     retained: Vec<u64>,
     retained_count: Vec<u32>,
-    strong_end: u32,
-    pre: Vec<u32>,
+    reach: Vec<u8>,
     child_starts: Vec<u32>,
     children: Vec<u32>,
     /// Objects reachable from the roots, strongly or weakly.
@@ -68,10 +67,10 @@ impl Dominators {
 
     /// How `n` is reachable.
     pub fn reach(&self, n: Node) -> Reach {
-        match self.pre[n as usize] {
-            u32::MAX => Reach::Unreachable,
-            p if p < self.strong_end => Reach::Strong,
-            _ => Reach::Weak,
+        match self.reach[n as usize] {
+            REACH_STRONG => Reach::Strong,
+            REACH_WEAK => Reach::Weak,
+            _ => Reach::Unreachable,
         }
     }
 
@@ -179,7 +178,8 @@ impl Dominators {
         drop(stack);
         let count = vertex.len();
 
-        // Predecessors in preorder space, without weak edges or weak-to-strong edges.
+        // Predecessors in preorder space, without weak edges or weak-to-strong edges. `pstart`
+        // first holds running ends, then (filled back to front) each node's start.
         let keep = |pv: u32, pw: u32| !(pv >= strong_end && pw < strong_end);
         let mut pstart = vec![0u32; count + 1];
         for pv in 1..count {
@@ -187,7 +187,7 @@ impl Dominators {
                 if t & WEAK == 0 {
                     let pw = pre[t as usize];
                     if keep(pv as u32, pw) {
-                        pstart[pw as usize + 1] += 1;
+                        pstart[pw as usize] += 1;
                     }
                 }
             }
@@ -195,20 +195,18 @@ impl Dominators {
         for i in 1..=count {
             pstart[i] += pstart[i - 1];
         }
-        let mut fill = pstart.clone();
         let mut preds = vec![0u32; pstart[count] as usize];
         for pv in 1..count {
             for &t in g.edges(vertex[pv]) {
                 if t & WEAK == 0 {
                     let pw = pre[t as usize];
                     if keep(pv as u32, pw) {
-                        preds[fill[pw as usize] as usize] = pv as u32;
-                        fill[pw as usize] += 1;
+                        pstart[pw as usize] -= 1;
+                        preds[pstart[pw as usize] as usize] = pv as u32;
                     }
                 }
             }
         }
-        drop(fill);
 
         // Semi-NCA.
         let mut idom = parent.clone();
@@ -225,10 +223,7 @@ impl Dominators {
             }
             semi[w] = s;
         }
-        drop(preds);
-        drop(pstart);
-        drop(anc);
-        drop(label);
+        drop((preds, pstart, anc, label, is_root));
         for w in 1..count {
             let s = semi[w];
             let mut c = idom[w];
@@ -239,49 +234,61 @@ impl Dominators {
         }
         drop(semi);
 
-        // Retained sizes: children before parents (reverse preorder).
-        let mut ret: Vec<u64> = Vec::with_capacity(count);
-        ret.push(0);
-        ret.extend(vertex[1..].iter().map(|&v| index.shallow_size(v)));
-        let mut cnt: Vec<u32> = vec![1; count];
-        cnt[0] = 0;
-        for w in (1..count).rev() {
-            let d = idom[w] as usize;
-            ret[d] += ret[w];
-            cnt[d] = cnt[d].saturating_add(cnt[w]);
-        }
-
+        // From here on, node space.
         let mut idom_n = vec![UNREACHABLE; n];
+        for w in 1..count {
+            let d = idom[w];
+            idom_n[vertex[w] as usize] = if d == 0 { ROOT } else { vertex[d as usize] };
+        }
+        drop(idom);
+        let reach: Vec<u8> = pre
+            .iter()
+            .map(|&p| match p {
+                u32::MAX => REACH_NONE,
+                p if p < strong_end => REACH_STRONG,
+                _ => REACH_WEAK,
+            })
+            .collect();
+        drop(pre);
+
+        // Retained sizes: children before parents (reverse preorder).
         let mut retained = vec![0u64; n];
         let mut retained_count = vec![0u32; n];
+        for &v in &vertex[1..] {
+            retained[v as usize] = index.shallow_size(v);
+            retained_count[v as usize] = 1;
+        }
+        let mut reachable_bytes = 0u64;
+        for &v in vertex[1..].iter().rev() {
+            let d = idom_n[v as usize];
+            if d == ROOT {
+                reachable_bytes += retained[v as usize];
+            } else {
+                retained[d as usize] += retained[v as usize];
+                retained_count[d as usize] = retained_count[d as usize].saturating_add(retained_count[v as usize]);
+            }
+        }
+
+        // The tree's children, in preorder; slot `n` is the virtual root. Same back-filling as above.
         let mut child_starts = vec![0u32; n + 2];
-        for w in 1..count {
-            let v = vertex[w] as usize;
-            let d = idom[w];
-            idom_n[v] = if d == 0 { ROOT } else { vertex[d as usize] };
-            retained[v] = ret[w];
-            retained_count[v] = cnt[w];
-            let k = if d == 0 { n } else { vertex[d as usize] as usize };
-            child_starts[k + 1] += 1;
+        let slot = |d: u32| if d == ROOT { n } else { d as usize };
+        for &v in &vertex[1..] {
+            child_starts[slot(idom_n[v as usize])] += 1;
         }
         for i in 1..child_starts.len() {
             child_starts[i] += child_starts[i - 1];
         }
-        let mut fill = child_starts.clone();
         let mut children = vec![0u32; count - 1];
-        for w in 1..count {
-            let d = idom[w];
-            let k = if d == 0 { n } else { vertex[d as usize] as usize };
-            children[fill[k] as usize] = vertex[w];
-            fill[k] += 1;
+        for &v in vertex[1..].iter().rev() {
+            let k = slot(idom_n[v as usize]);
+            child_starts[k] -= 1;
+            children[child_starts[k] as usize] = v;
         }
-        let reachable_bytes = ret[0];
         Dominators {
             idom: idom_n,
             retained,
             retained_count,
-            strong_end,
-            pre,
+            reach,
             child_starts,
             children,
             reachable_objects: (count - 1) as u64,
@@ -290,6 +297,10 @@ impl Dominators {
         }
     }
 }
+
+const REACH_NONE: u8 = 0;
+const REACH_STRONG: u8 = 1;
+const REACH_WEAK: u8 = 2;
 
 /// LLVM's `eval` with path compression: the vertex of least semidominator on the path from `v`
 /// up its linked ancestors (those numbered `>= last`).

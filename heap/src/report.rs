@@ -7,7 +7,8 @@ use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::index::{Node, ObjectKind};
+use crate::index::classes::ClassKind;
+use crate::index::Node;
 
 /// Schema version of the JSON reports.
 pub const SCHEMA: u32 = 1;
@@ -65,19 +66,21 @@ pub struct Summary {
 }
 
 impl Heap {
-    /// The summary numbers.
+    /// The summary numbers, derived from the histogram and the class table (no pass over objects).
     pub fn summary(&self) -> Summary {
         let idx = &self.index;
-        let (mut classes, mut arrays_o, mut arrays_p, mut shallow) = (0u64, 0u64, 0u64, 0u64);
-        for n in 0..idx.len() as u32 {
-            shallow += idx.shallow_size(n);
-            match idx.kind(n) {
-                ObjectKind::Class => classes += 1,
-                ObjectKind::ObjectArray => arrays_o += 1,
-                ObjectKind::PrimitiveArray => arrays_p += 1,
-                ObjectKind::Instance => {}
+        let class_nodes: Vec<Node> = idx.classes.iter().filter_map(|c| c.node).collect();
+        let (mut arrays_o, mut arrays_p, mut shallow) = (0u64, 0u64, 0u64);
+        for (c, h) in idx.classes.iter().zip(&self.histogram) {
+            shallow += h.shallow_bytes;
+            match c.kind {
+                ClassKind::ObjectArray => arrays_o += h.instances,
+                ClassKind::PrimitiveArray(_) => arrays_p += h.instances,
+                ClassKind::Instance => {}
             }
         }
+        shallow += class_nodes.iter().map(|&n| idx.shallow_size(n)).sum::<u64>();
+        let classes = class_nodes.len() as u64;
         Summary {
             classes,
             instances: idx.len() as u64 - classes,
@@ -222,6 +225,7 @@ impl Heap {
             "dominator": match self.dominator(n) { Some(Some(p)) => Json::from(hex(idx.id(p))), _ => Json::Null },
             "dominated": self.dominated(Some(n)).into_iter().map(|c| hex(idx.id(c))).collect::<Vec<_>>(),
             "gc_roots": self.root_kinds(n).iter().map(|k| k.name()).collect::<Vec<_>>(),
+            "referrers": self.referrers(n).into_iter().map(|(r, weak)| json!({"id": hex(idx.id(r)), "class": self.display_class(r), "weak": weak})).collect::<Vec<_>>(),
             "reachable": d.reach(n) != Reach::Unreachable,
             "reachability": d.reach(n),
             "fields": fields,

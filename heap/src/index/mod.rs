@@ -37,6 +37,8 @@ pub enum Phase {
     Index,
     /// Dominator tree and retained sizes.
     Dominators,
+    /// Class histogram and retained size by class.
+    Histogram,
 }
 
 impl Phase {
@@ -46,6 +48,7 @@ impl Phase {
             Phase::Read => "read",
             Phase::Index => "index",
             Phase::Dominators => "dominators",
+            Phase::Histogram => "histogram",
         }
     }
 }
@@ -638,26 +641,32 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         sizer,
     };
     const CHUNK: usize = 1 << 15;
-    let chunks: Vec<ChunkOut> =
-        (0..n.div_ceil(CHUNK)).into_par_iter().map(|k| ctx.chunk(k * CHUNK, ((k + 1) * CHUNK).min(n))).collect();
-    let mut class_of = Vec::with_capacity(n);
-    let mut shallow = Vec::with_capacity(n);
-    let mut big_shallow = FxHashMap::default();
+    // Class and size go straight into their final arrays; each chunk's edges into a vector of its
+    // own, and `starts` first holds each chunk's own running ends.
+    let mut class_of = vec![0u32; n];
+    let mut shallow = vec![0u32; n];
+    let mut starts = vec![0u32; n + 1];
+    let chunks: Vec<ChunkOut> = class_of
+        .par_chunks_mut(CHUNK)
+        .zip(shallow.par_chunks_mut(CHUNK))
+        .zip(starts[1..].par_chunks_mut(CHUNK))
+        .enumerate()
+        .map(|(k, ((class_of, shallow), ends))| ctx.chunk(k * CHUNK, class_of, shallow, ends))
+        .collect();
     let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
     if total_edges >= u32::MAX as usize {
         return Err(Error::new(0, ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)"))));
     }
-    let mut starts = Vec::with_capacity(n + 1);
+    let mut big_shallow = FxHashMap::default();
     let mut targets = Vec::with_capacity(total_edges);
     let mut dangling = 0u64;
-    starts.push(0u32);
-    for ch in chunks {
-        class_of.extend_from_slice(&ch.class_of);
-        shallow.extend_from_slice(&ch.shallow);
-        big_shallow.extend(ch.big);
+    for (k, ch) in chunks.into_iter().enumerate() {
         let base = targets.len() as u32;
-        starts.extend(ch.ends.iter().map(|e| e + base));
+        for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
+            *e += base;
+        }
         targets.extend_from_slice(&ch.targets);
+        big_shallow.extend(ch.big);
         dangling += ch.dangling;
     }
     if dangling > 0 {
@@ -783,37 +792,29 @@ struct Pass2<'a> {
 }
 
 struct ChunkOut {
-    class_of: Vec<u32>,
-    shallow: Vec<u32>,
     big: Vec<(u32, u64)>,
-    ends: Vec<u32>,
     targets: Vec<u32>,
     dangling: u64,
 }
 
 impl Pass2<'_> {
-    fn chunk(&self, from: usize, to: usize) -> ChunkOut {
-        let mut out = ChunkOut {
-            class_of: Vec::with_capacity(to - from),
-            shallow: Vec::with_capacity(to - from),
-            big: Vec::new(),
-            ends: Vec::with_capacity(to - from),
-            targets: Vec::with_capacity((to - from) * 3),
-            dangling: 0,
-        };
-        let id = self.id_size as usize;
-        for n in from..to {
+    /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
+    /// each node's edges (relative to the chunk) into `ends`.
+    fn chunk(&self, from: usize, class_of: &mut [u32], shallow: &mut [u32], ends: &mut [u32]) -> ChunkOut {
+        let len = class_of.len();
+        let mut out = ChunkOut { big: Vec::new(), targets: Vec::with_capacity(len * 2), dangling: 0 };
+        for i in 0..len {
+            let n = from + i;
             let (class, size) = self.object(n, &mut out);
-            out.class_of.push(class);
+            class_of[i] = class;
             if size >= u64::from(u32::MAX) {
-                out.shallow.push(u32::MAX);
+                shallow[i] = u32::MAX;
                 out.big.push((n as u32, size));
             } else {
-                out.shallow.push(size as u32);
+                shallow[i] = size as u32;
             }
-            out.ends.push(out.targets.len() as u32);
+            ends[i] = out.targets.len() as u32;
         }
-        let _ = id;
         out
     }
 

@@ -1,0 +1,149 @@
+//! The built `heaptui` binary, run as a user would: JSON schema and values, text output, exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    let dir = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    dir.join(name)
+}
+
+fn heaptui(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heaptui")).args(args).output().unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = heaptui(args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const DIALER: &str = "android/adt-tools-base__dialer.android-hprof";
+
+#[test]
+fn analyze_json_schema_and_values() {
+    let path = fixture(DIALER);
+    let v = json(&["analyze", path.to_str().unwrap(), "--format", "json", "--top", "5"]);
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["file"]["format"], "1.0.3");
+    assert_eq!(v["file"]["id_size"], 4);
+    assert_eq!(v["file"]["bytes"], 3661109);
+    let s = &v["summary"];
+    // perflib: 3571 classes; 43687 objects in all; 11193 root records (11182 + 11 thread objects).
+    assert_eq!(s["classes"], 3571);
+    assert_eq!(s["instances"], 43687 - 3571);
+    assert_eq!(s["object_arrays"], 1919);
+    assert_eq!(s["primitive_arrays"], 13585);
+    assert_eq!(s["gc_roots"], 11193);
+    assert_eq!(s["size_model"], "android");
+    let heaps: Vec<(String, u64)> = v["heaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["name"].as_str().unwrap().to_string(), h["objects"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(heaps, [("zygote".to_string(), 3533 + 38710), ("app".to_string(), 38 + 1406)]);
+    let hist = v["histogram"].as_array().unwrap();
+    let byte_array = hist.iter().find(|r| r["class"] == "byte[]").unwrap();
+    assert_eq!(byte_array["instances"], 1406);
+    assert_eq!(byte_array["shallow_bytes"], 681489);
+    let retained: Vec<u64> = hist.iter().map(|r| r["retained_bytes"].as_u64().unwrap()).collect();
+    assert!(retained.windows(2).all(|w| w[0] >= w[1]), "histogram sorted by retained size");
+    let top = v["top_retained"].as_array().unwrap();
+    assert_eq!(top.len(), 5);
+    assert!(top[0]["id"].as_str().unwrap().starts_with("0x"));
+    for k in ["id", "class", "shallow_bytes", "retained_bytes", "retained_objects"] {
+        assert!(top[0].get(k).is_some(), "{k}");
+    }
+    assert!(v["warnings"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn inspect_by_id_and_by_class() {
+    let path = fixture(DIALER);
+    let v = json(&["inspect", path.to_str().unwrap(), "0xb0f69f58", "--format", "json"]);
+    let o = &v[0];
+    assert_eq!(o["class"], "int[][]");
+    assert_eq!(o["heap"], "zygote");
+    assert_eq!(o["shallow_bytes"], 40);
+    assert_eq!(o["length"], 10);
+    for k in ["retained_bytes", "retained_objects", "dominator", "dominated", "gc_roots", "reachable", "fields", "path_to_root"] {
+        assert!(o.get(k).is_some(), "{k}");
+    }
+    // Thread$State.NEW: fields with values, its name as text through the path.
+    let v = json(&["inspect", path.to_str().unwrap(), "java.lang.Thread$State", "--format", "json", "--limit", "6"]);
+    let states = v.as_array().unwrap();
+    assert_eq!(states.len(), 6);
+    let new = states.iter().find(|s| s["fields"].as_array().unwrap().iter().any(|f| f["name"] == "ordinal" && f["value"] == 0)).unwrap();
+    let path_to_root = new["path_to_root"].as_array().unwrap();
+    assert!(path_to_root.len() >= 2);
+    assert_eq!(path_to_root[0]["reference"], Value::Null);
+}
+
+#[test]
+fn text_output_fits_100_columns() {
+    let path = fixture(DIALER);
+    let out = heaptui(&["analyze", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("43687 objects"));
+    assert!(text.contains("byte[]"));
+    for line in text.lines().skip(1) {
+        assert!(line.chars().count() <= 100, "too wide: {line}");
+    }
+}
+
+#[test]
+fn exit_codes() {
+    // A file that is not a dump: 1, with the offset in the message.
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "hello\n").unwrap();
+    let out = heaptui(&["analyze", text.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an HPROF file"));
+    // Missing file: 1.
+    let out = heaptui(&["analyze", dir.path().join("nope.hprof").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    // Usage errors: 2.
+    assert_eq!(heaptui(&["analyze"]).status.code(), Some(2));
+    assert_eq!(heaptui(&["analyze", "x", "--size-model", "nonsense"]).status.code(), Some(2));
+    // A truncated dump opens with a warning naming where it stops: 0.
+    let bytes = std::fs::read(fixture(DIALER)).unwrap();
+    let cut = dir.path().join("cut.hprof");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let v = json(&["analyze", cut.to_str().unwrap(), "--format", "json"]);
+    let w = v["warnings"][0].as_str().unwrap();
+    assert!(w.contains("truncated") && w.contains("at 0x"), "{w}");
+    assert!(v["summary"]["instances"].as_u64().unwrap() > 1000);
+    // An unknown object id: 1.
+    let out = heaptui(&["inspect", fixture(DIALER).to_str().unwrap(), "0x1"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn size_model_flag_and_several_dumps() {
+    let path = fixture("jvm/eclipse-mat__sun_jdk5_64bit.hprof");
+    let v = json(&["analyze", path.to_str().unwrap(), "--format", "json", "--size-model", "mat"]);
+    assert_eq!(v["summary"]["size_model"], "mat");
+    // The old hprof agent appended two dumps to this file; the first is read unless asked.
+    let path = fixture("jvm/eclipse-mat__oracle_jdk7_21_hprofagent.hprof");
+    let first = json(&["analyze", path.to_str().unwrap(), "--format", "json"]);
+    let second = json(&["analyze", path.to_str().unwrap(), "--format", "json", "--dump", "2"]);
+    assert!(first["warnings"][0].as_str().unwrap().contains("holds 2 heap dumps"));
+    assert_ne!(first["summary"]["instances"], second["summary"]["instances"]);
+}
+
+#[test]
+fn no_arguments_analyses_the_bundled_demo() {
+    let out = heaptui(&[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The demo's leak: 2000 sessions in a static cache.
+    assert!(text.contains("LeakyCache$Session"), "{text}");
+    assert!(text.lines().any(|l| l.contains("2000") && l.contains("LeakyCache$Session")));
+}
