@@ -136,43 +136,47 @@ impl Dominators {
         for &(r, _) in index.roots() {
             is_root[pre[r as usize] as usize] = true;
         }
-        // Classes of live objects are live; repeat until no new class appears.
+        // Objects found so far may make more objects live: their classes (strongly), then the
+        // referents of their References (weakly). Each round looks at the objects the previous
+        // one added; the first looks at everything, in node order so the arrays stream.
         let class_node = |v: u32| index.classes[index.class_of(v) as usize].node;
-        let mut scanned = 1usize;
-        loop {
-            let found: Vec<u32> =
-                vertex[scanned..].iter().filter_map(|&v| class_node(v)).filter(|&c| pre[c as usize] == u32::MAX).collect();
-            scanned = vertex.len();
-            if found.is_empty() {
-                break;
+        let new_classes = |v: u32, pre: &[u32], found: &mut Vec<u32>| {
+            if let Some(c) = class_node(v) {
+                if pre[c as usize] == u32::MAX {
+                    found.push(c);
+                }
             }
-            for c in found {
-                dfs(c, &mut pre, &mut vertex, &mut parent);
+        };
+        let new_referents = |v: u32, pre: &[u32], found: &mut Vec<u32>| {
+            new_classes(v, pre, found);
+            for &t in g.edges(v) {
+                if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
+                    found.push(t & !WEAK);
+                }
             }
-        }
-        let strong_end = vertex.len() as u32;
-        // Weakly reachable objects: referents not yet reached, round after round.
-        let mut scanned = 1usize;
-        loop {
+        };
+        let mut strong_end = 0;
+        for step in [&new_classes as &dyn Fn(u32, &[u32], &mut Vec<u32>), &new_referents] {
             let mut found = Vec::new();
-            for &v in &vertex[scanned..] {
-                for &t in g.edges(v) {
-                    if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
-                        found.push(t & !WEAK);
-                    }
-                }
-                if let Some(c) = class_node(v) {
-                    if pre[c as usize] == u32::MAX {
-                        found.push(c);
-                    }
+            for v in 0..n as u32 {
+                if pre[v as usize] != u32::MAX {
+                    step(v, &pre, &mut found);
                 }
             }
-            scanned = vertex.len();
-            if found.is_empty() {
-                break;
+            loop {
+                let scanned = vertex.len();
+                for t in found.drain(..) {
+                    dfs(t, &mut pre, &mut vertex, &mut parent);
+                }
+                if vertex.len() == scanned {
+                    break;
+                }
+                for &v in &vertex[scanned..] {
+                    step(v, &pre, &mut found);
+                }
             }
-            for t in found {
-                dfs(t, &mut pre, &mut vertex, &mut parent);
+            if strong_end == 0 {
+                strong_end = vertex.len() as u32;
             }
         }
         drop(stack);
@@ -181,12 +185,17 @@ impl Dominators {
         // Predecessors in preorder space, without weak edges or weak-to-strong edges. `pstart`
         // first holds running ends, then (filled back to front) each node's start.
         let keep = |pv: u32, pw: u32| !(pv >= strong_end && pw < strong_end);
+        // Sources are walked in node order, so the edge arrays are read front to back.
         let mut pstart = vec![0u32; count + 1];
-        for pv in 1..count {
-            for &t in g.edges(vertex[pv]) {
+        for v in 0..n as u32 {
+            let pv = pre[v as usize];
+            if pv == u32::MAX {
+                continue;
+            }
+            for &t in g.edges(v) {
                 if t & WEAK == 0 {
                     let pw = pre[t as usize];
-                    if keep(pv as u32, pw) {
+                    if keep(pv, pw) {
                         pstart[pw as usize] += 1;
                     }
                 }
@@ -196,13 +205,17 @@ impl Dominators {
             pstart[i] += pstart[i - 1];
         }
         let mut preds = vec![0u32; pstart[count] as usize];
-        for pv in 1..count {
-            for &t in g.edges(vertex[pv]) {
+        for v in 0..n as u32 {
+            let pv = pre[v as usize];
+            if pv == u32::MAX {
+                continue;
+            }
+            for &t in g.edges(v) {
                 if t & WEAK == 0 {
                     let pw = pre[t as usize];
-                    if keep(pv as u32, pw) {
+                    if keep(pv, pw) {
                         pstart[pw as usize] -= 1;
-                        preds[pstart[pw as usize] as usize] = pv as u32;
+                        preds[pstart[pw as usize] as usize] = pv;
                     }
                 }
             }
@@ -272,8 +285,10 @@ impl Dominators {
         // The tree's children, in preorder; slot `n` is the virtual root. Same back-filling as above.
         let mut child_starts = vec![0u32; n + 2];
         let slot = |d: u32| if d == ROOT { n } else { d as usize };
-        for &v in &vertex[1..] {
-            child_starts[slot(idom_n[v as usize])] += 1;
+        for &d in &idom_n {
+            if d != UNREACHABLE {
+                child_starts[slot(d)] += 1;
+            }
         }
         for i in 1..child_starts.len() {
             child_starts[i] += child_starts[i - 1];
