@@ -33,7 +33,9 @@ fn main() -> Result<()> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--sizes" => sizes = it.next().context("--sizes N,N")?.split(',').map(str::parse).collect::<Result<_, _>>()?,
+            "--sizes" => {
+                sizes = it.next().context("--sizes N,N")?.split(',').map(str::parse).collect::<Result<_, _>>()?
+            }
             "--peer" => peer = it.next().map(String::as_str) == Some("visualvm"),
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
             f => files.push(PathBuf::from(f)),
@@ -44,7 +46,19 @@ fn main() -> Result<()> {
             files.push(make_dump(s)?);
         }
     }
-    println!("machine: {} cores, {}", num_cpus(), std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())).unwrap_or_default());
+    println!(
+        "machine: {} cores, {}",
+        num_cpus(),
+        std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l
+                .split(':')
+                .nth(1)
+                .unwrap_or("")
+                .trim()
+                .to_string()))
+            .unwrap_or_default()
+    );
     for f in files {
         let size = std::fs::metadata(&f)?.len();
         println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
@@ -56,7 +70,11 @@ fn main() -> Result<()> {
             }
             let text = String::from_utf8_lossy(&out.stdout).to_string();
             print!("{text}");
-            if let Some(w) = text.lines().find_map(|l| l.strip_prefix("total ")).and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok()) {
+            if let Some(w) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("total "))
+                .and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok())
+            {
                 walls.push(w);
             }
         }
@@ -67,7 +85,11 @@ fn main() -> Result<()> {
             let (peak, ok) = run_visualvm(&f)?;
             let secs = t.elapsed().as_secs_f64();
             if ok {
-                println!("visualvm   {secs:>8.2} s   peak RSS {:.0} MB   ratio visualvm/heaptui {:.1}x", peak as f64 / 1e6, secs / ours);
+                println!(
+                    "visualvm   {secs:>8.2} s   peak RSS {:.0} MB   ratio visualvm/heaptui {:.1}x",
+                    peak as f64 / 1e6,
+                    secs / ours
+                );
             } else {
                 println!("visualvm   failed after {secs:.1} s");
             }
@@ -103,7 +125,8 @@ fn make_dump(mb: u64) -> Result<PathBuf> {
         return Ok(out);
     }
     let classes = dir.join("classes");
-    let ok = Command::new("javac").arg("-d").arg(&classes).arg(repo_file("java/HeapGen.java")).status().context("javac")?;
+    let ok =
+        Command::new("javac").arg("-d").arg(&classes).arg(repo_file("java/HeapGen.java")).status().context("javac")?;
     if !ok.success() {
         bail!("javac failed");
     }
@@ -181,7 +204,12 @@ fn one(path: &Path) -> Result<()> {
         let mut m = marks.lock().unwrap_or_else(|e| e.into_inner());
         if m.last().map(|(n, _)| n.as_str()) != Some(phase.name()) {
             if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
-                eprintln!("  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB", phase.name(), CURRENT.load(Ordering::Relaxed) as f64 / 1e6, PEAK.load(Ordering::Relaxed) as f64 / 1e6);
+                eprintln!(
+                    "  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB",
+                    phase.name(),
+                    CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
+                    PEAK.load(Ordering::Relaxed) as f64 / 1e6
+                );
             }
             m.push((phase.name().to_string(), Instant::now()));
         }
@@ -213,7 +241,12 @@ fn one(path: &Path) -> Result<()> {
         peak_heap / size,
         peak_rss() as f64 / 1e6
     );
-    println!("  {} objects, {} edges, {} classes in the histogram", heap.index.len(), heap.index.graph().len(), report["histogram"].as_array().map_or(0, Vec::len));
+    println!(
+        "  {} objects, {} edges, {} classes in the histogram",
+        heap.index.len(),
+        heap.index.graph().len(),
+        report["histogram"].as_array().map_or(0, Vec::len)
+    );
     Ok(())
 }
 
@@ -223,7 +256,11 @@ fn run_visualvm(dump: &Path) -> Result<(u64, bool)> {
         bail!("VisualVM's heap library is missing: apt-get install visualvm");
     }
     let dir = cache_dir().join("visualvm-classes");
-    let ok = Command::new("javac").args(["-cp", JFLUID, "-d"]).arg(&dir).arg(repo_file("visualvm/VisualVmHeap.java")).status()?;
+    let ok = Command::new("javac")
+        .args(["-cp", JFLUID, "-d"])
+        .arg(&dir)
+        .arg(repo_file("visualvm/VisualVmHeap.java"))
+        .status()?;
     if !ok.success() {
         bail!("javac failed");
     }
@@ -235,7 +272,9 @@ fn run_visualvm(dump: &Path) -> Result<(u64, bool)> {
         .arg(dump)
         .output()?;
     let err = String::from_utf8_lossy(&out.stderr);
-    let peak = err.lines().find_map(|l| l.strip_prefix("maxrss ")).and_then(|k| k.trim().parse::<u64>().ok()).unwrap_or(0) * 1024;
+    let peak =
+        err.lines().find_map(|l| l.strip_prefix("maxrss ")).and_then(|k| k.trim().parse::<u64>().ok()).unwrap_or(0)
+            * 1024;
     let _ = std::fs::remove_dir_all(dump.with_extension("hprof.hwcache"));
     Ok((peak, out.status.success()))
 }

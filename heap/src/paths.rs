@@ -116,7 +116,11 @@ impl GcPaths {
 pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
     let to_id = index.id(to);
     if index.as_class(from).is_some() {
-        return index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name));
+        return index
+            .fields(from)
+            .into_iter()
+            .find(|f| f.value == Value::Object(to_id))
+            .map(|f| format!(".{}", f.name));
     }
     if let Some(values) = index.array_values(from) {
         return values.iter().position(|v| *v == Value::Object(to_id)).map(|i| format!("[{i}]"));

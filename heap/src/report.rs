@@ -279,7 +279,7 @@ impl Heap {
             let _ = writeln!(out, "warning: {w}");
         }
         let _ = writeln!(out, "\nClasses by retained size (top {top})");
-        let _ = writeln!(out, "{:>12} {:>12} {:>12}  {}", "instances", "shallow", "retained", "class");
+        let _ = writeln!(out, "{:>12} {:>12} {:>12}  class", "instances", "shallow", "retained");
         for c in self.histogram_order().into_iter().take(top) {
             let h = &self.histogram[c as usize];
             let _ = writeln!(
@@ -292,7 +292,7 @@ impl Heap {
             );
         }
         let _ = writeln!(out, "\nObjects by retained size (top {top})");
-        let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  {}", "id", "shallow", "retained", "objects", "class");
+        let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  class", "id", "shallow", "retained", "objects");
         for n in self.top_retained(top) {
             let _ = writeln!(
                 out,
@@ -339,7 +339,8 @@ impl Heap {
             let _ = writeln!(out, "  path from GC root:");
             for s in path {
                 let r = s.reference.unwrap_or_default();
-                let _ = writeln!(out, "    {r:<24} {} {}", hex(idx.id(s.node)), shorten(&self.display_class(s.node), 60));
+                let _ =
+                    writeln!(out, "    {r:<24} {} {}", hex(idx.id(s.node)), shorten(&self.display_class(s.node), 60));
             }
         }
         out

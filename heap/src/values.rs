@@ -29,12 +29,11 @@ impl Value {
         for &x in b {
             raw = (raw << 8) | u64::from(x);
         }
-        Some(Value::from_raw(ty, raw, id_size))
+        Some(Value::from_raw(ty, raw))
     }
 
     /// A value from its raw big-endian bits.
-    pub fn from_raw(ty: BasicType, raw: u64, id_size: u32) -> Value {
-        let _ = id_size;
+    pub fn from_raw(ty: BasicType, raw: u64) -> Value {
         match ty {
             BasicType::Object => Value::Object(raw),
             BasicType::Boolean => Value::Boolean(raw != 0),
@@ -133,7 +132,7 @@ impl Index {
                 .map(|s| FieldValue {
                     name: s.name.clone(),
                     ty: s.ty,
-                    value: Value::from_raw(s.ty, s.raw, id_size),
+                    value: Value::from_raw(s.ty, s.raw),
                     is_static: true,
                 })
                 .collect();
@@ -162,7 +161,7 @@ impl Index {
     /// The value of static field `name` of class `class` (table index).
     pub fn static_value(&self, class: u32, name: &str) -> Option<Value> {
         let s = self.classes.get(class as usize)?.statics.iter().find(|s| s.name == name)?;
-        Some(Value::from_raw(s.ty, s.raw, self.header.id_size))
+        Some(Value::from_raw(s.ty, s.raw))
     }
 
     /// Elements of an array: references or primitive values. `None` if `n` is not an array or its

@@ -151,7 +151,9 @@ fn instance_test_gc_root_path() {
     assert_eq!(path.len(), 6);
     assert_eq!(path[0].node, main_class(&h));
     assert_eq!(&refs[..4], &[None, Some(".stuff"), Some(".gcPathArray"), Some("[2]")]);
-    assert!(refs[4] == Some(".left") && refs[5] == Some(".right") || refs[4] == Some(".right") && refs[5] == Some(".left"));
+    assert!(
+        refs[4] == Some(".left") && refs[5] == Some(".right") || refs[4] == Some(".right") && refs[5] == Some(".left")
+    );
     // Which steps dominate X: all but the fifth.
     let mut doms = vec![x];
     let mut cur = x;

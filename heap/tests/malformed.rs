@@ -49,7 +49,7 @@ impl Builder {
         h.extend_from_slice(&0u32.to_be_bytes());
         h.extend_from_slice(&super_id.to_be_bytes());
         h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
-        // Every field type used here (references, int) is 4 bytes.
+                                       // Every field type used here (references, int) is 4 bytes.
         let size = fields.len() as u32 * 4;
         h.extend_from_slice(&size.to_be_bytes());
         h.extend_from_slice(&0u16.to_be_bytes());

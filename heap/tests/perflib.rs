@@ -138,7 +138,10 @@ fn hprof_parser_test_hierarchy_and_field_counts() {
         }
         v
     };
-    assert_eq!(chain, ["android.app.Application", "android.content.ContextWrapper", "android.content.Context", "java.lang.Object"]);
+    assert_eq!(
+        chain,
+        ["android.app.Application", "android.content.ContextWrapper", "android.content.Context", "java.lang.Object"]
+    );
     for name in ["android.app.Application", "com.android.dialer.DialerApplication"] {
         assert_eq!(h.index.classes[class(&h, name) as usize].fields.len(), 5, "{name}");
     }

@@ -20,7 +20,7 @@ fn nearest_val(h: &Heap, n: Node) -> Option<Value> {
     while let Some(k) = c {
         let class = &h.index.classes[k as usize];
         if let Some(s) = class.statics.iter().find(|s| s.name == "val") {
-            return Some(Value::from_raw(s.ty, s.raw, h.index.header.id_size));
+            return Some(Value::from_raw(s.ty, s.raw));
         }
         // An instance field declared by this class: find its slot in the object's full layout.
         let layout = &h.index.class(n).fields;
@@ -36,7 +36,8 @@ fn nearest_val(h: &Heap, n: Node) -> Option<Value> {
 fn one_heap_and_single_instances() {
     let h = h();
     assert_eq!(h.heap_totals().len(), 1);
-    for name in ["com.example.Arrays", "com.example.Cars", "java.lang.String", "int[]", "int[][]", "char[]", "char[][]"] {
+    for name in ["com.example.Arrays", "com.example.Cars", "java.lang.String", "int[]", "int[][]", "char[]", "char[][]"]
+    {
         class(&h, name);
     }
     single_instance(&h, "com.example.Arrays");
@@ -47,7 +48,15 @@ fn one_heap_and_single_instances() {
 #[test]
 fn shadowing() {
     let h = h();
-    for (name, v) in [("Base", 10), ("ShadowS", 13), ("ShadowIS", 11), ("ShadowSS", 12), ("ShadowI", 4), ("ShadowII", 5), ("ShadowSI", 6)] {
+    for (name, v) in [
+        ("Base", 10),
+        ("ShadowS", 13),
+        ("ShadowIS", 11),
+        ("ShadowSS", 12),
+        ("ShadowI", 4),
+        ("ShadowII", 5),
+        ("ShadowSI", 6),
+    ] {
         let n = single_instance(&h, &format!("com.example.{name}"));
         assert_eq!(nearest_val(&h, n), Some(Value::Int(v)), "{name}");
     }
@@ -95,8 +104,9 @@ fn cars() {
     let limo = class(&h, "com.example.cars.Limo");
     let bike = class(&h, "com.example.cars.Bike");
     let all_of = |c: u32| -> Vec<Node> {
-        let mut out: Vec<Node> =
-            (0..h.index.len() as u32).filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), c)).collect();
+        let mut out: Vec<Node> = (0..h.index.len() as u32)
+            .filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), c))
+            .collect();
         out.sort();
         out
     };

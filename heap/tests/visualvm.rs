@@ -57,7 +57,11 @@ fn visualvm(dumps: &[PathBuf], retained: bool) -> Vec<Peer> {
                 let v = (f[2].parse().unwrap(), f[3].parse().unwrap(), f[4].parse().unwrap());
                 peers.last_mut().unwrap().classes.entry(f[1].to_string()).or_insert(v);
             }
-            "top" => peers.last_mut().unwrap().top.push((u64::from_str_radix(f[1], 16).unwrap(), f[2].to_string(), f[4].parse().unwrap())),
+            "top" => peers.last_mut().unwrap().top.push((
+                u64::from_str_radix(f[1], 16).unwrap(),
+                f[2].to_string(),
+                f[4].parse().unwrap(),
+            )),
             _ => {}
         }
     }
@@ -118,7 +122,9 @@ fn retained_sizes_match_visualvm_on_the_demo() {
     for (class, &(n, bytes, retained)) in &peer.classes {
         let (on, ob, or) = ours[class];
         assert_eq!((on, ob), (n, bytes), "{class}");
-        if class.starts_with("LeakyCache") || ["java.lang.String", "byte[]", "char[]", "int[]"].contains(&class.as_str()) {
+        if class.starts_with("LeakyCache")
+            || ["java.lang.String", "byte[]", "char[]", "int[]"].contains(&class.as_str())
+        {
             assert_eq!(or as i64, retained, "{class}");
             compared += 1;
         }

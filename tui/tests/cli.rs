@@ -71,14 +71,26 @@ fn inspect_by_id_and_by_class() {
     assert_eq!(o["heap"], "zygote");
     assert_eq!(o["shallow_bytes"], 40);
     assert_eq!(o["length"], 10);
-    for k in ["retained_bytes", "retained_objects", "dominator", "dominated", "gc_roots", "reachable", "fields", "path_to_root"] {
+    for k in [
+        "retained_bytes",
+        "retained_objects",
+        "dominator",
+        "dominated",
+        "gc_roots",
+        "reachable",
+        "fields",
+        "path_to_root",
+    ] {
         assert!(o.get(k).is_some(), "{k}");
     }
     // Thread$State.NEW: fields with values, its name as text through the path.
     let v = json(&["inspect", path.to_str().unwrap(), "java.lang.Thread$State", "--format", "json", "--limit", "6"]);
     let states = v.as_array().unwrap();
     assert_eq!(states.len(), 6);
-    let new = states.iter().find(|s| s["fields"].as_array().unwrap().iter().any(|f| f["name"] == "ordinal" && f["value"] == 0)).unwrap();
+    let new = states
+        .iter()
+        .find(|s| s["fields"].as_array().unwrap().iter().any(|f| f["name"] == "ordinal" && f["value"] == 0))
+        .unwrap();
     let path_to_root = new["path_to_root"].as_array().unwrap();
     assert!(path_to_root.len() >= 2);
     assert_eq!(path_to_root[0]["reference"], Value::Null);

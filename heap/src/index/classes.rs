@@ -110,7 +110,9 @@ pub fn java_name(raw: &str) -> String {
         "S" => "short".to_string(),
         "I" => "int".to_string(),
         "J" => "long".to_string(),
-        _ if rest.starts_with('L') && rest.ends_with(';') && rest.len() >= 2 => rest[1..rest.len() - 1].replace('/', "."),
+        _ if rest.starts_with('L') && rest.ends_with(';') && rest.len() >= 2 => {
+            rest[1..rest.len() - 1].replace('/', ".")
+        }
         _ => rest.replace('/', "."),
     };
     let mut out = base;

@@ -413,7 +413,12 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
 }
 
 #[inline]
-fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, heap: &mut u64, prev_array: &mut Option<(u64, u32)>) -> Result<()> {
+fn walk_sub_record(
+    c: &mut Cursor<'_>,
+    p: &mut Pass1,
+    heap: &mut u64,
+    prev_array: &mut Option<(u64, u32)>,
+) -> Result<()> {
     let start = c.pos();
     let id_size = c.id_size() as usize;
     let tag = *c.data().get(start).unwrap_or(&0);
@@ -504,7 +509,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let before = p.objects.len();
     p.objects.dedup_by_key(|o| o.0);
     if p.objects.len() != before {
-        p.warnings.push(format!("{} objects share an id with another; the first of each is kept", before - p.objects.len()));
+        p.warnings
+            .push(format!("{} objects share an id with another; the first of each is kept", before - p.objects.len()));
     }
     let (ids, offsets): (Vec<u64>, Vec<u64>) = p.objects.into_iter().unzip();
     let ids = IdMap::new(ids);
@@ -602,7 +608,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let unknown_class = synth(&mut classes, "unknown class", ClassKind::Instance);
 
     // The size model.
-    let model = options.size_model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
+    let model =
+        options.size_model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
     let sizer = match model {
         SizeModel::Android => Sizer { model, id_size, ref_size: id_size, align: 8 },
         SizeModel::Hotspot => {
@@ -655,7 +662,10 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         .collect();
     let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
     if total_edges >= u32::MAX as usize {
-        return Err(Error::new(0, ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)"))));
+        return Err(Error::new(
+            0,
+            ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)")),
+        ));
     }
     let mut big_shallow = FxHashMap::default();
     let mut targets = Vec::with_capacity(total_edges);
