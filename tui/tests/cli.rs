@@ -83,6 +83,12 @@ fn inspect_by_id_and_by_class() {
     ] {
         assert!(o.get(k).is_some(), "{k}");
     }
+    // A simple name finds the class too; an ambiguous one names the candidates.
+    let v = json(&["inspect", path.to_str().unwrap(), "DialerApplication", "--format", "json"]);
+    assert_eq!(v[0]["class"], "com.android.dialer.DialerApplication");
+    let out = heaptui(&["inspect", path.to_str().unwrap(), "Entry"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("matches several classes"));
     // Thread$State.NEW: fields with values, its name as text through the path.
     let v = json(&["inspect", path.to_str().unwrap(), "java.lang.Thread$State", "--format", "json", "--limit", "6"]);
     let states = v.as_array().unwrap();

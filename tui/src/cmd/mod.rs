@@ -24,13 +24,24 @@ pub struct OpenArgs {
 
 /// Opens and analyses `path`, naming the file in any error.
 pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
-    let options = heap::Options { size_model: args.size_model.model(), progress: None, dump: args.dump as usize - 1 };
+    use std::io::IsTerminal;
+    // People at a terminal see which phase a big dump is in; scripts see nothing.
+    let show = |phase: heap::Phase, done: u64, total: u64| {
+        let pct = (done * 100).checked_div(total).unwrap_or(0);
+        eprint!("\r\x1b[K{} {pct:>3}%", phase.name());
+    };
+    let progress: Option<heap::index::Progress<'_>> = if std::io::stderr().is_terminal() { Some(&show) } else { None };
+    let options = heap::Options { size_model: args.size_model.model(), progress, dump: args.dump as usize - 1 };
     let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
     if let Some(map) = &args.map {
         let text = std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?;
         index.deobfuscate(&heap::proguard::ProguardMap::parse(&text));
     }
-    Ok(heap::Heap::analyse(index, options))
+    let heap = heap::Heap::analyse(index, options);
+    if progress.is_some() {
+        eprint!("\r\x1b[K");
+    }
+    Ok(heap)
 }
 
 /// Writes `s` to stdout, reporting a closed pipe as an `io::Error`.
