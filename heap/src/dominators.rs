@@ -182,44 +182,18 @@ impl Dominators {
         drop(stack);
         let count = vertex.len();
 
-        // Predecessors in preorder space, without weak edges or weak-to-strong edges. `pstart`
-        // first holds running ends, then (filled back to front) each node's start.
-        let keep = |pv: u32, pw: u32| !(pv >= strong_end && pw < strong_end);
-        // Sources are walked in node order, so the edge arrays are read front to back.
+        // Predecessors in preorder space. `pstart` first holds running ends, then (filled back to
+        // front) each node's start.
         let mut pstart = vec![0u32; count + 1];
-        for v in 0..n as u32 {
-            let pv = pre[v as usize];
-            if pv == u32::MAX {
-                continue;
-            }
-            for &t in g.edges(v) {
-                if t & WEAK == 0 {
-                    let pw = pre[t as usize];
-                    if keep(pv, pw) {
-                        pstart[pw as usize] += 1;
-                    }
-                }
-            }
-        }
+        for_each_tree_edge(index, &pre, strong_end, |_, pw| pstart[pw as usize] += 1);
         for i in 1..=count {
             pstart[i] += pstart[i - 1];
         }
         let mut preds = vec![0u32; pstart[count] as usize];
-        for v in 0..n as u32 {
-            let pv = pre[v as usize];
-            if pv == u32::MAX {
-                continue;
-            }
-            for &t in g.edges(v) {
-                if t & WEAK == 0 {
-                    let pw = pre[t as usize];
-                    if keep(pv, pw) {
-                        pstart[pw as usize] -= 1;
-                        preds[pstart[pw as usize] as usize] = pv;
-                    }
-                }
-            }
-        }
+        for_each_tree_edge(index, &pre, strong_end, |pv, pw| {
+            pstart[pw as usize] -= 1;
+            preds[pstart[pw as usize] as usize] = pv;
+        });
 
         // Semi-NCA.
         let mut idom = parent.clone();
@@ -309,6 +283,26 @@ impl Dominators {
             reachable_objects: (count - 1) as u64,
             reachable_bytes,
             strong_objects: u64::from(strong_end - 1),
+        }
+    }
+}
+
+/// Calls `f(pv, pw)` (preorder numbers) for every edge the dominator computation uses: strong
+/// edges between reached objects, except those from the weakly reachable part into the strong
+/// one. Sources are walked in node order, so the edge arrays are read front to back.
+fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl FnMut(u32, u32)) {
+    let g = index.graph();
+    for (v, &pv) in pre.iter().enumerate() {
+        if pv == u32::MAX {
+            continue;
+        }
+        for &t in g.edges(v as u32) {
+            if t & WEAK == 0 {
+                let pw = pre[t as usize];
+                if !(pv >= strong_end && pw < strong_end) {
+                    f(pv, pw);
+                }
+            }
         }
     }
 }

@@ -4,95 +4,9 @@
 use heap::dominators::{Reach, ROOT};
 use heap::{ErrorKind, Heap, Index, Options, SizeModel};
 
-const OBJ: u8 = 2;
-const INT: u8 = 10;
+mod common;
 
-/// Writes HPROF byte by byte (4-byte ids).
-struct Builder {
-    out: Vec<u8>,
-    heap: Vec<u8>,
-}
-
-impl Builder {
-    fn new(version: &str) -> Builder {
-        let mut out = format!("JAVA PROFILE {version}\0").into_bytes();
-        out.extend_from_slice(&4u32.to_be_bytes());
-        out.extend_from_slice(&0x0000_0190_0000_0000u64.to_be_bytes());
-        Builder { out, heap: Vec::new() }
-    }
-
-    fn record(&mut self, tag: u8, body: &[u8]) -> &mut Self {
-        self.out.push(tag);
-        self.out.extend_from_slice(&0u32.to_be_bytes());
-        self.out.extend_from_slice(&(body.len() as u32).to_be_bytes());
-        self.out.extend_from_slice(body);
-        self
-    }
-
-    fn string(&mut self, id: u32, s: &str) -> &mut Self {
-        let mut b = id.to_be_bytes().to_vec();
-        b.extend_from_slice(s.as_bytes());
-        self.record(0x01, &b)
-    }
-
-    /// LOAD CLASS plus CLASS DUMP; the name string gets id `class_id + 1`.
-    fn class(&mut self, id: u32, name: &str, super_id: u32, fields: &[(u32, u8)]) -> &mut Self {
-        self.string(id + 1, name);
-        let mut b = 1u32.to_be_bytes().to_vec();
-        b.extend_from_slice(&id.to_be_bytes());
-        b.extend_from_slice(&0u32.to_be_bytes());
-        b.extend_from_slice(&(id + 1).to_be_bytes());
-        self.record(0x02, &b);
-        let h = &mut self.heap;
-        h.push(0x20);
-        h.extend_from_slice(&id.to_be_bytes());
-        h.extend_from_slice(&0u32.to_be_bytes());
-        h.extend_from_slice(&super_id.to_be_bytes());
-        h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
-                                       // Every field type used here (references, int) is 4 bytes.
-        let size = fields.len() as u32 * 4;
-        h.extend_from_slice(&size.to_be_bytes());
-        h.extend_from_slice(&0u16.to_be_bytes());
-        h.extend_from_slice(&0u16.to_be_bytes());
-        h.extend_from_slice(&(fields.len() as u16).to_be_bytes());
-        for &(name, ty) in fields {
-            h.extend_from_slice(&name.to_be_bytes());
-            h.push(ty);
-        }
-        self
-    }
-
-    fn instance(&mut self, id: u32, class: u32, values: &[u32]) -> &mut Self {
-        let h = &mut self.heap;
-        h.push(0x21);
-        h.extend_from_slice(&id.to_be_bytes());
-        h.extend_from_slice(&0u32.to_be_bytes());
-        h.extend_from_slice(&class.to_be_bytes());
-        h.extend_from_slice(&((values.len() * 4) as u32).to_be_bytes());
-        for v in values {
-            h.extend_from_slice(&v.to_be_bytes());
-        }
-        self
-    }
-
-    fn root(&mut self, id: u32) -> &mut Self {
-        self.heap.push(0xFF);
-        self.heap.extend_from_slice(&id.to_be_bytes());
-        self
-    }
-
-    fn raw(&mut self, bytes: &[u8]) -> &mut Self {
-        self.heap.extend_from_slice(bytes);
-        self
-    }
-
-    fn finish(&mut self) -> Vec<u8> {
-        let heap = std::mem::take(&mut self.heap);
-        self.record(0x1C, &heap);
-        self.record(0x2C, &[]);
-        self.out.clone()
-    }
-}
+use common::builder::{Builder, INT, OBJ};
 
 fn open(bytes: Vec<u8>) -> heap::Result<Heap> {
     let o = Options { size_model: Some(SizeModel::Hotspot), ..Default::default() };

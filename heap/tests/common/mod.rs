@@ -2,6 +2,8 @@
 //! dump per test binary.
 #![allow(dead_code)]
 
+pub mod builder;
+
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,134 @@
+//! The dominator tree against a naive reference on many random graphs: semi-NCA must agree with
+//! the textbook definition (iterate Dom(v) = {v} ∪ ⋂ Dom(preds) to a fixed point) everywhere.
+
+mod common;
+
+use common::builder::{Builder, OBJ};
+use heap::dominators::{ROOT, UNREACHABLE};
+use heap::{Heap, Index, Options};
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const FIELDS: usize = 3;
+
+/// Immediate dominators by the definition: bitsets of dominators, node 0 the virtual root.
+fn naive_idoms(n: usize, edges: &[(usize, usize)], roots: &[usize]) -> Vec<Option<usize>> {
+    let total = n + 1;
+    let mut preds = vec![Vec::new(); total];
+    for &(a, b) in edges {
+        preds[b + 1].push(a + 1);
+    }
+    for &r in roots {
+        preds[r + 1].push(0);
+    }
+    // Reachability from the virtual root.
+    let mut reach = vec![false; total];
+    reach[0] = true;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for v in 1..total {
+            if !reach[v] && preds[v].iter().any(|&p| reach[p]) {
+                reach[v] = true;
+                changed = true;
+            }
+        }
+    }
+    let all: u64 = (1u64 << total) - 1;
+    let mut dom: Vec<u64> = (0..total).map(|v| if v == 0 { 1 } else { all }).collect();
+    changed = true;
+    while changed {
+        changed = false;
+        for v in 1..total {
+            if !reach[v] {
+                continue;
+            }
+            let mut d = all;
+            for &p in &preds[v] {
+                if reach[p] {
+                    d &= dom[p];
+                }
+            }
+            d |= 1 << v;
+            if d != dom[v] {
+                dom[v] = d;
+                changed = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let v = i + 1;
+            if !reach[v] {
+                return None;
+            }
+            // The immediate dominator: the strict dominator with the most dominators of its own.
+            (0..total).filter(|&d| d != v && dom[v] & (1 << d) != 0).max_by_key(|&d| dom[d].count_ones())
+        })
+        .collect()
+}
+
+#[test]
+fn semi_nca_agrees_with_the_definition_on_random_graphs() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for round in 0..300 {
+        let n = 2 + rng.below(40) as usize;
+        let mut b = Builder::new("1.0.2");
+        for f in 0..FIELDS as u32 {
+            b.string(0x10 + f, &format!("f{f}"));
+        }
+        let fields: Vec<(u32, u8)> = (0..FIELDS as u32).map(|f| (0x10 + f, OBJ)).collect();
+        b.class(0x100, "java/lang/Object", 0, &[]).class(0x200, "N", 0x100, &fields);
+        let id = |i: usize| 0x1000 + 8 * i as u32;
+        let mut edges = Vec::new();
+        for i in 0..n {
+            let mut vals = [0u32; FIELDS];
+            for v in vals.iter_mut() {
+                if rng.below(3) > 0 {
+                    let t = rng.below(n as u64) as usize;
+                    *v = id(t);
+                    edges.push((i, t));
+                }
+            }
+            b.instance(id(i), 0x200, &vals);
+        }
+        let mut roots = vec![0];
+        for i in 1..n {
+            if rng.below(6) == 0 {
+                roots.push(i);
+            }
+        }
+        for &r in &roots {
+            b.root(id(r));
+        }
+        b.root(0x100).root(0x200);
+        let index = Index::from_bytes(b.finish(), Options::default()).unwrap();
+        let h = Heap::analyse(index, Options::default());
+        let expect = naive_idoms(n, &edges, &roots);
+        for (i, e) in expect.iter().enumerate() {
+            let node = h.index.node(u64::from(id(i))).unwrap();
+            let got = match h.dominators.idom(node) {
+                UNREACHABLE => None,
+                ROOT => Some(0),
+                d => Some((h.index.id(d) as usize - 0x1000) / 8 + 1),
+            };
+            assert_eq!(got, *e, "round {round}, node {i}, edges {edges:?}, roots {roots:?}");
+        }
+        // Retained sizes add up: the virtual root's children retain everything reachable.
+        let top: u64 = h.dominators.children(None).iter().map(|&c| h.dominators.retained(c)).sum();
+        assert_eq!(top, h.dominators.reachable_bytes);
+    }
+}
