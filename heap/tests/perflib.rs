@@ -164,3 +164,32 @@ fn queries_test_classes_present() {
     assert_eq!(h.index.classes_named("android.app.Application").count(), 1);
     assert_eq!(h.index.classes_named("com.android.tests.basic.Main").count(), 0);
 }
+
+/// DominatorsTest.testSampleHprof: 42839 objects reachable. perflib's reachability differs from
+/// ours in two rules, so this walks our reference graph under perflib's: roots are every root
+/// record but ROOT THREAD OBJECT, only strong references are followed, and a live instance does
+/// not make its class live. (Under our rules, which add thread objects as roots and count weakly
+/// reachable objects, the figure is larger.)
+#[test]
+fn dominators_test_reachable_count_under_perflib_rules() {
+    let h = dialer();
+    let idx = &h.index;
+    let mut seen = vec![false; idx.len()];
+    let mut stack: Vec<u32> = Vec::new();
+    for &(r, kind) in idx.roots() {
+        if kind != RootKind::ThreadObject && !seen[r as usize] {
+            seen[r as usize] = true;
+            stack.push(r);
+        }
+    }
+    while let Some(v) = stack.pop() {
+        for (t, weak) in idx.references_weak(v) {
+            if !weak && !seen[t as usize] {
+                seen[t as usize] = true;
+                stack.push(t);
+            }
+        }
+    }
+    assert_eq!(seen.iter().filter(|&&s| s).count(), 42839);
+    assert!(h.dominators.reachable_objects > 42839);
+}
