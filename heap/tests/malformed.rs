@@ -127,3 +127,40 @@ fn dangling_references_are_counted() {
     assert!(w.contains("1 references name objects that are not in the dump"), "{w}");
     assert!(w.contains("1 GC root records name objects that are not in the dump"), "{w}");
 }
+
+/// Flipped bytes anywhere in a real dump: an error or a sound analysis, never a panic. Every
+/// object of a damaged dump is also read (fields, strings, paths) to reach the lazy readers.
+#[test]
+fn flipped_bytes_never_panic() {
+    let original = std::fs::read(common::fixture("jvm/hprof-slurp__hprof-32.bin")).unwrap();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut errors, mut opened) = (0, 0);
+    for _ in 0..500 {
+        let mut bytes = original.clone();
+        for _ in 0..1 + next() % 4 {
+            let at = (next() % bytes.len() as u64) as usize;
+            bytes[at] ^= 1 << (next() % 8);
+        }
+        match Index::from_bytes(bytes, Options::default()) {
+            Err(e) => {
+                assert!(e.offset <= original.len() as u64);
+                errors += 1;
+            }
+            Ok(index) => {
+                let h = Heap::analyse(index, Options::default());
+                let _ = h.summary();
+                for n in (0..h.index.len() as u32).step_by(97) {
+                    let _ = h.inspect_json(n);
+                }
+                opened += 1;
+            }
+        }
+    }
+    assert_eq!(errors + opened, 500);
+}

@@ -750,8 +750,11 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
         }
         let mut fields = Vec::new();
         let mut offset = 0u32;
+        // A corrupt dump could chain classes of 65535 fields each; no real layout comes near this.
+        const MAX_FIELDS: usize = 1 << 16;
         for &k in &chain {
-            for f in classes[k].fields.iter().take(classes[k].own_fields) {
+            let room = MAX_FIELDS.saturating_sub(fields.len());
+            for f in classes[k].fields.iter().take(classes[k].own_fields.min(room)) {
                 fields.push(Field { name: f.name.clone(), ty: f.ty, offset, declared_by: k as u32 });
                 offset = offset.saturating_add(f.ty.size(id_size));
             }
