@@ -179,6 +179,7 @@ impl Heap {
             "heaps": self.heap_totals().into_iter().map(|(name, objects, bytes)| json!({
                 "name": name, "objects": objects, "shallow_bytes": bytes,
             })).collect::<Vec<_>>(),
+            "records": idx.counts.records,
             "histogram": histogram,
             "top_retained": top_retained,
             "warnings": idx.warnings,

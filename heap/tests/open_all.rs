@@ -39,6 +39,23 @@ fn jhat_minimal_opens_empty() {
     assert_eq!(h.index.roots().len(), 0);
     assert_eq!(h.summary().reachable_objects, 0);
     assert_eq!(h.index.header.format.as_str(), "1.0.1");
+    // Every top-level record decodes; the counts of our scan recorded in the .expected notes.
+    let r = &h.index.counts.records;
+    let expect = [
+        ("STRING", 629),
+        ("LOAD CLASS", 356),
+        ("STACK FRAME", 360),
+        ("STACK TRACE", 214),
+        ("START THREAD", 5),
+        ("END THREAD", 1),
+        ("ALLOC SITES", 1),
+        ("CONTROL SETTINGS", 1),
+    ];
+    for (name, n) in expect {
+        assert_eq!(r.get(name), Some(&n), "{name}");
+    }
+    assert_eq!(r.get("HEAP DUMP"), None);
+    assert_eq!(r.get("HEAP DUMP SEGMENT"), None);
 }
 
 /// jhat ParseTest: a shell script is not a dump; a missing path is an error.

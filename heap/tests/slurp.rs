@@ -81,6 +81,24 @@ fn check(name: &str) {
         checked += 1;
     }
     assert_eq!(checked, 13);
+    // The file content summary: top-level records.
+    let record = |name: &str| h.index.counts.records.get(name).copied().unwrap_or(0);
+    let text = std::fs::read_to_string(fixtures().join(format!("{name}.expected"))).unwrap();
+    let summary = |label: &str| -> u64 {
+        text.lines().find_map(|l| l.strip_prefix(label)).and_then(|v| v.trim().parse().ok()).unwrap()
+    };
+    assert_eq!(record("STRING"), summary("UTF-8 Strings:"));
+    // hprof-slurp counts classes by id; hprof-64.bin has 531 LOAD CLASS records for 474 classes.
+    assert_eq!(h.index.counts.loaded_classes, summary("Classes loaded:"));
+    assert_eq!(record("UNLOAD CLASS"), summary("Classes unloaded:"));
+    assert_eq!(record("STACK TRACE"), summary("Stack traces:"));
+    assert_eq!(record("STACK FRAME"), summary("Stack frames:"));
+    assert_eq!(record("START THREAD"), summary("Start threads:"));
+    assert_eq!(record("END THREAD"), summary("End threads:"));
+    assert_eq!(record("ALLOC SITES"), summary("Allocation sites:"));
+    assert_eq!(record("CONTROL SETTINGS"), summary("Control settings:"));
+    assert_eq!(record("CPU SAMPLES"), summary("CPU samples:"));
+    assert_eq!(record("HEAP SUMMARY"), summary("Heap summaries:"));
     let id = u64::from(h.index.header.id_size);
     for (class_name, instances, largest) in &g.rows {
         let c = h.index.classes_named(class_name).next().unwrap_or_else(|| panic!("{class_name}"));

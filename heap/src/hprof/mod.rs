@@ -6,6 +6,7 @@ pub mod header;
 // would only repeat the name.
 #[allow(missing_docs)]
 pub mod heap_record;
+#[allow(missing_docs)]
 pub mod record;
 #[allow(missing_docs)]
 pub mod tags;
@@ -13,5 +14,5 @@ pub mod tags;
 pub use cursor::Cursor;
 pub use header::{parse_header, Format, Header};
 pub use heap_record::{read_sub_record, skip_sub_record, ClassDump, FieldDecl, RootKind, StaticField, SubRecord};
-pub use record::{Record, Records};
+pub use record::{Record, Records, TopRecord};
 pub use tags::BasicType;

@@ -80,3 +80,113 @@ impl<'a> Records<'a> {
         Ok(Some(Record { tag, offset, body_offset, body, declared_len }))
     }
 }
+
+/// A top-level record's body, decoded. Large repeated parts stay borrowed.
+#[derive(Debug, Clone)]
+pub enum TopRecord<'a> {
+    /// STRING: an id and its modified UTF-8 bytes.
+    String { id: u64, utf8: &'a [u8] },
+    /// LOAD CLASS.
+    LoadClass { serial: u32, class_id: u64, stack_serial: u32, name_id: u64 },
+    /// UNLOAD CLASS.
+    UnloadClass { serial: u32 },
+    /// STACK FRAME: method, signature and source file names; `line` > 0 a line, 0 none, -1
+    /// unknown, -2 compiled, -3 native.
+    StackFrame { id: u64, method_name_id: u64, signature_id: u64, source_file_id: u64, class_serial: u32, line: i32 },
+    /// STACK TRACE: `frames` holds the frame ids, innermost first.
+    StackTrace { serial: u32, thread_serial: u32, frames: &'a [u8] },
+    /// ALLOC SITES (old hprof agent): `sites` holds 25-byte entries.
+    AllocSites { flags: u16, live_bytes: u32, live_instances: u32, sites: &'a [u8] },
+    /// HEAP SUMMARY (old hprof agent).
+    HeapSummary { live_bytes: u32, live_instances: u32, allocated_bytes: u64, allocated_instances: u64 },
+    /// START THREAD.
+    StartThread { serial: u32, object_id: u64, stack_serial: u32, name_id: u64, group_id: u64, parent_group_id: u64 },
+    /// END THREAD.
+    EndThread { serial: u32 },
+    /// CPU SAMPLES: `traces` holds `(samples, stack serial)` pairs of u4.
+    CpuSamples { total: u32, traces: &'a [u8] },
+    /// CONTROL SETTINGS.
+    ControlSettings { flags: u32, stack_depth: u16 },
+    /// HEAP DUMP or HEAP DUMP SEGMENT: sub-records follow in the body.
+    HeapDump,
+    /// HEAP DUMP END.
+    HeapDumpEnd,
+    /// A tag this reader does not know; its body is skipped by its length.
+    Unknown,
+}
+
+impl<'a> Record<'a> {
+    /// Decodes the body. Errors name the offset and this record's tag.
+    pub fn decode(&self, data: &'a [u8], id_size: u32) -> Result<TopRecord<'a>> {
+        let end = self.body_offset + self.body.len();
+        let mut c = Cursor::new(&data[..end], self.body_offset, id_size);
+        decode_body(self.tag, &mut c).map_err(|e| e.in_record(self.tag))
+    }
+}
+
+fn decode_body<'a>(tag: u8, c: &mut Cursor<'a>) -> Result<TopRecord<'a>> {
+    let id = c.id_size() as usize;
+    Ok(match tag {
+        record::STRING => {
+            let sid = c.id()?;
+            TopRecord::String { id: sid, utf8: c.bytes(c.left())? }
+        }
+        record::LOAD_CLASS => {
+            TopRecord::LoadClass { serial: c.u4()?, class_id: c.id()?, stack_serial: c.u4()?, name_id: c.id()? }
+        }
+        record::UNLOAD_CLASS => TopRecord::UnloadClass { serial: c.u4()? },
+        record::STACK_FRAME => TopRecord::StackFrame {
+            id: c.id()?,
+            method_name_id: c.id()?,
+            signature_id: c.id()?,
+            source_file_id: c.id()?,
+            class_serial: c.u4()?,
+            line: c.u4()? as i32,
+        },
+        record::STACK_TRACE => {
+            let serial = c.u4()?;
+            let thread_serial = c.u4()?;
+            let n = c.u4()?;
+            TopRecord::StackTrace { serial, thread_serial, frames: c.bytes((n as usize).saturating_mul(id))? }
+        }
+        record::ALLOC_SITES => {
+            let flags = c.u2()?;
+            c.u4()?; // cutoff ratio
+            let live_bytes = c.u4()?;
+            let live_instances = c.u4()?;
+            c.u8()?; // bytes allocated
+            c.u8()?; // instances allocated
+            let n = c.u4()?;
+            TopRecord::AllocSites {
+                flags,
+                live_bytes,
+                live_instances,
+                sites: c.bytes((n as usize).saturating_mul(25))?,
+            }
+        }
+        record::HEAP_SUMMARY => TopRecord::HeapSummary {
+            live_bytes: c.u4()?,
+            live_instances: c.u4()?,
+            allocated_bytes: c.u8()?,
+            allocated_instances: c.u8()?,
+        },
+        record::START_THREAD => TopRecord::StartThread {
+            serial: c.u4()?,
+            object_id: c.id()?,
+            stack_serial: c.u4()?,
+            name_id: c.id()?,
+            group_id: c.id()?,
+            parent_group_id: c.id()?,
+        },
+        record::END_THREAD => TopRecord::EndThread { serial: c.u4()? },
+        record::CPU_SAMPLES => {
+            let total = c.u4()?;
+            let n = c.u4()?;
+            TopRecord::CpuSamples { total, traces: c.bytes((n as usize).saturating_mul(8))? }
+        }
+        record::CONTROL_SETTINGS => TopRecord::ControlSettings { flags: c.u4()?, stack_depth: c.u2()? },
+        record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => TopRecord::HeapDump,
+        record::HEAP_DUMP_END => TopRecord::HeapDumpEnd,
+        _ => TopRecord::Unknown,
+    })
+}

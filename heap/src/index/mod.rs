@@ -19,7 +19,9 @@ use crate::data::Data;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hprof::cursor::read_id;
 use crate::hprof::tags::{record, sub};
-use crate::hprof::{parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord};
+use crate::hprof::{
+    parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord, TopRecord,
+};
 use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use classes::{java_name, Class, ClassKind, Field, Static, Strength};
 use csr::{Csr, WEAK};
@@ -106,6 +108,10 @@ pub struct Counts {
     pub root_records: u64,
     /// GC root records by kind, counted the same way.
     pub root_records_by_kind: std::collections::BTreeMap<RootKind, u64>,
+    /// Distinct class ids named by LOAD CLASS records (a class may be loaded more than once).
+    pub loaded_classes: u64,
+    /// Top-level records by name (`STRING`, `LOAD CLASS`, `STACK TRACE`...), over the whole file.
+    pub records: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// The index of one dump.
@@ -349,23 +355,18 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
                 next_report = rec.offset as u64 + (64 << 20);
             }
         }
-        let mut c = Cursor::new(data, rec.body_offset, id_size);
+        *p.counts.records.entry(crate::hprof::tags::record_name(rec.tag)).or_default() += 1;
         let r: Result<()> = (|| {
-            match rec.tag {
-                record::STRING => {
-                    let id = c.id()?;
-                    let len = rec.body.len().saturating_sub(id_size as usize);
-                    p.strings.insert(id, (c.pos() as u64, len as u32));
+            match rec.decode(data, id_size)? {
+                TopRecord::String { id, utf8 } => {
+                    let off = (utf8.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
+                    p.strings.insert(id, (off as u64, utf8.len() as u32));
                 }
-                record::LOAD_CLASS => {
-                    c.u4()?;
-                    let class_id = c.id()?;
-                    c.u4()?;
-                    let name_id = c.id()?;
+                TopRecord::LoadClass { class_id, name_id, .. } => {
                     p.load_class.insert(class_id, name_id);
                 }
-                record::HEAP_DUMP_END => in_segments = false,
-                record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
+                TopRecord::HeapDumpEnd => in_segments = false,
+                TopRecord::HeapDump => {
                     if rec.tag == record::HEAP_DUMP || !in_segments {
                         dumps += 1;
                     }
@@ -519,6 +520,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         let &(off, len) = p.strings.get(&id)?;
         data.get(off as usize..off as usize + len as usize).map(|b| String::from_utf8_lossy(b).into_owned())
     };
+    p.counts.loaded_classes = p.load_class.len() as u64;
     let mut heaps = p.heaps;
     for (h, name_id) in heaps.iter_mut().zip(&p.heap_name_ids) {
         if h.name.is_empty() {
