@@ -877,6 +877,9 @@ impl Pass2<'_> {
                         self.push_ref(read_id(s.value, self.id_size), false, out);
                     }
                 }
+                // A class keeps its defining loader and its superclass alive, as in the JVM.
+                self.push_ref(cd.loader_id, false, out);
+                self.push_ref(cd.super_id, false, out);
                 let size = self.class_by_id.get(&cd.id).map_or(0, |&ci| self.class_obj_sizes[ci as usize]);
                 (self.java_lang_class, size)
             }
