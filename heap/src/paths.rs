@@ -7,7 +7,6 @@
 
 use std::collections::VecDeque;
 
-use crate::hprof::RootKind;
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
 use crate::values::Value;
@@ -112,26 +111,25 @@ impl GcPaths {
 }
 
 /// How `from` refers to `to`: `.field` for instance fields, `[i]` for array elements,
-/// `.name` (static) for class statics.
+/// `.name` for class statics, `<loader>` and `<superclass>` for what a class object keeps alive.
 pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
     let to_id = index.id(to);
-    if index.as_class(from).is_some() {
-        return index
-            .fields(from)
-            .into_iter()
-            .find(|f| f.value == Value::Object(to_id))
-            .map(|f| format!(".{}", f.name));
+    let field =
+        || index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name));
+    if let Some(c) = index.as_class(from) {
+        let class = &index.classes[c as usize];
+        return field().or_else(|| {
+            if class.loader == to_id {
+                Some("<loader>".to_string())
+            } else if class.super_class.and_then(|s| index.classes[s as usize].node) == Some(to) {
+                Some("<superclass>".to_string())
+            } else {
+                None
+            }
+        });
     }
     if let Some(values) = index.array_values(from) {
         return values.iter().position(|v| *v == Value::Object(to_id)).map(|i| format!("[{i}]"));
     }
-    index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name))
-}
-
-/// Root kinds of every object: one entry per distinct (node, kind).
-pub fn root_kinds(index: &Index, n: Node) -> Vec<RootKind> {
-    let mut kinds: Vec<RootKind> = index.roots().iter().filter(|(r, _)| *r == n).map(|(_, k)| *k).collect();
-    kinds.sort();
-    kinds.dedup();
-    kinds
+    field()
 }
