@@ -23,6 +23,7 @@ pub mod dominators;
 pub mod error;
 pub mod hprof;
 pub mod index;
+pub mod leaks;
 pub mod paths;
 pub mod proguard;
 pub mod report;

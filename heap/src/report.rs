@@ -122,7 +122,15 @@ impl Heap {
         rows
     }
 
-    /// The `analyze` report as JSON.
+    /// The `analyze` report as JSON, with leak suspects.
+    pub fn analyze_json_with_leaks(&self, file: &FileInfo<'_>, top: usize, leaks: &[crate::leaks::Leak]) -> Json {
+        let mut v = self.analyze_json(file, top);
+        v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
+        v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
+        v
+    }
+
+    /// The `analyze` report as JSON, without leak suspects.
     pub fn analyze_json(&self, file: &FileInfo<'_>, top: usize) -> Json {
         let idx = &self.index;
         let s = self.summary();
@@ -291,6 +299,19 @@ impl Heap {
                 human_bytes(h.retained_bytes),
                 shorten(&idx.classes[c as usize].name, 60)
             );
+        }
+        let leaks = crate::leaks::find_leaks(self, &crate::leaks::LeakConfig::default());
+        let _ = writeln!(out, "\nLeak suspects ({})", leaks.len());
+        for l in leaks.iter().take(top) {
+            let _ = writeln!(
+                out,
+                "{:>12} {:>6}x  {:<11} {}",
+                human_bytes(l.retained_bytes),
+                l.instances.len(),
+                format!("{:?}", l.kind).to_lowercase(),
+                shorten(&l.class, 66)
+            );
+            let _ = writeln!(out, "{:>21}{}", "", shorten_end(&l.reason, 78));
         }
         let _ = writeln!(out, "\nObjects by retained size (top {top})");
         let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  class", "id", "shallow", "retained", "objects");

@@ -4,6 +4,8 @@
 pub const OBJ: u8 = 2;
 /// Basic type code of `int`.
 pub const INT: u8 = 10;
+/// Basic type code of `boolean`.
+pub const BOOL: u8 = 4;
 
 /// Writes HPROF byte by byte (4-byte ids).
 pub struct Builder {
@@ -47,8 +49,7 @@ impl Builder {
         h.extend_from_slice(&0u32.to_be_bytes());
         h.extend_from_slice(&super_id.to_be_bytes());
         h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
-                                       // Every field type used here (references, int) is 4 bytes.
-        let size = fields.len() as u32 * 4;
+        let size: u32 = fields.iter().map(|&(_, ty)| if ty == BOOL { 1 } else { 4 }).sum();
         h.extend_from_slice(&size.to_be_bytes());
         h.extend_from_slice(&0u16.to_be_bytes());
         h.extend_from_slice(&0u16.to_be_bytes());
@@ -70,6 +71,40 @@ impl Builder {
         for v in values {
             h.extend_from_slice(&v.to_be_bytes());
         }
+        self
+    }
+
+    /// An instance whose field data is given as raw bytes.
+    pub fn instance_raw(&mut self, id: u32, class: u32, data: &[u8]) -> &mut Self {
+        let h = &mut self.heap;
+        h.push(0x21);
+        h.extend_from_slice(&id.to_be_bytes());
+        h.extend_from_slice(&0u32.to_be_bytes());
+        h.extend_from_slice(&class.to_be_bytes());
+        h.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        h.extend_from_slice(data);
+        self
+    }
+
+    /// A class with one static reference field `name_id` = `value` (LOAD CLASS and CLASS DUMP).
+    pub fn class_with_static(
+        &mut self,
+        id: u32,
+        name: &str,
+        super_id: u32,
+        fields: &[(u32, u8)],
+        static_name: u32,
+        value: u32,
+    ) -> &mut Self {
+        self.class(id, name, super_id, fields);
+        // Rewrite the CLASS DUMP just written: its statics count is the u16 before the fields count.
+        let fields_len = 2 + fields.len() * 5;
+        let at = self.heap.len() - fields_len - 2;
+        let mut statics = 1u16.to_be_bytes().to_vec();
+        statics.extend_from_slice(&static_name.to_be_bytes());
+        statics.push(OBJ);
+        statics.extend_from_slice(&value.to_be_bytes());
+        self.heap.splice(at..at + 2, statics);
         self
     }
 

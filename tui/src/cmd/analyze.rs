@@ -2,7 +2,18 @@
 
 use std::path::PathBuf;
 
-use crate::Format;
+/// Output format of `analyze`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AnalyzeFormat {
+    /// Aligned columns for people.
+    Text,
+    /// JSON for scripts (the documented schema).
+    Json,
+    /// LeakCanary-style leak traces.
+    Leakcanary,
+    /// KOOM's report JSON (classInfos, gcPaths, runningInfo).
+    Koom,
+}
 
 /// Arguments of `analyze`.
 #[derive(clap::Args)]
@@ -10,8 +21,8 @@ pub struct Args {
     /// The heap dump (.hprof, Android or HotSpot; gzip is fine).
     pub file: PathBuf,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = AnalyzeFormat::Text)]
+    pub format: AnalyzeFormat,
     /// How many rows of the top-retained list (and, in text, of the histogram).
     #[arg(long, default_value_t = 20)]
     pub top: usize,
@@ -21,21 +32,44 @@ pub struct Args {
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let start = std::time::Instant::now();
     let heap = super::open(&args.file, &args.open)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let path = args.file.display().to_string();
-    report(&heap, &path, bytes, args.format, args.top)
+    report(&heap, &path, bytes, args.format, args.top, start)
 }
 
 /// Prints the report of an analysed dump.
-pub fn report(heap: &heap::Heap, path: &str, bytes: u64, format: Format, top: usize) -> anyhow::Result<()> {
+pub fn report(
+    heap: &heap::Heap,
+    path: &str,
+    bytes: u64,
+    format: AnalyzeFormat,
+    top: usize,
+    start: std::time::Instant,
+) -> anyhow::Result<()> {
     let file = heap::report::FileInfo { path, bytes };
+    let json = |v: serde_json::Value| -> anyhow::Result<()> {
+        let mut s = serde_json::to_string_pretty(&v)?;
+        s.push('\n');
+        super::print(&s)
+    };
     match format {
-        Format::Json => {
-            let mut s = serde_json::to_string_pretty(&heap.analyze_json(&file, top))?;
-            s.push('\n');
-            super::print(&s)
+        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top)),
+        AnalyzeFormat::Json => {
+            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            json(heap.analyze_json_with_leaks(&file, top, &leaks))
         }
-        Format::Text => super::print(&heap.analyze_text(&file, top)),
+        AnalyzeFormat::Leakcanary => {
+            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            let meta = heap::leaks::metadata::extract(heap);
+            let ms = start.elapsed().as_millis();
+            super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, ms))
+        }
+        AnalyzeFormat::Koom => {
+            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            let meta = heap::leaks::metadata::extract(heap);
+            json(heap::leaks::render::koom_json(heap, &leaks, &meta))
+        }
     }
 }

@@ -14,10 +14,11 @@ const DEMO: &[u8] = include_bytes!("../../../demo/demo.hprof.gz");
 pub fn run() -> anyhow::Result<()> {
     let mut bytes = Vec::new();
     flate2::read::GzDecoder::new(DEMO).read_to_end(&mut bytes).context("the bundled demo dump is damaged")?;
+    let start = std::time::Instant::now();
     let len = bytes.len() as u64;
     let index = heap::Index::from_bytes(bytes, heap::Options::default()).context("bundled demo dump")?;
     let heap = heap::Heap::analyse(index, heap::Options::default());
     eprintln!("heaptui: no dump given; analysing the bundled demo (a JVM with a leaking cache).");
     eprintln!("heaptui: `heaptui analyze FILE` and `heaptui inspect FILE TARGET` work on any .hprof.");
-    super::analyze::report(&heap, "demo.hprof (bundled)", len, crate::Format::Text, 15)
+    super::analyze::report(&heap, "demo.hprof (bundled)", len, super::analyze::AnalyzeFormat::Text, 15, start)
 }

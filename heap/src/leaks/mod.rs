@@ -1,0 +1,407 @@
+//! Leak triage: suspects found by named rules, the shortest strong path from a GC root to each,
+//! every object on it judged leaking or not, suspects grouped by the references that are to blame,
+//! and known framework leaks told apart from the app's own.
+//!
+//! The pieces follow LeakCanary (traces, verdicts, signatures, library leaks), KOOM (Activity,
+//! Fragment and Bitmap rules, its report), Probe (grouping equal paths, counts times retained)
+//! and MAT (accumulation points).
+
+pub mod inspect;
+pub mod library;
+pub mod metadata;
+pub mod render;
+pub mod rules;
+
+use std::collections::BTreeMap;
+
+use sha1::{Digest, Sha1};
+
+use crate::analysis::Heap;
+use crate::hprof::RootKind;
+use crate::index::Node;
+use crate::paths::{reference_name, Step};
+use inspect::{inspect, Leaking};
+use library::{LibraryLeak, LIBRARY_LEAKS};
+use rules::{Suspect, RULES};
+
+/// Thresholds of the rules.
+#[derive(Debug, Clone)]
+pub struct LeakConfig {
+    /// An accumulation point holds at least this share of the reachable heap...
+    pub accumulation_share: f64,
+    /// ...and at least this many bytes.
+    pub accumulation_min_bytes: u64,
+    /// A Bitmap of at least this many pixels is large (KOOM: 768 × 1366).
+    pub bitmap_min_pixels: u64,
+    /// An array of at least this share of the reachable heap (and 1 MiB) is huge...
+    pub huge_array_share: f64,
+    /// ...and on Android, any array of at least this many bytes (KOOM: 256 KiB).
+    pub android_array_bytes: u64,
+    /// A stale ThreadLocal value retaining at least this much is a leak.
+    pub thread_local_min_bytes: u64,
+    /// Rules to skip, by name.
+    pub disabled: Vec<String>,
+}
+
+impl Default for LeakConfig {
+    fn default() -> Self {
+        LeakConfig {
+            accumulation_share: 0.10,
+            accumulation_min_bytes: 1 << 20,
+            bitmap_min_pixels: 768 * 1366,
+            huge_array_share: 0.05,
+            android_array_bytes: 256 << 10,
+            thread_local_min_bytes: 256 << 10,
+            disabled: Vec::new(),
+        }
+    }
+}
+
+/// Where a leak comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeakKind {
+    /// The app's own references.
+    Application,
+    /// A known framework or vendor bug.
+    Library,
+    /// Objects the runtime marked unreachable (Android 0x90 records).
+    Unreachable,
+}
+
+/// How a trace step refers to the next, in KOOM's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ReferenceType {
+    /// An instance field.
+    InstanceField,
+    /// A static field (or what a class object holds).
+    StaticField,
+    /// An array element.
+    ArrayEntry,
+    /// A local variable (a thread's stack).
+    Local,
+}
+
+/// One object on a leak trace.
+#[derive(Debug, Clone)]
+pub struct TraceStep {
+    /// The object.
+    pub node: Node,
+    /// How it refers to the next object (`.field`, `[3]`, `<loader>`); `None` on the last.
+    pub reference: Option<String>,
+    /// The kind of that reference.
+    pub reference_type: Option<ReferenceType>,
+    /// Whether this object is leaking.
+    pub leaking: Leaking,
+    /// Why.
+    pub why: String,
+    /// Facts that help a person.
+    pub labels: Vec<String>,
+    /// Whether the reference to the next object is one of the likely causes (underlined).
+    pub suspect_reference: bool,
+}
+
+/// A group of leaking objects that share the references to blame.
+#[derive(Debug, Clone)]
+pub struct Leak {
+    /// SHA-1 of what is to blame (suspect references, or the library pattern).
+    pub signature: String,
+    /// Application, library or unreachable.
+    pub kind: LeakKind,
+    /// Rule that found it.
+    pub rule: &'static str,
+    /// Why the first instance was flagged.
+    pub reason: String,
+    /// Class of the leaking objects.
+    pub class: String,
+    /// The leaking objects.
+    pub instances: Vec<Node>,
+    /// Their retained size together.
+    pub retained_bytes: u64,
+    /// Objects they retain together.
+    pub retained_objects: u64,
+    /// Kind of the GC root of the trace.
+    pub gc_root: Option<RootKind>,
+    /// The shortest trace among the instances (root first).
+    pub trace: Vec<TraceStep>,
+    /// The known framework leak it goes through.
+    pub library: Option<&'static LibraryLeak>,
+}
+
+/// Finds, traces and groups every suspect.
+pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
+    let meta = metadata::extract(heap);
+    let sdk = meta.sdk_int;
+    let maker = meta.manufacturer.clone();
+    let mut seen = std::collections::HashSet::new();
+    let mut suspects: Vec<Suspect> = Vec::new();
+    for rule in RULES {
+        if config.disabled.iter().any(|d| d == rule.name) {
+            continue;
+        }
+        for s in rule.run(heap, config) {
+            if seen.insert(s.node) {
+                suspects.push(s);
+            }
+        }
+    }
+    // An accumulation point inside another suspect's retained set is the same memory twice.
+    let flagged: std::collections::HashSet<Node> = suspects.iter().map(|s| s.node).collect();
+    suspects.retain(|s| {
+        let mut cur = heap.dominator(s.node).flatten();
+        while let Some(c) = cur {
+            if flagged.contains(&c) {
+                return false;
+            }
+            cur = heap.dominator(c).flatten();
+        }
+        true
+    });
+
+    let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
+    for s in suspects {
+        let steps = trace_to(heap, s.node);
+        let mut trace = judge(heap, &steps, &s);
+        let library = find_library(heap, &trace, sdk, maker.as_deref());
+        let (kind, signature) = match (library, &s.group) {
+            (Some(l), _) => (LeakKind::Library, sha1_hex(&l.pattern())),
+            (None, Some(g)) => (LeakKind::Application, sha1_hex(g)),
+            (None, None) => (LeakKind::Application, signature(heap, &trace, s.rule)),
+        };
+        if library.is_some() {
+            for t in &mut trace {
+                t.suspect_reference = false;
+            }
+            mark_library_reference(heap, &mut trace, library);
+        }
+        let gc_root = trace.first().and_then(|t| heap.root_kinds(t.node).first().copied());
+        let class = heap.display_class(s.node);
+        let entry = groups.entry((kind, signature.clone())).or_insert_with(|| Leak {
+            signature,
+            kind,
+            rule: s.rule,
+            reason: s.reason.clone(),
+            class,
+            instances: Vec::new(),
+            retained_bytes: 0,
+            retained_objects: 0,
+            gc_root,
+            trace: trace.clone(),
+            library,
+        });
+        entry.instances.push(s.node);
+        entry.retained_bytes += heap.dominators.retained(s.node);
+        entry.retained_objects += u64::from(heap.dominators.retained_count(s.node));
+        if trace.len() < entry.trace.len() {
+            entry.trace = trace;
+            entry.gc_root = gc_root;
+        }
+    }
+    let mut leaks: Vec<Leak> = groups.into_values().collect();
+    leaks.extend(unreachable_groups(heap));
+    leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
+    leaks
+}
+
+/// The path from a GC root to `n`. A class loader kept alive through its classes has no path of
+/// references (an instance does not point at its class in the graph): its trace goes through
+/// the closest live instance of one of its classes, then that class, then the loader.
+fn trace_to(heap: &Heap, n: Node) -> Vec<Step> {
+    let idx = &heap.index;
+    let paths = heap.paths();
+    let direct = paths.path(idx, n);
+    if !direct.is_empty() {
+        return direct;
+    }
+    let loader_id = idx.id(n);
+    let classes: Vec<u32> =
+        (0..idx.classes.len() as u32).filter(|&c| idx.classes[c as usize].loader == loader_id).collect();
+    let mut best: Vec<Step> = Vec::new();
+    for v in 0..idx.len() as u32 {
+        if idx.as_class(v).is_none() && classes.contains(&idx.class_of(v)) {
+            let p = paths.path(idx, v);
+            if !p.is_empty() && (best.is_empty() || p.len() < best.len()) {
+                best = p;
+            }
+        }
+    }
+    let Some(last) = best.last().map(|s| s.node) else { return Vec::new() };
+    if let Some(class_node) = idx.class(last).node {
+        best.push(Step { node: class_node, reference: Some("<class>".into()), weak: false });
+        best.push(Step { node: n, reference: Some("<loader>".into()), weak: false });
+    }
+    best
+}
+
+fn reference_type(heap: &Heap, from: Node, reference: &str, first: bool) -> ReferenceType {
+    if reference.starts_with('[') {
+        ReferenceType::ArrayEntry
+    } else if heap.index.as_class(from).is_some() {
+        ReferenceType::StaticField
+    } else if first && heap.root_kinds(from).iter().any(|k| matches!(k, RootKind::JavaFrame | RootKind::JniLocal)) {
+        ReferenceType::Local
+    } else {
+        ReferenceType::InstanceField
+    }
+}
+
+/// Verdicts along the path, propagated as LeakCanary does: everything before the last NO is NO,
+/// everything after the first YES is YES, and the references in between are the likely causes.
+fn judge(heap: &Heap, steps: &[Step], suspect: &Suspect) -> Vec<TraceStep> {
+    let mut trace: Vec<TraceStep> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let v = inspect(heap, s.node);
+            let next = steps.get(i + 1);
+            let reference =
+                next.and_then(|n| n.reference.clone().or_else(|| reference_name(&heap.index, s.node, n.node)));
+            let reference_type = reference.as_deref().map(|r| reference_type(heap, s.node, r, i == 0));
+            TraceStep {
+                node: s.node,
+                reference,
+                reference_type,
+                leaking: v.leaking,
+                why: v.why,
+                labels: v.labels,
+                suspect_reference: false,
+            }
+        })
+        .collect();
+    if suspect.rule == "jvm.classloader" {
+        // What the leaked loader defined leaks with it: its classes and their instances.
+        let loader = heap.index.id(suspect.node);
+        for t in &mut trace {
+            let idx = &heap.index;
+            let defined_by = match idx.as_class(t.node) {
+                Some(c) => idx.classes[c as usize].loader,
+                None => idx.class(t.node).loader,
+            };
+            if defined_by == loader {
+                t.leaking = Leaking::Yes;
+                t.why = "defined by the leaking class loader".into();
+            }
+        }
+    }
+    let Some(last) = trace.last_mut() else { return trace };
+    last.leaking = Leaking::Yes;
+    last.why = if last.why.is_empty() || suspect.rule != "android.activity.destroyed" {
+        suspect.reason.clone()
+    } else {
+        last.why.clone()
+    };
+    let last_no = trace.iter().rposition(|t| t.leaking == Leaking::No);
+    let first_yes = trace.iter().position(|t| t.leaking == Leaking::Yes).unwrap_or(trace.len() - 1);
+    if let Some(k) = last_no {
+        for i in 0..k {
+            if trace[i].leaking != Leaking::No {
+                let next = heap.display_class(trace[i + 1].node);
+                trace[i].leaking = Leaking::No;
+                trace[i].why = format!("{}↓ is not leaking", simple(&next));
+            }
+        }
+    }
+    for i in first_yes + 1..trace.len() {
+        if trace[i].leaking != Leaking::Yes {
+            let prev = heap.display_class(trace[i - 1].node);
+            trace[i].leaking = Leaking::Yes;
+            trace[i].why = format!("{}↑ is leaking", simple(&prev));
+        }
+    }
+    let n = trace.len();
+    for i in 0..n.saturating_sub(1) {
+        let here = trace[i].leaking;
+        let next = trace[i + 1].leaking;
+        trace[i].suspect_reference = here == Leaking::Unknown || (here == Leaking::No && next != Leaking::No);
+    }
+    trace
+}
+
+fn simple(class: &str) -> &str {
+    let c = class.strip_prefix("class ").unwrap_or(class);
+    c.rsplit('.').next().unwrap_or(c)
+}
+
+fn sha1_hex(s: &str) -> String {
+    let digest = Sha1::digest(s.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// SHA-1 over the suspect references: the source class's name and the reference, with array
+/// indices generalised (`[x]`) so equal paths through different slots group together.
+fn signature(heap: &Heap, trace: &[TraceStep], rule: &str) -> String {
+    let mut s = String::new();
+    for t in trace.iter().filter(|t| t.suspect_reference) {
+        let class = heap
+            .index
+            .as_class(t.node)
+            .map_or_else(|| heap.index.class(t.node).name.clone(), |c| heap.index.classes[c as usize].name.clone());
+        let r = t.reference.as_deref().unwrap_or("");
+        let r = if r.starts_with('[') { "[x]" } else { r.trim_start_matches('.') };
+        s.push_str(&class);
+        s.push_str(r);
+    }
+    if s.is_empty() {
+        // No suspect reference (a root is itself the leak): group by rule and class.
+        s = format!("{rule}:{}", trace.last().map(|t| heap.index.class(t.node).name.clone()).unwrap_or_default());
+    }
+    sha1_hex(&s)
+}
+
+fn matches_library(heap: &Heap, from: Node, reference: &str, l: &LibraryLeak) -> bool {
+    let idx = &heap.index;
+    let Some(field) = reference.strip_prefix('.') else { return false };
+    if field != l.field {
+        return false;
+    }
+    match idx.as_class(from) {
+        Some(c) => l.is_static && idx.classes[c as usize].name == l.class,
+        None => !l.is_static && idx.classes_named(l.class).any(|c| heap.is_subclass(idx.class_of(from), c)),
+    }
+}
+
+fn find_library(
+    heap: &Heap,
+    trace: &[TraceStep],
+    sdk: Option<u32>,
+    maker: Option<&str>,
+) -> Option<&'static LibraryLeak> {
+    trace.iter().find_map(|t| {
+        let r = t.reference.as_deref()?;
+        LIBRARY_LEAKS.iter().find(|l| l.applies(sdk, maker) && matches_library(heap, t.node, r, l))
+    })
+}
+
+fn mark_library_reference(heap: &Heap, trace: &mut [TraceStep], library: Option<&'static LibraryLeak>) {
+    let Some(l) = library else { return };
+    for t in trace.iter_mut() {
+        if t.reference.as_deref().is_some_and(|r| matches_library(heap, t.node, r, l)) {
+            t.suspect_reference = true;
+        }
+    }
+}
+
+/// Android's 0x90 records: one group per class.
+fn unreachable_groups(heap: &Heap) -> Vec<Leak> {
+    let mut by_class: BTreeMap<String, Vec<Node>> = BTreeMap::new();
+    for &n in heap.index.marked_unreachable() {
+        by_class.entry(heap.display_class(n)).or_default().push(n);
+    }
+    by_class
+        .into_iter()
+        .map(|(class, instances)| Leak {
+            signature: sha1_hex(&format!("unreachable:{class}")),
+            kind: LeakKind::Unreachable,
+            rule: "android.unreachable",
+            reason: format!("the runtime marked {} objects of this class unreachable", instances.len()),
+            retained_bytes: instances.iter().map(|&n| heap.index.shallow_size(n)).sum(),
+            retained_objects: instances.len() as u64,
+            class,
+            instances,
+            gc_root: None,
+            trace: Vec::new(),
+            library: None,
+        })
+        .collect()
+}

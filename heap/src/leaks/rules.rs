@@ -1,0 +1,435 @@
+//! The suspect rules: each finds objects that are probably leaking, with a reason a person can
+//! read. Rules run in this module's order; an object found by an earlier rule is not reported
+//! again by a later one.
+
+use crate::analysis::Heap;
+use crate::dominators::{Reach, ROOT, UNREACHABLE};
+use crate::index::{Node, ObjectKind};
+use crate::report::human_bytes;
+use crate::values::Value;
+
+use super::LeakConfig;
+
+/// An object a rule flags.
+#[derive(Debug, Clone)]
+pub struct Suspect {
+    /// The object.
+    pub node: Node,
+    /// The rule's name (`android.activity.destroyed`...).
+    pub rule: &'static str,
+    /// Why, for people.
+    pub reason: String,
+    /// Whether the finding is about the app's own memory use rather than a lifecycle leak
+    /// (accumulation points, huge arrays): such suspects are reported even when a framework
+    /// object is on their path.
+    pub accumulation: bool,
+    /// Suspects with the same key form one group whatever their paths (duplicate bitmaps).
+    pub group: Option<String>,
+}
+
+/// A named rule.
+pub struct Rule {
+    /// Name used in reports.
+    pub name: &'static str,
+    /// What it looks for.
+    pub doc: &'static str,
+    run: fn(&Heap, &LeakConfig) -> Vec<Suspect>,
+}
+
+impl Rule {
+    /// Runs the rule.
+    pub fn run(&self, heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+        (self.run)(heap, config)
+    }
+}
+
+/// Every rule, in priority order.
+pub const RULES: &[Rule] = &[
+    Rule {
+        name: "leakcanary.watched",
+        doc: "Objects LeakCanary was watching (KeyedWeakReference referents whose watch began before the dump)",
+        run: leakcanary_watched,
+    },
+    Rule {
+        name: "android.activity.destroyed",
+        doc: "Activities whose mDestroyed or mFinished is true but that are still strongly reachable",
+        run: destroyed_activities,
+    },
+    Rule {
+        name: "android.fragment.detached",
+        doc: "Fragments (androidx, framework, support) with mFragmentManager null after onCreate ran (mCalled)",
+        run: detached_fragments,
+    },
+    Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: leaked_class_loaders },
+    Rule {
+        name: "jvm.threadlocal",
+        doc: "Values of ThreadLocal entries whose ThreadLocal is gone (stale entries) that retain a lot",
+        run: stale_thread_locals,
+    },
+    Rule { name: "android.bitmap.large", doc: "Bitmaps of at least the configured pixel count", run: large_bitmaps },
+    Rule {
+        name: "android.bitmap.duplicate",
+        doc: "Bitmaps with the same size and the same pixels, kept more than once",
+        run: duplicate_bitmaps,
+    },
+    Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: accumulation_points },
+    Rule {
+        name: "array.huge",
+        doc: "Large arrays: on Android at least 256 KiB (KOOM's threshold); elsewhere at least 1 MiB and the configured share of the heap",
+        run: huge_arrays,
+    },
+];
+
+fn strongly_reachable(heap: &Heap, n: Node) -> bool {
+    heap.dominators.reach(n) == Reach::Strong
+}
+
+/// Instances (not class objects) of `class` and its subclasses, given by name.
+pub(crate) fn instances_of_subclasses(heap: &Heap, ancestor: &str) -> Vec<Node> {
+    let idx = &heap.index;
+    let ancestors: Vec<u32> = idx.classes_named(ancestor).collect();
+    if ancestors.is_empty() {
+        return Vec::new();
+    }
+    let classes: Vec<bool> =
+        (0..idx.classes.len() as u32).map(|c| ancestors.iter().any(|&a| heap.is_subclass(c, a))).collect();
+    (0..idx.len() as u32)
+        .filter(|&n| classes[idx.class_of(n) as usize] && idx.kind(n) == ObjectKind::Instance)
+        .collect()
+}
+
+fn bool_field(heap: &Heap, n: Node, name: &str) -> Option<bool> {
+    match heap.index.field(n, name)? {
+        Value::Boolean(b) => Some(b),
+        _ => None,
+    }
+}
+
+fn leakcanary_watched(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    let mut out = Vec::new();
+    for class in ["leakcanary.KeyedWeakReference", "com.squareup.leakcanary.KeyedWeakReference"] {
+        let dump_time =
+            idx.classes_named(class).find_map(|c| idx.static_value(c, "heapDumpUptimeMillis")).and_then(Value::as_i64);
+        for r in instances_of_subclasses(heap, class) {
+            let Some(referent) = idx.field_node(r, "referent") else { continue };
+            let watched = idx.field(r, "watchUptimeMillis").and_then(Value::as_i64);
+            if let (Some(w), Some(d)) = (watched, dump_time) {
+                if w > d {
+                    continue;
+                }
+            }
+            let description = ["description", "name"]
+                .iter()
+                .find_map(|f| idx.field_node(r, f).and_then(|s| idx.string_value(s)))
+                .unwrap_or_default();
+            let age = match (watched, dump_time) {
+                (Some(w), Some(d)) => format!(", watched for {} ms before the dump", d - w),
+                _ => String::new(),
+            };
+            let what = if description.is_empty() { String::new() } else { format!(" ({description})") };
+            out.push(Suspect {
+                node: referent,
+                rule: "leakcanary.watched",
+                reason: format!("LeakCanary was watching this object{what}{age}"),
+                accumulation: false,
+                group: None,
+            });
+        }
+    }
+    out
+}
+
+fn destroyed_activities(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    instances_of_subclasses(heap, "android.app.Activity")
+        .into_iter()
+        .filter(|&n| strongly_reachable(heap, n))
+        .filter_map(|n| {
+            let reason = if bool_field(heap, n, "mDestroyed") == Some(true) {
+                "Activity#mDestroyed is true"
+            } else if bool_field(heap, n, "mFinished") == Some(true) {
+                "Activity#mFinished is true"
+            } else {
+                return None;
+            };
+            Some(Suspect {
+                node: n,
+                rule: "android.activity.destroyed",
+                reason: reason.into(),
+                accumulation: false,
+                group: None,
+            })
+        })
+        .collect()
+}
+
+fn detached_fragments(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    // KOOM checks androidx first, then the framework class, then the support library.
+    let Some(base) = ["androidx.fragment.app.Fragment", "android.app.Fragment", "android.support.v4.app.Fragment"]
+        .into_iter()
+        .find(|c| idx.classes_named(c).next().is_some())
+    else {
+        return Vec::new();
+    };
+    instances_of_subclasses(heap, base)
+        .into_iter()
+        .filter(|&n| strongly_reachable(heap, n))
+        .filter(|&n| {
+            idx.field(n, "mFragmentManager") == Some(Value::Object(0)) && bool_field(heap, n, "mCalled") == Some(true)
+        })
+        .map(|n| Suspect {
+            node: n,
+            rule: "android.fragment.detached",
+            reason: "Fragment#mFragmentManager is null and Fragment#mCalled is true".into(),
+            accumulation: false,
+            group: None,
+        })
+        .collect()
+}
+
+/// Loaders the JVM itself creates and keeps: never reported.
+const BUILTIN_LOADERS: &[&str] = &[
+    "jdk.internal.loader.ClassLoaders$AppClassLoader",
+    "jdk.internal.loader.ClassLoaders$PlatformClassLoader",
+    "jdk.internal.loader.ClassLoaders$BootClassLoader",
+    "sun.misc.Launcher$AppClassLoader",
+    "sun.misc.Launcher$ExtClassLoader",
+    // Reflection accessors: each generated class has its own loader, held by its Method on purpose.
+    "jdk.internal.reflect.DelegatingClassLoader",
+    "sun.reflect.DelegatingClassLoader",
+    "java.lang.BootClassLoader",
+    "dalvik.system.PathClassLoader",
+];
+
+fn leaked_class_loaders(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    let mut out = Vec::new();
+    for l in instances_of_subclasses(heap, "java.lang.ClassLoader") {
+        if !strongly_reachable(heap, l) || BUILTIN_LOADERS.contains(&idx.class(l).name.as_str()) {
+            continue;
+        }
+        let loader_id = idx.id(l);
+        let own_classes: Vec<Node> =
+            idx.classes.iter().filter(|c| c.loader == loader_id).filter_map(|c| c.node).collect();
+        if own_classes.is_empty() {
+            continue;
+        }
+        // Kept alive only by what it defined: every referrer is one of its classes, or one of its
+        // own internals (an object it dominates).
+        let only_own = heap.referrers(l).into_iter().filter(|(_, weak)| !weak).all(|(r, _)| {
+            own_classes.contains(&r) || {
+                let mut cur = heap.dominators.idom(r);
+                let mut steps = 0;
+                while cur != ROOT && cur != UNREACHABLE && cur != l && steps < 10_000 {
+                    cur = heap.dominators.idom(cur);
+                    steps += 1;
+                }
+                cur == l
+            }
+        });
+        if only_own {
+            let name = own_classes
+                .first()
+                .and_then(|&c| idx.as_class(c))
+                .map(|c| idx.classes[c as usize].name.clone())
+                .unwrap_or_default();
+            out.push(Suspect {
+                node: l,
+                rule: "jvm.classloader",
+                reason: format!(
+                    "nothing refers to this class loader but the {} classes it defined (such as {name}), and something still holds them",
+                    own_classes.len()
+                ),
+                accumulation: false,
+                group: None,
+            });
+        }
+    }
+    out
+}
+
+fn stale_thread_locals(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    let mut out = Vec::new();
+    for e in instances_of_subclasses(heap, "java.lang.ThreadLocal$ThreadLocalMap$Entry") {
+        if idx.field(e, "referent") != Some(Value::Object(0)) || !strongly_reachable(heap, e) {
+            continue;
+        }
+        let Some(value) = idx.field_node(e, "value") else { continue };
+        let retained = heap.dominators.retained(value);
+        if retained < config.thread_local_min_bytes {
+            continue;
+        }
+        out.push(Suspect {
+            node: value,
+            rule: "jvm.threadlocal",
+            reason: format!(
+                "the value of a stale ThreadLocal entry (its ThreadLocal is gone) retains {}",
+                human_bytes(retained)
+            ),
+            accumulation: false,
+            group: None,
+        });
+    }
+    out
+}
+
+fn large_bitmaps(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    instances_of_subclasses(heap, "android.graphics.Bitmap")
+        .into_iter()
+        .filter(|&n| strongly_reachable(heap, n))
+        .filter_map(|n| {
+            let w = idx.field(n, "mWidth").and_then(Value::as_i64)?;
+            let h = idx.field(n, "mHeight").and_then(Value::as_i64)?;
+            let pixels = w.checked_mul(h)?;
+            (pixels >= config.bitmap_min_pixels as i64).then(|| Suspect {
+                node: n,
+                rule: "android.bitmap.large",
+                reason: format!("a {w}x{h} Bitmap: {pixels} pixels, at least {}", config.bitmap_min_pixels),
+                accumulation: true,
+                group: None,
+            })
+        })
+        .collect()
+}
+
+/// Whether `class` (table index) is the app's: defined by a loader other than the boot loader and
+/// the JDK's platform loader.
+pub(crate) fn is_app_class(heap: &Heap, class: u32) -> bool {
+    let idx = &heap.index;
+    let c = &idx.classes[class as usize];
+    if c.loader == 0 {
+        return false;
+    }
+    let loader_class = idx.node(c.loader).map(|l| idx.class(l).name.as_str()).unwrap_or("");
+    !matches!(loader_class, "jdk.internal.loader.ClassLoaders$PlatformClassLoader" | "sun.misc.Launcher$ExtClassLoader")
+}
+
+/// Whether object `n` belongs to the app: an instance of an app class, or an app class object.
+fn is_app_object(heap: &Heap, n: Node) -> bool {
+    match heap.index.as_class(n) {
+        Some(c) => is_app_class(heap, c),
+        None => is_app_class(heap, heap.index.class_of(n)),
+    }
+}
+
+fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+    let d = &heap.dominators;
+    let total = d.reachable_bytes.max(1);
+    let threshold = ((total as f64 * config.accumulation_share) as u64).max(config.accumulation_min_bytes);
+    let mut out = Vec::new();
+    // Walk down from the virtual root through objects above the threshold; an accumulation point
+    // is one above it none of whose children is. Remember whether the app is on the way.
+    let mut stack: Vec<(Node, bool)> = d
+        .children(None)
+        .iter()
+        .filter(|&&c| d.retained(c) >= threshold)
+        .map(|&c| (c, is_app_object(heap, c)))
+        .collect();
+    while let Some((n, app_above)) = stack.pop() {
+        let big: Vec<Node> = d.children(Some(n)).iter().copied().filter(|&c| d.retained(c) >= threshold).collect();
+        if !big.is_empty() {
+            for c in big {
+                stack.push((c, app_above || is_app_object(heap, c)));
+            }
+            continue;
+        }
+        let kids = d.children(Some(n));
+        let app_below = kids.iter().take(64).any(|&c| is_app_object(heap, c));
+        if !(app_above || app_below || is_app_object(heap, n)) {
+            continue;
+        }
+        let share = d.retained(n) as f64 * 100.0 / total as f64;
+        out.push(Suspect {
+            node: n,
+            rule: "accumulation",
+            reason: format!(
+                "{} retains {} ({share:.0}% of the reachable heap) in {} objects it holds directly",
+                heap.display_class(n),
+                human_bytes(d.retained(n)),
+                kids.len()
+            ),
+            accumulation: true,
+            group: None,
+        });
+    }
+    out
+}
+
+fn huge_arrays(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+    let idx = &heap.index;
+    let threshold = if idx.header.format.is_android() {
+        config.android_array_bytes
+    } else {
+        ((heap.dominators.reachable_bytes as f64 * config.huge_array_share) as u64).max(1 << 20)
+    };
+    (0..idx.len() as u32)
+        .filter(|&n| idx.shallow_size(n) >= threshold && strongly_reachable(heap, n))
+        .filter(|&n| matches!(idx.kind(n), ObjectKind::ObjectArray | ObjectKind::PrimitiveArray))
+        .map(|n| Suspect {
+            node: n,
+            rule: "array.huge",
+            reason: format!(
+                "{} of {} elements takes {}",
+                idx.class(n).name,
+                idx.array_length(n).unwrap_or(0),
+                human_bytes(idx.shallow_size(n))
+            ),
+            accumulation: true,
+            group: None,
+        })
+        .collect()
+}
+
+/// The pixels of a Bitmap: its `mBuffer` (Android 7 and older), or the buffer ART records for its
+/// native pointer in `Bitmap.dumpData` (`natives[i]` ↔ `buffers[i]`, Android 8 and later).
+pub(crate) fn bitmap_pixels(heap: &Heap, bitmap: Node) -> Option<Node> {
+    let idx = &heap.index;
+    if let Some(b) = idx.field_node(bitmap, "mBuffer") {
+        return Some(b);
+    }
+    let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
+    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
+    let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
+    let natives = idx.array_values(idx.field_node(data, "natives")?)?;
+    let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
+    let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
+    idx.node(buffers.get(slot)?.as_object()?)
+}
+
+fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    use sha1::{Digest, Sha1};
+    let idx = &heap.index;
+    let mut groups: std::collections::BTreeMap<(i64, i64, Vec<u8>), Vec<Node>> = Default::default();
+    for b in instances_of_subclasses(heap, "android.graphics.Bitmap") {
+        if !strongly_reachable(heap, b) {
+            continue;
+        }
+        let (Some(w), Some(h)) =
+            (idx.field(b, "mWidth").and_then(Value::as_i64), idx.field(b, "mHeight").and_then(Value::as_i64))
+        else {
+            continue;
+        };
+        let Some((_, bytes)) = bitmap_pixels(heap, b).and_then(|p| idx.primitive_array_bytes(p)) else { continue };
+        groups.entry((w, h, Sha1::digest(bytes).to_vec())).or_default().push(b);
+    }
+    let mut out = Vec::new();
+    for ((w, h, digest), bitmaps) in groups {
+        if bitmaps.len() < 2 {
+            continue;
+        }
+        let key: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        for &b in &bitmaps {
+            out.push(Suspect {
+                node: b,
+                rule: "android.bitmap.duplicate",
+                reason: format!("{} Bitmaps of {w}x{h} hold the same pixels", bitmaps.len()),
+                accumulation: true,
+                group: Some(format!("duplicate bitmap {w}x{h} {key}")),
+            });
+        }
+    }
+    out
+}
