@@ -311,7 +311,9 @@ impl Heap {
                 format!("{:?}", l.kind).to_lowercase(),
                 shorten(&l.class, 66)
             );
-            let _ = writeln!(out, "{:>21}{}", "", shorten_end(&l.reason, 78));
+            for line in wrap(&l.reason, 78) {
+                let _ = writeln!(out, "{:>21}{line}", "");
+            }
         }
         let _ = writeln!(out, "\nObjects by retained size (top {top})");
         let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  class", "id", "shallow", "retained", "objects");
@@ -377,6 +379,24 @@ pub fn shorten(s: &str, max: usize) -> String {
     }
     let tail: String = s.chars().skip(n - (max - 1)).collect();
     format!("…{tail}")
+}
+
+/// Splits `s` into lines of at most `width` characters at spaces (a longer word gets a line).
+fn wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in s.split(' ') {
+        let cur = lines.last_mut().map_or(0, |l| l.chars().count());
+        if cur > 0 && cur + 1 + word.chars().count() > width {
+            lines.push(String::new());
+        }
+        if let Some(l) = lines.last_mut() {
+            if !l.is_empty() {
+                l.push(' ');
+            }
+            l.push_str(word);
+        }
+    }
+    lines
 }
 
 fn shorten_end(s: &str, max: usize) -> String {

@@ -61,6 +61,8 @@ fn jvm_app_shows_exactly_its_three_leaks() {
     let acc = leaks.iter().find(|l| l.rule == "accumulation").unwrap();
     assert!(suspects(&acc.trace).contains(&".SESSIONS".to_string()), "{:?}", acc.trace);
     assert!(acc.retained_bytes > 4000 * 4096, "{}", acc.retained_bytes);
+    assert_eq!(acc.class, "java.util.HashMap");
+    assert!(acc.reason.starts_with("java.util.HashMap of 4000 entries retains"), "{}", acc.reason);
     let holder = acc.trace.iter().position(|t| h.display_class(t.node) == "class LeakyApp").unwrap();
     assert_eq!(acc.trace[holder].reference.as_deref(), Some(".SESSIONS"));
     assert_eq!(acc.trace[holder].reference_type, Some(ReferenceType::StaticField));

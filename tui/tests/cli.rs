@@ -165,3 +165,33 @@ fn no_arguments_analyses_the_bundled_demo() {
     assert!(text.contains("LeakyCache$Session"), "{text}");
     assert!(text.lines().any(|l| l.contains("2000") && l.contains("LeakyCache$Session")));
 }
+
+#[test]
+fn leak_report_formats() {
+    // The bundled demo: a static cache of 2000 sessions, held through the LeakyCache class.
+    let dir = tempfile::tempdir().unwrap();
+    let gz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/demo.hprof.gz");
+    let dump = dir.path().join("demo.hprof.gz");
+    std::fs::copy(gz, &dump).unwrap();
+    let path = dump.to_str().unwrap();
+    let v = json(&["analyze", path, "--format", "json"]);
+    let leaks = v["leaks"].as_array().unwrap();
+    assert_eq!(leaks.len(), 1, "{leaks:?}");
+    let l = &leaks[0];
+    assert_eq!(l["kind"], "application");
+    assert_eq!(l["rule"], "accumulation");
+    assert_eq!(l["class"], "class LeakyCache");
+    for k in ["signature", "reason", "instances", "retained_bytes", "gc_root", "trace"] {
+        assert!(l.get(k).is_some(), "{k}");
+    }
+    let last = l["trace"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["leaking"], "YES");
+    assert!(v["metadata"].is_object());
+    let out = heaptui(&["analyze", path, "--format", "leakcanary"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("1 APPLICATION LEAKS") && text.contains("╰→ LeakyCache class"), "{text}");
+    let koom = json(&["analyze", path, "--format", "koom"]);
+    assert_eq!(koom["gcPaths"].as_array().unwrap().len(), 1);
+    assert!(koom["runningInfo"].is_object());
+}

@@ -342,14 +342,38 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
             continue;
         }
         let share = d.retained(n) as f64 * 100.0 / total as f64;
+        // What it holds, by class: the class whose objects retain the most of it.
+        let mut by_class: std::collections::HashMap<u32, (u64, u64)> = std::collections::HashMap::new();
+        for &k in kids {
+            let e = by_class.entry(heap.index.class_of(k)).or_default();
+            e.0 += 1;
+            e.1 += d.retained(k);
+        }
+        let what = by_class
+            .iter()
+            .max_by_key(|(_, (_, bytes))| *bytes)
+            .map(|(&c, &(count, bytes))| {
+                format!(": mostly {count} x {} ({})", heap.index.classes[c as usize].name, human_bytes(bytes))
+            })
+            .unwrap_or_default();
+        // Report the collection, not its internal array: climb through java.util objects that
+        // retain barely more than what they hold.
+        let mut shown = n;
+        while let Some(Some(p)) = heap.dominator(shown) {
+            let is_collection = heap.index.as_class(p).is_none() && heap.index.class(p).name.starts_with("java.util.");
+            if !is_collection || d.retained(p) > d.retained(shown) + d.retained(shown) / 10 {
+                break;
+            }
+            shown = p;
+        }
+        let size = heap.index.field(shown, "size").and_then(Value::as_i64).map(|s| format!(" of {s} entries")).unwrap_or_default();
         out.push(Suspect {
-            node: n,
+            node: shown,
             rule: "accumulation",
             reason: format!(
-                "{} retains {} ({share:.0}% of the reachable heap) in {} objects it holds directly",
-                heap.display_class(n),
-                human_bytes(d.retained(n)),
-                kids.len()
+                "{}{size} retains {} ({share:.0}% of the reachable heap){what}",
+                heap.display_class(shown),
+                human_bytes(d.retained(shown)),
             ),
             accumulation: true,
             group: None,
