@@ -218,10 +218,17 @@ fn one(path: &Path) -> Result<()> {
     let index = heap::Index::open(path, options)?;
     let heap = heap::Heap::analyse(index, options);
     let t_analysed = Instant::now();
-    let report = heap.analyze_json(&heap::report::FileInfo { path: &path.display().to_string(), bytes: 0 }, 20);
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    let t_leaks = Instant::now();
+    let report = heap.analyze_json_with_leaks(
+        &heap::report::FileInfo { path: &path.display().to_string(), bytes: 0 },
+        20,
+        &leaks,
+    );
     let t_report = Instant::now();
     let mut marks = marks.into_inner().unwrap_or_default();
-    marks.push(("report".into(), t_analysed));
+    marks.push(("leaks".into(), t_analysed));
+    marks.push(("report".into(), t_leaks));
     marks.push(("end".into(), t_report));
     let mut prev = start;
     let mut prev_name = "read".to_string();
@@ -242,10 +249,11 @@ fn one(path: &Path) -> Result<()> {
         peak_rss() as f64 / 1e6
     );
     println!(
-        "  {} objects, {} edges, {} classes in the histogram",
+        "  {} objects, {} edges, {} classes in the histogram, {} leak groups",
         heap.index.len(),
         heap.index.graph().len(),
-        report["histogram"].as_array().map_or(0, Vec::len)
+        report["histogram"].as_array().map_or(0, Vec::len),
+        leaks.len()
     );
     Ok(())
 }

@@ -5,8 +5,6 @@
 //! finalizer references, continuing from everything the first tier found, in its order. So a
 //! path uses a weak link only when no strong path exists (LeakCanary's rule).
 
-use std::collections::VecDeque;
-
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
 use crate::values::Value;
@@ -38,6 +36,7 @@ impl GcPaths {
         let g = index.graph();
         let mut parent = vec![NONE; n];
         let mut weak_via = vec![false; n];
+        // The BFS queue is the visit order itself: `order[head..]` is still to expand.
         let mut order: Vec<u32> = Vec::new();
         for &(r, _) in index.roots() {
             if parent[r as usize] == NONE {
@@ -45,32 +44,38 @@ impl GcPaths {
                 order.push(r);
             }
         }
-        let mut queue: VecDeque<u32> = order.iter().copied().collect();
-        let visit_strong = |queue: &mut VecDeque<u32>, parent: &mut Vec<u32>, order: &mut Vec<u32>| {
-            while let Some(v) = queue.pop_front() {
+        let bfs = |order: &mut Vec<u32>, parent: &mut Vec<u32>, head: usize, allow_weak: bool| {
+            let mut head = head;
+            while head < order.len() {
+                let v = order[head];
+                head += 1;
                 for &t in g.edges(v) {
-                    if t & WEAK == 0 && parent[t as usize] == NONE {
-                        parent[t as usize] = v;
-                        order.push(t);
-                        queue.push_back(t);
+                    if (allow_weak || t & WEAK == 0) && parent[(t & !WEAK) as usize] == NONE {
+                        parent[(t & !WEAK) as usize] = v;
+                        order.push(t & !WEAK);
                     }
                 }
             }
         };
-        visit_strong(&mut queue, &mut parent, &mut order);
-        // Second tier: weak links allowed, in the first tier's order.
-        let mut i = 0;
-        while i < order.len() {
-            let v = order[i];
-            i += 1;
+        bfs(&mut order, &mut parent, 0, false);
+        // Second tier: what only a weak referent reaches, starting from those referents. The
+        // sources are scanned in node order (the edge arrays stream); usually there are few.
+        let tier2 = order.len();
+        for v in 0..n as u32 {
+            if parent[v as usize] == NONE {
+                continue;
+            }
             for &t in g.edges(v) {
-                let tn = t & !WEAK;
-                if parent[tn as usize] == NONE {
-                    parent[tn as usize] = v;
-                    weak_via[tn as usize] = t & WEAK != 0;
-                    order.push(tn);
+                let tn = (t & !WEAK) as usize;
+                if t & WEAK != 0 && parent[tn] == NONE {
+                    parent[tn] = v;
+                    weak_via[tn] = true;
+                    order.push(tn as u32);
                 }
             }
+        }
+        if order.len() > tier2 {
+            bfs(&mut order, &mut parent, tier2, true);
         }
         GcPaths { parent, weak_via }
     }

@@ -366,7 +366,12 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
             }
             shown = p;
         }
-        let size = heap.index.field(shown, "size").and_then(Value::as_i64).map(|s| format!(" of {s} entries")).unwrap_or_default();
+        let size = heap
+            .index
+            .field(shown, "size")
+            .and_then(Value::as_i64)
+            .map(|s| format!(" of {s} entries"))
+            .unwrap_or_default();
         out.push(Suspect {
             node: shown,
             rule: "accumulation",
