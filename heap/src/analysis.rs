@@ -39,6 +39,7 @@ pub struct Heap {
     roots_by_node: FxHashMap<Node, Vec<RootKind>>,
     paths: OnceLock<GcPaths>,
     incoming: OnceLock<Csr>,
+    native: OnceLock<FxHashMap<Node, u64>>,
 }
 
 impl Heap {
@@ -69,7 +70,15 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }
-        Heap { index, dominators, histogram, roots_by_node, paths: OnceLock::new(), incoming: OnceLock::new() }
+        Heap {
+            index,
+            dominators,
+            histogram,
+            roots_by_node,
+            paths: OnceLock::new(),
+            incoming: OnceLock::new(),
+            native: OnceLock::new(),
+        }
     }
 
     /// Shortest paths from the GC roots (computed on first use).
@@ -178,6 +187,18 @@ impl Heap {
                         || (weak_keeps_alive && reach == crate::dominators::Reach::Weak))
             })
             .collect()
+    }
+
+    /// Native memory registered for `n` with a `NativeAllocationRegistry` (Android 8+): a
+    /// `sun.misc.Cleaner` whose referent is `n` and whose thunk belongs to a registry of `size`
+    /// bytes. 0 when nothing is registered, or the allocation was freed (its cleaner ran).
+    pub fn native_size(&self, n: Node) -> u64 {
+        self.native.get_or_init(|| registered_native_sizes(self)).get(&n).copied().unwrap_or(0)
+    }
+
+    /// Total registered native memory.
+    pub fn native_total(&self) -> u64 {
+        self.native.get_or_init(|| registered_native_sizes(self)).values().sum()
     }
 
     /// Retained size of `n` split by heap (indexed like `index.heaps`): each dominated object's
@@ -290,6 +311,28 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
         }
     }
     stats
+}
+
+fn registered_native_sizes(heap: &Heap) -> FxHashMap<Node, u64> {
+    let idx = &heap.index;
+    let mut out = FxHashMap::default();
+    let Some(cleaner) = idx.classes_named("sun.misc.Cleaner").next() else { return out };
+    for c in heap.instances_of(cleaner) {
+        // A Cleaner that ran is unlinked from the cleaners' list: its `next` points at itself.
+        if idx.field_node(c, "next") == Some(c) {
+            continue;
+        }
+        let Some(referent) = idx.field_node(c, "referent") else { continue };
+        let Some(thunk) = idx.field_node(c, "thunk") else { continue };
+        if idx.class(thunk).name != "libcore.util.NativeAllocationRegistry$CleanerThunk" {
+            continue;
+        }
+        let Some(registry) = idx.field_node(thunk, "this$0") else { continue };
+        if let Some(size) = idx.field(registry, "size").and_then(crate::values::Value::as_i64) {
+            *out.entry(referent).or_insert(0) += size.max(0) as u64;
+        }
+    }
+    out
 }
 
 /// The reverse graph: for each object, who refers to it (sources ascending; [`WEAK`] marks a

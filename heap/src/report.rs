@@ -127,6 +127,8 @@ impl Heap {
         let mut v = self.analyze_json(file, top);
         v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
         v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
+        v["threads"] = json!(crate::leaks::waste::thread_groups(self));
+        v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
         v
     }
 
@@ -181,6 +183,7 @@ impl Heap {
                 "reachable_objects": s.reachable_objects,
                 "shallow_bytes": s.shallow_bytes,
                 "reachable_bytes": s.reachable_bytes,
+                "native_bytes": self.native_total(),
                 "size_model": idx.sizer.model.name(),
                 "reference_size": idx.sizer.ref_size,
             },
@@ -231,6 +234,7 @@ impl Heap {
             "shallow_bytes": idx.shallow_size(n),
             "retained_bytes": d.retained(n),
             "retained_objects": d.retained_count(n),
+            "native_bytes": self.native_size(n),
             "dominator": match self.dominator(n) { Some(Some(p)) => Json::from(hex(idx.id(p))), _ => Json::Null },
             "dominated": self.dominated(Some(n)).into_iter().map(|c| hex(idx.id(c))).collect::<Vec<_>>(),
             "gc_roots": self.root_kinds(n).iter().map(|k| k.name()).collect::<Vec<_>>(),

@@ -226,3 +226,13 @@ fn instance_test_null_value_string() {
     assert_eq!(h.index.string_value(s), None);
     assert!(h.inspect_json(s).get("string").is_none());
 }
+
+/// NativeAllocationTest: anObject carries 50000 bytes of registered native memory; aCleanedObject,
+/// whose allocation was freed, none.
+#[test]
+fn native_allocation_test() {
+    let h = ahat();
+    assert_eq!(h.native_size(get(&h, "anObject")), 50000);
+    assert_eq!(h.native_size(get(&h, "aCleanedObject")), 0);
+    assert!(h.native_total() >= 50000);
+}

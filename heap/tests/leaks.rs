@@ -85,6 +85,11 @@ fn jvm_app_shows_exactly_its_three_leaks() {
     assert!(thread.labels.iter().any(|l| l == "Thread name: 'pool-worker-1'"));
     assert_eq!(tl.trace.last().unwrap().leaking, Leaking::Yes);
     assert_eq!(tl.trace[tl.trace.len() - 2].reference.as_deref(), Some(".value"));
+
+    // Probe's thread report: the worker is there, its number folded.
+    let threads = heap::leaks::waste::thread_groups(&h);
+    let worker = threads.iter().find(|t| t.name == "pool-worker-#").unwrap();
+    assert_eq!((worker.count, worker.example.as_str()), (1, "pool-worker-1"));
 }
 
 #[test]
@@ -151,9 +156,11 @@ fn ahat_test_dump_duplicate_bitmaps_and_big_array() {
 }
 
 /// The Dialer dump (com.android.dialer on KitKat, API 19): metadata from the dump, and no Activity
-/// in the heap, so no lifecycle suspect.
+/// in the heap, so no lifecycle suspect. ActivityThread's own map of running services is empty
+/// (`mServices.mSize` is 0), yet a CallLogNotificationsService is still held: the static
+/// `DefaultVoicemailNotifier.sInstance` keeps it as its `mContext`. That is the dump's one leak.
 #[test]
-fn dialer_metadata_and_no_activity_leaks() {
+fn dialer_metadata_and_its_stopped_service() {
     let h = heap("android/adt-tools-base__dialer.android-hprof", None);
     let meta = heap::leaks::metadata::extract(&h);
     assert_eq!(meta.sdk_int, Some(19));
@@ -161,6 +168,19 @@ fn dialer_metadata_and_no_activity_leaks() {
     assert!(heap::leaks::rules::RULES.iter().any(|r| r.name == "android.activity.destroyed"));
     let leaks = find_leaks(&h, &LeakConfig::default());
     assert!(!leaks.iter().any(|l| l.rule == "android.activity.destroyed"));
+    let thread = h.index.classes_named("android.app.ActivityThread").next().unwrap();
+    let at =
+        h.index.node(h.index.static_value(thread, "sCurrentActivityThread").unwrap().as_object().unwrap()).unwrap();
+    let services = follow(&h, at, "mServices");
+    assert_eq!(h.index.field(services, "mSize"), Some(heap::values::Value::Int(0)));
+    assert_eq!(leaks.len(), 1, "{leaks:#?}");
+    let l = &leaks[0];
+    assert_eq!(
+        (l.rule, l.class.as_str()),
+        ("android.service.stopped", "com.android.dialer.calllog.CallLogNotificationsService")
+    );
+    assert_eq!(suspects(&l.trace), [".sInstance", ".mContext"]);
+    assert_eq!(h.display_class(l.trace[0].node), "class com.android.dialer.calllog.DefaultVoicemailNotifier");
 }
 
 /// A destroyed Activity held through InputMethodManager.mServedView: a known framework leak

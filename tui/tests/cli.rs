@@ -187,6 +187,15 @@ fn leak_report_formats() {
     let last = l["trace"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(last["leaking"], "YES");
     assert!(v["metadata"].is_object());
+    // The demo names 2000 sessions' users "user-" + (i % 97): 60 names made 21 times, 37 made 20.
+    let dups = v["duplicate_strings"].as_array().unwrap();
+    let users: Vec<&serde_json::Value> =
+        dups.iter().filter(|d| d["value"].as_str().unwrap().starts_with("user-")).collect();
+    assert!(!users.is_empty());
+    assert!(users.iter().all(|d| d["count"] == 21 || d["count"] == 20), "{users:?}");
+    assert_eq!(dups[0]["count"], 21);
+    let threads = v["threads"].as_array().unwrap();
+    assert!(threads.iter().any(|t| t["name"] == "main" && t["count"] == 1));
     let out = heaptui(&["analyze", path, "--format", "leakcanary"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();

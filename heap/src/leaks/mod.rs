@@ -11,6 +11,7 @@ pub mod library;
 pub mod metadata;
 pub mod render;
 pub mod rules;
+pub mod waste;
 
 use std::collections::BTreeMap;
 
@@ -135,29 +136,38 @@ pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
     let sdk = meta.sdk_int;
     let maker = meta.manufacturer.clone();
     let mut seen = std::collections::HashSet::new();
-    let mut suspects: Vec<Suspect> = Vec::new();
-    for rule in RULES {
+    let mut suspects: Vec<(usize, Suspect)> = Vec::new();
+    for (rank, rule) in RULES.iter().enumerate() {
         if config.disabled.iter().any(|d| d == rule.name) {
             continue;
         }
         for s in rule.run(heap, config) {
             if seen.insert(s.node) {
-                suspects.push(s);
+                suspects.push((rank, s));
             }
         }
     }
-    // An accumulation point inside another suspect's retained set is the same memory twice.
-    let flagged: std::collections::HashSet<Node> = suspects.iter().map(|s| s.node).collect();
-    suspects.retain(|s| {
+    // Suspects nested in one another (one retains the other) are partly the same memory: keep the
+    // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
+    // View that holds it, and over an accumulation point that holds many of them. Equal rules
+    // keep both, except accumulation-type findings, which keep the outer one.
+    let rank_of: std::collections::HashMap<Node, (usize, bool)> =
+        suspects.iter().map(|(r, s)| (s.node, (*r, s.accumulation))).collect();
+    let mut dropped = std::collections::HashSet::new();
+    for (rank, s) in &suspects {
         let mut cur = heap.dominator(s.node).flatten();
-        while let Some(c) = cur {
-            if flagged.contains(&c) {
-                return false;
+        while let Some(a) = cur {
+            if let Some(&(ra, _)) = rank_of.get(&a) {
+                if ra < *rank || (ra == *rank && s.accumulation) {
+                    dropped.insert(s.node);
+                } else if ra > *rank {
+                    dropped.insert(a);
+                }
             }
-            cur = heap.dominator(c).flatten();
+            cur = heap.dominator(a).flatten();
         }
-        true
-    });
+    }
+    let suspects: Vec<Suspect> = suspects.into_iter().map(|(_, s)| s).filter(|s| !dropped.contains(&s.node)).collect();
 
     let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
     for s in suspects {

@@ -60,6 +60,16 @@ pub const RULES: &[Rule] = &[
         doc: "Fragments (androidx, framework, support) with mFragmentManager null after onCreate ran (mCalled)",
         run: detached_fragments,
     },
+    Rule {
+        name: "android.view.detached",
+        doc: "Views whose context is a destroyed Activity, and Dialogs, Windows and ViewRootImpls left behind by one",
+        run: leftover_windows_and_views,
+    },
+    Rule {
+        name: "android.service.stopped",
+        doc: "Services no longer in ActivityThread.mServices (stopped) but still strongly reachable",
+        run: stopped_services,
+    },
     Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: leaked_class_loaders },
     Rule {
         name: "jvm.threadlocal",
@@ -461,4 +471,83 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         }
     }
     out
+}
+
+fn suspect(node: Node, rule: &'static str, reason: String) -> Suspect {
+    Suspect { node, rule, reason, accumulation: false, group: None }
+}
+
+fn leftover_windows_and_views(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    use super::inspect::unwrap_context;
+    let idx = &heap.index;
+    let destroyed = |ctx: Option<Node>| -> bool {
+        ctx.map(|c| unwrap_context(heap, c)).is_some_and(|a| {
+            instances_of_class(heap, a, "android.app.Activity") && bool_field(heap, a, "mDestroyed") == Some(true)
+        })
+    };
+    let mut out = Vec::new();
+    for v in instances_of_subclasses(heap, "android.view.View") {
+        if strongly_reachable(heap, v) && destroyed(idx.field_node(v, "mContext")) {
+            let attached = idx.field(v, "mAttachInfo").is_some_and(|x| x != Value::Object(0));
+            let state = if attached { "still attached" } else { "detached" };
+            out.push(suspect(v, "android.view.detached", format!("View#mContext is a destroyed Activity ({state})")));
+        }
+    }
+    for d in instances_of_subclasses(heap, "android.app.Dialog") {
+        if strongly_reachable(heap, d) && destroyed(idx.field_node(d, "mContext")) {
+            out.push(suspect(d, "android.view.detached", "Dialog#mContext is a destroyed Activity".into()));
+        }
+    }
+    for w in instances_of_subclasses(heap, "android.view.Window") {
+        if strongly_reachable(heap, w) && bool_field(heap, w, "mDestroyed") == Some(true) {
+            out.push(suspect(w, "android.view.detached", "Window#mDestroyed is true".into()));
+        }
+    }
+    for r in instances_of_subclasses(heap, "android.view.ViewRootImpl") {
+        if strongly_reachable(heap, r) && idx.field(r, "mView") == Some(Value::Object(0)) {
+            out.push(suspect(r, "android.view.detached", "ViewRootImpl#mView is null: its window is gone".into()));
+        }
+    }
+    out
+}
+
+fn instances_of_class(heap: &Heap, n: Node, class: &str) -> bool {
+    let idx = &heap.index;
+    idx.as_class(n).is_none() && idx.classes_named(class).any(|c| heap.is_subclass(idx.class_of(n), c))
+}
+
+/// Services ActivityThread still runs: what `sCurrentActivityThread.mServices` (an ArrayMap or
+/// HashMap of token to Service) holds, found within a few references of the map.
+fn running_services(heap: &Heap) -> Option<std::collections::HashSet<Node>> {
+    let idx = &heap.index;
+    let c = idx.classes_named("android.app.ActivityThread").next()?;
+    let at = idx.node(idx.static_value(c, "sCurrentActivityThread")?.as_object()?)?;
+    let map = idx.field_node(at, "mServices")?;
+    let mut found = std::collections::HashSet::new();
+    let mut frontier = vec![map];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for n in frontier {
+            for t in idx.references(n) {
+                if instances_of_class(heap, t, "android.app.Service") {
+                    found.insert(t);
+                } else if idx.as_class(t).is_none() {
+                    next.push(t);
+                }
+            }
+        }
+        frontier = next;
+    }
+    Some(found)
+}
+
+fn stopped_services(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    let Some(running) = running_services(heap) else { return Vec::new() };
+    instances_of_subclasses(heap, "android.app.Service")
+        .into_iter()
+        .filter(|&s| strongly_reachable(heap, s) && !running.contains(&s))
+        .map(|s| {
+            suspect(s, "android.service.stopped", "not in ActivityThread#mServices: the Service was stopped".into())
+        })
+        .collect()
 }

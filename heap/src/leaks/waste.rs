@@ -1,0 +1,89 @@
+//! Reports that are not leaks but where memory goes: threads grouped by name (Probe's thread
+//! report, for "pthread_create failed" OOMs) and duplicated Strings (memory wasted on copies).
+
+use rustc_hash::FxHashMap;
+
+use crate::analysis::Heap;
+use crate::dominators::Reach;
+use crate::index::Node;
+
+use super::rules::instances_of_subclasses;
+
+/// Threads whose names differ only in their numbers (`pool-3-thread-17`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ThreadGroup {
+    /// The name with every run of digits written `#`.
+    pub name: String,
+    /// How many live threads have it.
+    pub count: usize,
+    /// One real name of the group.
+    pub example: String,
+}
+
+/// Live threads grouped by name, the largest groups first.
+pub fn thread_groups(heap: &Heap) -> Vec<ThreadGroup> {
+    let idx = &heap.index;
+    let mut groups: FxHashMap<String, (usize, String)> = FxHashMap::default();
+    for t in instances_of_subclasses(heap, "java.lang.Thread") {
+        if heap.dominators.reach(t) != Reach::Strong {
+            continue;
+        }
+        let name = idx.field_node(t, "name").and_then(|s| idx.string_value(s)).unwrap_or_else(|| "<unnamed>".into());
+        let mut pattern = String::with_capacity(name.len());
+        for ch in name.chars() {
+            if ch.is_ascii_digit() {
+                if !pattern.ends_with('#') {
+                    pattern.push('#');
+                }
+            } else {
+                pattern.push(ch);
+            }
+        }
+        let e = groups.entry(pattern).or_insert_with(|| (0, name.clone()));
+        e.0 += 1;
+    }
+    let mut out: Vec<ThreadGroup> =
+        groups.into_iter().map(|(name, (count, example))| ThreadGroup { name, count, example }).collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    out
+}
+
+/// Strings with the same contents, kept more than once.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DuplicateString {
+    /// The contents (the first 100 characters).
+    pub value: String,
+    /// How many live copies.
+    pub count: u64,
+    /// Bytes all but one copy take (String objects and their value arrays).
+    pub wasted_bytes: u64,
+}
+
+/// The `top` duplicated Strings by memory wasted.
+pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
+    let idx = &heap.index;
+    let Some(string) = idx.classes_named("java.lang.String").next() else { return Vec::new() };
+    // Keyed by the value array's bytes as they are in the dump (zero-copy) and its element type.
+    let mut groups: FxHashMap<(u8, &[u8]), (u64, u64, Node)> = FxHashMap::default();
+    for s in heap.instances_of(string) {
+        if heap.dominators.reach(s) != Reach::Strong {
+            continue;
+        }
+        let Some(value) = idx.field_node(s, "value") else { continue };
+        let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { continue };
+        let each = idx.shallow_size(s) + idx.shallow_size(value);
+        let e = groups.entry((elem.code(), bytes)).or_insert((0, each, s));
+        e.0 += 1;
+    }
+    let mut out: Vec<(u64, u64, Node)> =
+        groups.into_values().filter(|(count, _, _)| *count > 1).map(|(c, each, s)| (c, (c - 1) * each, s)).collect();
+    out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
+    out.truncate(top);
+    out.into_iter()
+        .map(|(count, wasted_bytes, s)| DuplicateString {
+            value: idx.string_value(s).map(|v| v.chars().take(100).collect()).unwrap_or_default(),
+            count,
+            wasted_bytes,
+        })
+        .collect()
+}
