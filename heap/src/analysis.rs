@@ -81,9 +81,11 @@ impl Heap {
         }
     }
 
-    /// Shortest paths from the GC roots (computed on first use).
+    /// Shortest paths from the GC roots under the default policy (computed on first use): the
+    /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
+    /// to this dump's device only where no other path exists.
     pub fn paths(&self) -> &GcPaths {
-        self.paths.get_or_init(|| GcPaths::compute(&self.index))
+        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::leaks::default_path_policy(self)))
     }
 
     /// The root kinds naming `n` (empty if it is not a GC root).

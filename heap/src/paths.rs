@@ -4,6 +4,10 @@
 //! then reached by a second tier that may also cross the `referent` of soft, weak, phantom and
 //! finalizer references, continuing from everything the first tier found, in its order. So a
 //! path uses a weak link only when no strong path exists (LeakCanary's rule).
+//!
+//! A [`PathPolicy`] names references by class and field: *excluded* ones are never followed
+//! (the JDK's finalizer and cleaner queues link unrelated objects), *low-priority* ones (known
+//! framework leaks) only in the second tier, so a path goes through them only when it must.
 
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
@@ -29,11 +33,157 @@ pub struct Step {
     pub weak: bool,
 }
 
+/// A reference named by class and field: `Class#field` (instance) or `static Class#field`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefPattern {
+    /// Class that declares the field (instances of subclasses match too).
+    pub class: String,
+    /// Field name.
+    pub field: String,
+    /// A static field of that class.
+    pub is_static: bool,
+}
+
+impl RefPattern {
+    /// Parses `Class#field` or `static Class#field`.
+    pub fn parse(s: &str) -> Option<RefPattern> {
+        let (is_static, rest) = match s.strip_prefix("static ") {
+            Some(r) => (true, r.trim()),
+            None => (false, s.trim()),
+        };
+        let (class, field) = rest.split_once('#')?;
+        (!class.is_empty() && !field.is_empty()).then(|| RefPattern {
+            class: class.into(),
+            field: field.into(),
+            is_static,
+        })
+    }
+}
+
+/// References the path search skips or takes last.
+#[derive(Debug, Clone, Default)]
+pub struct PathPolicy {
+    /// Never followed.
+    pub excluded: Vec<RefPattern>,
+    /// Followed only where no other path exists.
+    pub low_priority: Vec<RefPattern>,
+}
+
+impl PathPolicy {
+    /// The JDK's finalizer and cleaner queues: lists that link every pending object to every other.
+    pub fn jdk_queues() -> Vec<RefPattern> {
+        let mut v = Vec::new();
+        for class in [
+            "java.lang.ref.Finalizer",
+            "java.lang.ref.FinalizerReference",
+            "sun.misc.Cleaner",
+            "jdk.internal.ref.Cleaner",
+        ] {
+            for field in ["prev", "next"] {
+                v.push(RefPattern { class: class.into(), field: field.into(), is_static: false });
+            }
+        }
+        v
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Excluded,
+    Low,
+}
+
+/// The policy resolved against a dump: per class, the field offsets it names; per class object,
+/// the statics.
+struct Resolved {
+    by_class: Vec<Vec<(u32, Mode)>>,
+    statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>>,
+}
+
+impl Resolved {
+    fn new(index: &Index, policy: &PathPolicy) -> Option<Resolved> {
+        if policy.excluded.is_empty() && policy.low_priority.is_empty() {
+            return None;
+        }
+        let mut by_class = vec![Vec::new(); index.classes.len()];
+        let mut statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>> = Default::default();
+        let all = policy
+            .excluded
+            .iter()
+            .map(|p| (p, Mode::Excluded))
+            .chain(policy.low_priority.iter().map(|p| (p, Mode::Low)));
+        for (p, mode) in all {
+            for (ci, c) in index.classes.iter().enumerate() {
+                if p.is_static {
+                    if c.name == p.class {
+                        if let (Some(node), Some(s)) = (c.node, c.statics.iter().find(|s| s.name == p.field)) {
+                            statics.entry(node).or_default().push((s.raw, mode));
+                        }
+                    }
+                } else {
+                    for f in &c.fields {
+                        if f.name == p.field && index.classes[f.declared_by as usize].name == p.class {
+                            by_class[ci].push((f.offset, mode));
+                        }
+                    }
+                }
+            }
+        }
+        Some(Resolved { by_class, statics })
+    }
+
+    /// The targets of `v` that the policy names, with their mode.
+    fn special(&self, index: &Index, v: Node) -> Vec<(u64, Mode)> {
+        if let Some(s) = self.statics.get(&v) {
+            return s.clone();
+        }
+        let rules = &self.by_class[index.class_of(v) as usize];
+        if rules.is_empty() || index.as_class(v).is_some() {
+            return Vec::new();
+        }
+        let Ok(crate::hprof::SubRecord::Instance { data, .. }) = index.record(v) else { return Vec::new() };
+        let id_size = index.header.id_size;
+        rules
+            .iter()
+            .filter_map(|&(off, mode)| {
+                let b = data.get(off as usize..off as usize + id_size as usize)?;
+                Some((crate::hprof::cursor::read_id(b, id_size), mode))
+            })
+            .collect()
+    }
+}
+
 impl GcPaths {
-    /// Computes the forest for the whole dump in one sweep.
+    /// Computes the forest for the whole dump in one sweep, with no policy.
     pub fn compute(index: &Index) -> GcPaths {
+        GcPaths::compute_with(index, &PathPolicy::default())
+    }
+
+    /// Computes the forest under `policy`.
+    pub fn compute_with(index: &Index, policy: &PathPolicy) -> GcPaths {
         let n = index.len();
         let g = index.graph();
+        let resolved = Resolved::new(index, policy);
+        // How the policy treats the edge v -> t: `None` normal.
+        let mode = |v: Node, t: Node, special: &[(u64, Mode)]| -> Option<Mode> {
+            if special.is_empty() {
+                return None;
+            }
+            let id = index.id(t);
+            let hits: Vec<Mode> = special.iter().filter(|(s, _)| *s == id).map(|(_, m)| *m).collect();
+            // A target also held by an ordinary field is an ordinary edge; only a target held
+            // solely through named fields takes their mode.
+            let named = hits.len();
+            let total = g.edges(v).iter().filter(|&&e| e & !WEAK == t).count();
+            if named == 0 || total > named {
+                None
+            } else if hits.contains(&Mode::Low) && !hits.contains(&Mode::Excluded) {
+                Some(Mode::Low)
+            } else {
+                Some(Mode::Excluded)
+            }
+        };
+        let mut deferred: Vec<(Node, Node)> = Vec::new();
         let mut parent = vec![NONE; n];
         let mut weak_via = vec![false; n];
         // The BFS queue is the visit order itself: `order[head..]` is still to expand.
@@ -44,23 +194,44 @@ impl GcPaths {
                 order.push(r);
             }
         }
-        let bfs = |order: &mut Vec<u32>, parent: &mut Vec<u32>, head: usize, allow_weak: bool| {
+        let bfs = |order: &mut Vec<u32>,
+                   parent: &mut Vec<u32>,
+                   deferred: &mut Vec<(Node, Node)>,
+                   head: usize,
+                   second_tier: bool| {
             let mut head = head;
             while head < order.len() {
                 let v = order[head];
                 head += 1;
+                let special = resolved.as_ref().map(|r| r.special(index, v)).unwrap_or_default();
                 for &t in g.edges(v) {
-                    if (allow_weak || t & WEAK == 0) && parent[(t & !WEAK) as usize] == NONE {
-                        parent[(t & !WEAK) as usize] = v;
-                        order.push(t & !WEAK);
+                    let tn = t & !WEAK;
+                    if (!second_tier && t & WEAK != 0) || parent[tn as usize] != NONE {
+                        continue;
                     }
+                    match mode(v, tn, &special) {
+                        Some(Mode::Excluded) => continue,
+                        Some(Mode::Low) if !second_tier => {
+                            deferred.push((v, tn));
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    parent[tn as usize] = v;
+                    order.push(tn);
                 }
             }
         };
-        bfs(&mut order, &mut parent, 0, false);
+        bfs(&mut order, &mut parent, &mut deferred, 0, false);
         // Second tier: what only a weak referent reaches, starting from those referents. The
         // sources are scanned in node order (the edge arrays stream); usually there are few.
         let tier2 = order.len();
+        for (v, t) in std::mem::take(&mut deferred) {
+            if parent[t as usize] == NONE {
+                parent[t as usize] = v;
+                order.push(t);
+            }
+        }
         for v in 0..n as u32 {
             if parent[v as usize] == NONE {
                 continue;
@@ -75,7 +246,7 @@ impl GcPaths {
             }
         }
         if order.len() > tier2 {
-            bfs(&mut order, &mut parent, tier2, true);
+            bfs(&mut order, &mut parent, &mut deferred, tier2, true);
         }
         GcPaths { parent, weak_via }
     }

@@ -164,3 +164,42 @@ fn flipped_bytes_never_panic() {
     }
     assert_eq!(errors + opened, 500);
 }
+
+/// Path policy: A.x -> T is the shortest path; taking A#x last (or never) sends the path through
+/// A.y -> B.z -> T instead.
+#[test]
+fn low_priority_and_excluded_references_reroute_paths() {
+    use heap::paths::{GcPaths, PathPolicy, RefPattern};
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "x").string(0x11, "y").string(0x12, "z");
+    b.class(0x100, "java/lang/Object", 0, &[]).class(0x200, "A", 0x100, &[(0x10, OBJ), (0x11, OBJ)]).class(
+        0x300,
+        "B",
+        0x100,
+        &[(0x12, OBJ)],
+    );
+    b.instance(0x1000, 0x200, &[0x1030, 0x1010]) // A: x = T, y = B
+        .instance(0x1010, 0x300, &[0x1030]) // B: z = T
+        .instance(0x1030, 0x100, &[]) // T
+        .root(0x1000);
+    let h = open(b.finish()).unwrap();
+    let t = h.index.node(0x1030).unwrap();
+    let refs = |p: &GcPaths| p.path(&h.index, t).into_iter().map(|s| s.reference).collect::<Vec<_>>();
+    assert_eq!(refs(&GcPaths::compute(&h.index)), [None, Some(".x".to_string())]);
+    let ax = RefPattern::parse("A#x").unwrap();
+    let low = PathPolicy { low_priority: vec![ax.clone()], ..Default::default() };
+    let via_b = [None, Some(".y".to_string()), Some(".z".to_string())];
+    assert_eq!(refs(&GcPaths::compute_with(&h.index, &low)), via_b);
+    let excluded = PathPolicy { excluded: vec![ax], ..Default::default() };
+    assert_eq!(refs(&GcPaths::compute_with(&h.index, &excluded)), via_b);
+    // Excluding both ways in leaves T without a path; taking them last still finds one.
+    let both = PathPolicy {
+        excluded: vec![RefPattern::parse("A#x").unwrap(), RefPattern::parse("B#z").unwrap()],
+        ..Default::default()
+    };
+    assert!(GcPaths::compute_with(&h.index, &both).path(&h.index, t).is_empty());
+    let both_low = PathPolicy { low_priority: both.excluded.clone(), ..Default::default() };
+    assert_eq!(refs(&GcPaths::compute_with(&h.index, &both_low)), [None, Some(".x".to_string())]);
+    assert_eq!(RefPattern::parse("static Foo#bar").map(|p| p.is_static), Some(true));
+    assert_eq!(RefPattern::parse("nofield"), None);
+}

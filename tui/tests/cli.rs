@@ -130,6 +130,7 @@ fn exit_codes() {
     // Usage errors: 2.
     assert_eq!(heaptui(&["analyze"]).status.code(), Some(2));
     assert_eq!(heaptui(&["analyze", "x", "--size-model", "nonsense"]).status.code(), Some(2));
+    assert_eq!(heaptui(&["analyze", "x", "--exclude-ref", "no-field-here"]).status.code(), Some(2));
     // A truncated dump opens with a warning naming where it stops: 0.
     let bytes = std::fs::read(fixture(DIALER)).unwrap();
     let cut = dir.path().join("cut.hprof");
@@ -200,6 +201,9 @@ fn leak_report_formats() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("1 APPLICATION LEAKS") && text.contains("╰→ LeakyCache class"), "{text}");
+    // Disabling the rule that found it leaves no suspect.
+    let v = json(&["analyze", path, "--format", "json", "--disable-rule", "accumulation"]);
+    assert!(v["leaks"].as_array().unwrap().is_empty());
     let koom = json(&["analyze", path, "--format", "koom"]);
     assert_eq!(koom["gcPaths"].as_array().unwrap().len(), 1);
     assert!(koom["runningInfo"].is_object());

@@ -20,7 +20,7 @@ use sha1::{Digest, Sha1};
 use crate::analysis::Heap;
 use crate::hprof::RootKind;
 use crate::index::Node;
-use crate::paths::{reference_name, Step};
+use crate::paths::{reference_name, GcPaths, PathPolicy, RefPattern, Step};
 use inspect::{inspect, Leaking};
 use library::{LibraryLeak, LIBRARY_LEAKS};
 use rules::{Suspect, RULES};
@@ -42,6 +42,11 @@ pub struct LeakConfig {
     pub thread_local_min_bytes: u64,
     /// Rules to skip, by name.
     pub disabled: Vec<String>,
+    /// References traces never go through (added to the JDK's queues).
+    pub excluded_references: Vec<RefPattern>,
+    /// References traces go through only when there is no other way (added to the known
+    /// framework leaks).
+    pub low_priority_references: Vec<RefPattern>,
 }
 
 impl Default for LeakConfig {
@@ -54,6 +59,8 @@ impl Default for LeakConfig {
             android_array_bytes: 256 << 10,
             thread_local_min_bytes: 256 << 10,
             disabled: Vec::new(),
+            excluded_references: Vec::new(),
+            low_priority_references: Vec::new(),
         }
     }
 }
@@ -130,6 +137,20 @@ pub struct Leak {
     pub library: Option<&'static LibraryLeak>,
 }
 
+/// The path policy leak traces use: the JDK's queues excluded, the known framework leaks that
+/// apply to the dump's SDK level and maker taken last.
+pub fn default_path_policy(heap: &Heap) -> PathPolicy {
+    let meta = metadata::extract(heap);
+    PathPolicy {
+        excluded: PathPolicy::jdk_queues(),
+        low_priority: LIBRARY_LEAKS
+            .iter()
+            .filter(|l| l.applies(meta.sdk_int, meta.manufacturer.as_deref()))
+            .map(|l| RefPattern { class: l.class.into(), field: l.field.into(), is_static: l.is_static })
+            .collect(),
+    }
+}
+
 /// Finds, traces and groups every suspect.
 pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
     let meta = metadata::extract(heap);
@@ -169,9 +190,20 @@ pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
     }
     let suspects: Vec<Suspect> = suspects.into_iter().map(|(_, s)| s).filter(|s| !dropped.contains(&s.node)).collect();
 
+    // Traces use the heap's shared paths unless the configuration names more references.
+    let custom;
+    let paths = if config.excluded_references.is_empty() && config.low_priority_references.is_empty() {
+        heap.paths()
+    } else {
+        let mut policy = default_path_policy(heap);
+        policy.excluded.extend(config.excluded_references.iter().cloned());
+        policy.low_priority.extend(config.low_priority_references.iter().cloned());
+        custom = GcPaths::compute_with(&heap.index, &policy);
+        &custom
+    };
     let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
     for s in suspects {
-        let steps = trace_to(heap, s.node);
+        let steps = trace_to(heap, paths, s.node);
         let mut trace = judge(heap, &steps, &s);
         let library = find_library(heap, &trace, sdk, maker.as_deref());
         let (kind, signature) = match (library, &s.group) {
@@ -217,9 +249,8 @@ pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
 /// The path from a GC root to `n`. A class loader kept alive through its classes has no path of
 /// references (an instance does not point at its class in the graph): its trace goes through
 /// the closest live instance of one of its classes, then that class, then the loader.
-fn trace_to(heap: &Heap, n: Node) -> Vec<Step> {
+fn trace_to(heap: &Heap, paths: &GcPaths, n: Node) -> Vec<Step> {
     let idx = &heap.index;
-    let paths = heap.paths();
     let direct = paths.path(idx, n);
     if !direct.is_empty() {
         return direct;

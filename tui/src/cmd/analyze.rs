@@ -28,6 +28,19 @@ pub struct Args {
     pub top: usize,
     #[command(flatten)]
     pub open: super::OpenArgs,
+    /// A reference leak traces never go through: `Class#field` or `static Class#field` (repeatable).
+    #[arg(long = "exclude-ref", value_name = "REF", value_parser = parse_ref)]
+    pub exclude_ref: Vec<heap::paths::RefPattern>,
+    /// A reference leak traces take only when there is no other way (repeatable).
+    #[arg(long = "low-priority-ref", value_name = "REF", value_parser = parse_ref)]
+    pub low_priority_ref: Vec<heap::paths::RefPattern>,
+    /// Skip a leak rule by name (repeatable; names in the README).
+    #[arg(long = "disable-rule", value_name = "RULE")]
+    pub disable_rule: Vec<String>,
+}
+
+fn parse_ref(s: &str) -> Result<heap::paths::RefPattern, String> {
+    heap::paths::RefPattern::parse(s).ok_or_else(|| format!("{s:?} is not Class#field or static Class#field"))
 }
 
 /// Runs `analyze`.
@@ -36,7 +49,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let heap = super::open(&args.file, &args.open)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let path = args.file.display().to_string();
-    report(&heap, &path, bytes, args.format, args.top, start)
+    let config = heap::leaks::LeakConfig {
+        excluded_references: args.exclude_ref,
+        low_priority_references: args.low_priority_ref,
+        disabled: args.disable_rule,
+        ..Default::default()
+    };
+    report(&heap, &path, bytes, args.format, args.top, start, &config)
 }
 
 /// Prints the report of an analysed dump.
@@ -47,6 +66,7 @@ pub fn report(
     format: AnalyzeFormat,
     top: usize,
     start: std::time::Instant,
+    config: &heap::leaks::LeakConfig,
 ) -> anyhow::Result<()> {
     let file = heap::report::FileInfo { path, bytes };
     let json = |v: serde_json::Value| -> anyhow::Result<()> {
@@ -55,19 +75,19 @@ pub fn report(
         super::print(&s)
     };
     match format {
-        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top)),
+        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top, config)),
         AnalyzeFormat::Json => {
-            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            let leaks = heap::leaks::find_leaks(heap, config);
             json(heap.analyze_json_with_leaks(&file, top, &leaks))
         }
         AnalyzeFormat::Leakcanary => {
-            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            let leaks = heap::leaks::find_leaks(heap, config);
             let meta = heap::leaks::metadata::extract(heap);
             let ms = start.elapsed().as_millis();
             super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, ms))
         }
         AnalyzeFormat::Koom => {
-            let leaks = heap::leaks::find_leaks(heap, &heap::leaks::LeakConfig::default());
+            let leaks = heap::leaks::find_leaks(heap, config);
             let meta = heap::leaks::metadata::extract(heap);
             json(heap::leaks::render::koom_json(heap, &leaks, &meta))
         }

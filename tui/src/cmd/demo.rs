@@ -20,5 +20,13 @@ pub fn run() -> anyhow::Result<()> {
     let heap = heap::Heap::analyse(index, heap::Options::default());
     eprintln!("heaptui: no dump given; analysing the bundled demo (a JVM with a leaking cache).");
     eprintln!("heaptui: `heaptui analyze FILE` and `heaptui inspect FILE TARGET` work on any .hprof.");
-    super::analyze::report(&heap, "demo.hprof (bundled)", len, super::analyze::AnalyzeFormat::Text, 15, start)
+    super::analyze::report(
+        &heap,
+        "demo.hprof (bundled)",
+        len,
+        super::analyze::AnalyzeFormat::Text,
+        15,
+        start,
+        &Default::default(),
+    )
 }
