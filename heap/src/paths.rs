@@ -134,10 +134,14 @@ impl Resolved {
 
     /// The targets of `v` that the policy names, with their mode.
     fn special(&self, index: &Index, v: Node) -> Vec<(u64, Mode)> {
-        if let Some(s) = self.statics.get(&v) {
-            return s.clone();
+        // Called for every object the search expands: decide from the class table first.
+        let class = index.class_of(v);
+        if class == index.java_lang_class() && !self.statics.is_empty() {
+            if let Some(s) = self.statics.get(&v) {
+                return s.clone();
+            }
         }
-        let rules = &self.by_class[index.class_of(v) as usize];
+        let rules = &self.by_class[class as usize];
         if rules.is_empty() || index.as_class(v).is_some() {
             return Vec::new();
         }

@@ -64,12 +64,22 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let idx = &heap.index;
     let Some(string) = idx.classes_named("java.lang.String").next() else { return Vec::new() };
     // Keyed by the value array's bytes as they are in the dump (zero-copy) and its element type.
+    // The `value` field's place in a String's record, looked up once.
+    let Some(value_field) = idx.classes[string as usize].fields.iter().find(|f| f.name == "value") else {
+        return Vec::new();
+    };
+    let (offset, id_size) = (value_field.offset as usize, idx.header.id_size);
+    let value_of = |s: Node| -> Option<Node> {
+        let Ok(crate::hprof::SubRecord::Instance { data, .. }) = idx.record(s) else { return None };
+        let b = data.get(offset..offset + id_size as usize)?;
+        idx.node(crate::hprof::cursor::read_id(b, id_size))
+    };
     let mut groups: FxHashMap<(u8, &[u8]), (u64, u64, Node)> = FxHashMap::default();
     for s in heap.instances_of(string) {
         if heap.dominators.reach(s) != Reach::Strong {
             continue;
         }
-        let Some(value) = idx.field_node(s, "value") else { continue };
+        let Some(value) = value_of(s) else { continue };
         let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { continue };
         let each = idx.shallow_size(s) + idx.shallow_size(value);
         let e = groups.entry((elem.code(), bytes)).or_insert((0, each, s));
