@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::builder::{Builder, BOOL, OBJ};
+use common::builder::{Builder, BOOL, LONG, OBJ};
 use common::*;
 use heap::leaks::inspect::Leaking;
 use heap::leaks::{find_leaks, LeakConfig, LeakKind, ReferenceType};
@@ -218,4 +218,60 @@ fn input_method_manager_leak_is_a_library_leak() {
     assert_eq!(l.trace[2].why, "View.mContext is a destroyed Activity");
     assert!(l.trace[1].suspect_reference);
     assert_eq!(l.reason, "Activity#mDestroyed is true");
+}
+
+/// A dump LeakCanary would have taken: a `leakcanary.KeyedWeakReference` watching an object since
+/// before the dump (`watchUptimeMillis` < `heapDumpUptimeMillis`) names it as the leak; one whose
+/// watch began after the dump started does not. Hand-built (no LeakCanary
+/// dump survives in the fixtures, see PROVENANCE.txt).
+#[test]
+fn leakcanary_watched_objects() {
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [
+        (0x10, "referent"),
+        (0x11, "watchUptimeMillis"),
+        (0x12, "description"),
+        (0x13, "heapDumpUptimeMillis"),
+        (0x14, "refs"),
+    ] {
+        b.string(id, s);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[])
+        .class(0x110, "java.lang.String", 0x100, &[])
+        .class(0x200, "java.lang.ref.Reference", 0x100, &[(0x10, OBJ)])
+        .class(0x210, "java.lang.ref.WeakReference", 0x200, &[])
+        .class_with_static_raw(
+            0x220,
+            "leakcanary.KeyedWeakReference",
+            0x210,
+            &[(0x11, LONG), (0x12, OBJ)],
+            0x13,
+            LONG,
+            &5000u64.to_be_bytes(),
+        )
+        .class_with_static(0x300, "com.example.Holder", 0x100, &[], 0x14, 0x3000)
+        .class(0x400, "com.example.Cart", 0x100, &[]);
+    let kwr = |target: u32, watched: u64, description: u32| {
+        let mut d = target.to_be_bytes().to_vec(); // referent (declared by Reference: last in the record)
+        let mut own = watched.to_be_bytes().to_vec();
+        own.extend_from_slice(&description.to_be_bytes());
+        own.append(&mut d);
+        own
+    };
+    b.instance(0x3000, 0x400, &[]) // a Cart, held strongly by Holder.refs and watched since 1000
+        .instance_raw(0x3100, 0x220, &kwr(0x3000, 1000, 0))
+        .instance(0x3200, 0x400, &[]) // another Cart, watched only from 6000 (after the dump began)
+        .instance_raw(0x3300, 0x220, &kwr(0x3200, 6000, 0))
+        .root(0x300)
+        .root(0x3200)
+        .root(0x3100)
+        .root(0x3300);
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let leaks = find_leaks(&h, &LeakConfig::default());
+    let watched: Vec<_> = leaks.iter().filter(|l| l.rule == "leakcanary.watched").collect();
+    assert_eq!(watched.len(), 1, "{leaks:#?}");
+    assert_eq!(watched[0].instances, [h.index.node(0x3000).unwrap()]);
+    assert!(watched[0].reason.contains("watched for 4000 ms before the dump"), "{}", watched[0].reason);
+    let refs: Vec<Option<&str>> = watched[0].trace.iter().map(|t| t.reference.as_deref()).collect();
+    assert_eq!(refs, [Some(".refs"), None]);
 }

@@ -6,6 +6,8 @@ pub const OBJ: u8 = 2;
 pub const INT: u8 = 10;
 /// Basic type code of `boolean`.
 pub const BOOL: u8 = 4;
+/// Basic type code of `long`.
+pub const LONG: u8 = 11;
 
 /// Writes HPROF byte by byte (4-byte ids).
 pub struct Builder {
@@ -49,7 +51,14 @@ impl Builder {
         h.extend_from_slice(&0u32.to_be_bytes());
         h.extend_from_slice(&super_id.to_be_bytes());
         h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
-        let size: u32 = fields.iter().map(|&(_, ty)| if ty == BOOL { 1 } else { 4 }).sum();
+        let size: u32 = fields
+            .iter()
+            .map(|&(_, ty)| match ty {
+                BOOL => 1,
+                LONG => 8,
+                _ => 4,
+            })
+            .sum();
         h.extend_from_slice(&size.to_be_bytes());
         h.extend_from_slice(&0u16.to_be_bytes());
         h.extend_from_slice(&0u16.to_be_bytes());
@@ -96,14 +105,29 @@ impl Builder {
         static_name: u32,
         value: u32,
     ) -> &mut Self {
+        self.class_with_static_raw(id, name, super_id, fields, static_name, OBJ, &value.to_be_bytes())
+    }
+
+    /// A class with one static field of type `ty` holding `value` (big-endian bytes).
+    #[allow(clippy::too_many_arguments)]
+    pub fn class_with_static_raw(
+        &mut self,
+        id: u32,
+        name: &str,
+        super_id: u32,
+        fields: &[(u32, u8)],
+        static_name: u32,
+        ty: u8,
+        value: &[u8],
+    ) -> &mut Self {
         self.class(id, name, super_id, fields);
         // Rewrite the CLASS DUMP just written: its statics count is the u16 before the fields count.
         let fields_len = 2 + fields.len() * 5;
         let at = self.heap.len() - fields_len - 2;
         let mut statics = 1u16.to_be_bytes().to_vec();
         statics.extend_from_slice(&static_name.to_be_bytes());
-        statics.push(OBJ);
-        statics.extend_from_slice(&value.to_be_bytes());
+        statics.push(ty);
+        statics.extend_from_slice(value);
         self.heap.splice(at..at + 2, statics);
         self
     }
