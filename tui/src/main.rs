@@ -4,19 +4,25 @@
 //! screens, device monitoring and dumping arrive with their issues.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
-mod cmd;
+use heaptui::{cmd, tui};
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+use heaptui::EXIT_BAD_INPUT;
 
 /// Keyboard-first heap triage for Android and JVM apps.
 #[derive(Parser)]
-#[command(name = "heaptui", version, about)]
+#[command(name = "heaptui", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// A heap dump to open in the interactive UI (with none: the bundled demo).
+    file: Option<std::path::PathBuf>,
+    /// Colour theme: dark, light, high-contrast, or one of yours in $XDG_CONFIG_HOME/heaptui/themes.
+    #[arg(long, default_value = "dark")]
+    theme: String,
 }
 
 #[derive(Subcommand)]
@@ -27,48 +33,24 @@ enum Command {
     Inspect(cmd::inspect::Args),
 }
 
-/// Output format of the headless commands.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Aligned columns for people.
-    Text,
-    /// JSON for scripts (the documented schema).
-    Json,
-}
-
-/// The size model flag.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SizeModelArg {
-    /// `android` for 1.0.3 dumps, `hotspot` otherwise.
-    Auto,
-    /// ahat's arithmetic (ART's own object sizes).
-    Android,
-    /// VisualVM's HotSpot layout.
-    Hotspot,
-    /// Eclipse MAT's arithmetic.
-    Mat,
-}
-
-impl SizeModelArg {
-    fn model(self) -> Option<heap::SizeModel> {
-        match self {
-            SizeModelArg::Auto => None,
-            SizeModelArg::Android => Some(heap::SizeModel::Android),
-            SizeModelArg::Hotspot => Some(heap::SizeModel::Hotspot),
-            SizeModelArg::Mat => Some(heap::SizeModel::Mat),
-        }
+/// The interactive UI on a terminal; without one, the headless report (scripts, CI).
+fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    match (file, terminal) {
+        (Some(f), true) => tui::run::run(tui::run::Source::File(f), tui::theme::Theme::load(theme)?),
+        (None, true) => tui::run::run(tui::run::Source::Demo, tui::theme::Theme::load(theme)?),
+        (Some(f), false) => cmd::analyze::run(cmd::analyze::Args::for_file(f)),
+        (None, false) => cmd::demo::run(),
     }
 }
-
-/// Exit code for input that cannot be read as a dump.
-pub const EXIT_BAD_INPUT: u8 = 1;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Analyze(args)) => cmd::analyze::run(args),
         Some(Command::Inspect(args)) => cmd::inspect::run(args),
-        None => cmd::demo::run(),
+        None => interactive(cli.file, &cli.theme),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

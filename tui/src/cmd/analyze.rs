@@ -39,6 +39,21 @@ pub struct Args {
     pub disable_rule: Vec<String>,
 }
 
+impl Args {
+    /// Defaults for `file`, as `heaptui FILE` uses them without a terminal.
+    pub fn for_file(file: PathBuf) -> Args {
+        Args {
+            file,
+            format: AnalyzeFormat::Text,
+            top: 20,
+            open: super::OpenArgs { size_model: crate::SizeModelArg::Auto, dump: 1, map: None },
+            exclude_ref: Vec::new(),
+            low_priority_ref: Vec::new(),
+            disable_rule: Vec::new(),
+        }
+    }
+}
+
 fn parse_ref(s: &str) -> Result<heap::paths::RefPattern, String> {
     heap::paths::RefPattern::parse(s).ok_or_else(|| format!("{s:?} is not Class#field or static Class#field"))
 }

@@ -10,10 +10,16 @@ use anyhow::Context;
 
 const DEMO: &[u8] = include_bytes!("../../../demo/demo.hprof.gz");
 
-/// Runs the demo.
-pub fn run() -> anyhow::Result<()> {
+/// The bundled demo dump, decompressed.
+pub fn bytes() -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     flate2::read::GzDecoder::new(DEMO).read_to_end(&mut bytes).context("the bundled demo dump is damaged")?;
+    Ok(bytes)
+}
+
+/// Runs the demo without a terminal: the text report.
+pub fn run() -> anyhow::Result<()> {
+    let bytes = bytes()?;
     let start = std::time::Instant::now();
     let len = bytes.len() as u64;
     let index = heap::Index::from_bytes(bytes, heap::Options::default()).context("bundled demo dump")?;

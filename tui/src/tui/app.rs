@@ -1,0 +1,673 @@
+//! The one model of the interactive UI, and `update`, which changes it. `update` does no I/O: it
+//! returns effects (copy, export) for the main loop to carry out.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use fuzzy_matcher::skim::SkimMatcherV2;
+use fuzzy_matcher::FuzzyMatcher;
+use heap::leaks::Leak;
+use heap::{Heap, Node};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, MouseEventKind};
+
+use super::keymap::{action_for, Action};
+use super::theme::Theme;
+
+/// The screens, numbered as their keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Screen {
+    Overview,
+    Classes,
+    Leaks,
+    Dominators,
+    Inspector,
+    Monitor,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 6] =
+        [Screen::Overview, Screen::Classes, Screen::Leaks, Screen::Dominators, Screen::Inspector, Screen::Monitor];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Overview => "Overview",
+            Screen::Classes => "Classes",
+            Screen::Leaks => "Leaks",
+            Screen::Dominators => "Dominators",
+            Screen::Inspector => "Inspector",
+            Screen::Monitor => "Monitor",
+        }
+    }
+
+    fn index(self) -> usize {
+        Screen::ALL.iter().position(|&s| s == self).unwrap_or(0)
+    }
+}
+
+/// A message to the model.
+pub enum Msg {
+    /// Terminal input.
+    Input(Event),
+    /// A loading phase advanced.
+    Progress { phase: &'static str, done: u64, total: u64 },
+    /// Loading finished.
+    Loaded(Result<Box<Loaded>, String>),
+    /// Time passed (redraw progress).
+    Tick,
+}
+
+/// Something for the main loop to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Put text on the clipboard (OSC 52).
+    Copy(String),
+    /// Write `contents` to a new file named after `stem`.
+    Export { stem: String, contents: String },
+}
+
+/// An analysed dump with what the screens show.
+pub struct Loaded {
+    pub heap: Arc<Heap>,
+    pub leaks: Vec<Leak>,
+    pub path: String,
+    pub file_bytes: u64,
+}
+
+/// Loading progress per phase.
+pub struct Progress {
+    pub phases: Vec<(&'static str, u64, u64)>,
+    pub started: Instant,
+}
+
+/// Where loading is.
+pub enum Load {
+    Loading(Progress),
+    Failed(String),
+    Ready(Box<Loaded>),
+}
+
+/// A cursor over a list: the selected row and the first row shown.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Cursor {
+    pub selected: usize,
+    pub offset: usize,
+}
+
+impl Cursor {
+    /// Moves by `delta` within `len` rows, keeping the selection on a page of `height` rows.
+    pub fn step(&mut self, delta: isize, len: usize, height: usize) {
+        if len == 0 {
+            *self = Cursor::default();
+            return;
+        }
+        let next = (self.selected as isize + delta).clamp(0, len as isize - 1) as usize;
+        self.selected = next;
+        self.fit(height);
+    }
+
+    /// Keeps the selection visible in a page of `height` rows.
+    pub fn fit(&mut self, height: usize) {
+        let height = height.max(1);
+        if self.selected < self.offset {
+            self.offset = self.selected;
+        } else if self.selected >= self.offset + height {
+            self.offset = self.selected + 1 - height;
+        }
+    }
+}
+
+/// Sort columns of the class histogram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Retained,
+    Shallow,
+    Instances,
+    Name,
+}
+
+impl SortKey {
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Retained => SortKey::Shallow,
+            SortKey::Shallow => SortKey::Instances,
+            SortKey::Instances => SortKey::Name,
+            SortKey::Name => SortKey::Retained,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SortKey::Retained => "retained",
+            SortKey::Shallow => "shallow",
+            SortKey::Instances => "instances",
+            SortKey::Name => "name",
+        }
+    }
+}
+
+/// One row of the classes screen: a class, or a package with its totals.
+#[derive(Debug, Clone)]
+pub struct ClassRow {
+    pub name: String,
+    pub class: Option<u32>,
+    pub instances: u64,
+    pub shallow: u64,
+    pub retained: u64,
+}
+
+#[derive(Default)]
+pub struct ClassesState {
+    pub filter: String,
+    pub editing: bool,
+    pub sort: Option<SortKey>,
+    pub grouped: bool,
+    pub cursor: Cursor,
+    pub rows: Vec<ClassRow>,
+    /// The instance list of a class, when open.
+    pub instances: Option<(u32, Vec<Node>, Cursor)>,
+}
+
+#[derive(Default)]
+pub struct LeaksState {
+    pub cursor: Cursor,
+    /// The trace of the selected leak, when open, with its cursor.
+    pub trace: Option<Cursor>,
+}
+
+/// The dominator tree: which nodes are expanded, and the cursor over the visible rows.
+#[derive(Default)]
+pub struct DomState {
+    pub expanded: HashSet<Option<Node>>,
+    pub cursor: Cursor,
+    /// Children of expanded nodes, largest retained first (computed when first expanded).
+    pub children: HashMap<Option<Node>, Vec<Node>>,
+}
+
+/// One visible row of the dominator tree.
+#[derive(Debug, Clone, Copy)]
+pub struct DomRow {
+    pub node: Node,
+    pub depth: usize,
+}
+
+#[derive(Default)]
+pub struct InspectorState {
+    /// Objects visited, the current one last (a browser's history).
+    pub history: Vec<Node>,
+    pub cursor: Cursor,
+}
+
+/// The model.
+pub struct App {
+    pub load: Load,
+    pub screen: Screen,
+    pub theme: Theme,
+    pub help: bool,
+    pub quit: bool,
+    pub status: Option<String>,
+    /// Rows available to lists (the terminal height minus chrome).
+    pub page: usize,
+    pub classes: ClassesState,
+    pub leaks: LeaksState,
+    pub dom: DomState,
+    pub inspector: InspectorState,
+    matcher: SkimMatcherV2,
+}
+
+impl App {
+    /// A model that waits for a dump to load.
+    pub fn new(theme: Theme) -> App {
+        App {
+            load: Load::Loading(Progress { phases: Vec::new(), started: Instant::now() }),
+            screen: Screen::Overview,
+            theme,
+            help: false,
+            quit: false,
+            status: None,
+            page: 20,
+            classes: ClassesState { sort: Some(SortKey::Retained), ..Default::default() },
+            leaks: LeaksState::default(),
+            dom: DomState::default(),
+            inspector: InspectorState::default(),
+            matcher: SkimMatcherV2::default(),
+        }
+    }
+
+    /// A model with a dump already analysed (tests, benchmarks).
+    pub fn with_loaded(theme: Theme, loaded: Loaded) -> App {
+        let mut app = App::new(theme);
+        app.update(Msg::Loaded(Ok(Box::new(loaded))));
+        app
+    }
+
+    /// The analysed dump, once loaded.
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match &self.load {
+            Load::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Applies a message; returns what the main loop must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Progress { phase, done, total } => {
+                if let Load::Loading(p) = &mut self.load {
+                    match p.phases.iter_mut().find(|(n, _, _)| *n == phase) {
+                        Some(e) => (e.1, e.2) = (done, total),
+                        None => p.phases.push((phase, done, total)),
+                    }
+                }
+                Vec::new()
+            }
+            Msg::Loaded(Ok(loaded)) => {
+                self.load = Load::Ready(loaded);
+                self.rebuild_class_rows();
+                self.dom.expanded.insert(None);
+                Vec::new()
+            }
+            Msg::Loaded(Err(e)) => {
+                self.load = Load::Failed(e);
+                Vec::new()
+            }
+            Msg::Tick => Vec::new(),
+            Msg::Input(Event::Key(key)) => self.key(key),
+            Msg::Input(Event::Mouse(m)) => match m.kind {
+                MouseEventKind::ScrollDown => self.act(Action::Down),
+                MouseEventKind::ScrollUp => self.act(Action::Up),
+                MouseEventKind::Down(_) => self.click(m.row as usize),
+                _ => Vec::new(),
+            },
+            Msg::Input(Event::Resize(_, h)) => {
+                self.page = (h as usize).saturating_sub(5).max(1);
+                Vec::new()
+            }
+            Msg::Input(_) => Vec::new(),
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.kind == ratatui::crossterm::event::KeyEventKind::Release {
+            return Vec::new();
+        }
+        if self.screen == Screen::Classes && self.classes.editing {
+            match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(ratatui::crossterm::event::KeyModifiers::CONTROL) => {
+                    self.classes.filter.push(c);
+                    self.rebuild_class_rows();
+                }
+                KeyCode::Backspace => {
+                    self.classes.filter.pop();
+                    self.rebuild_class_rows();
+                }
+                KeyCode::Enter => self.classes.editing = false,
+                KeyCode::Esc => {
+                    self.classes.editing = false;
+                    self.classes.filter.clear();
+                    self.rebuild_class_rows();
+                }
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if self.help {
+            if let Some(Action::Quit) = action_for(self.screen, key) {
+                self.quit = true;
+            }
+            self.help = false;
+            return Vec::new();
+        }
+        match action_for(self.screen, key) {
+            Some(a) => self.act(a),
+            None => Vec::new(),
+        }
+    }
+
+    /// Carries out one action.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        self.status = None;
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = true,
+            Action::Goto(s) => self.screen = s,
+            Action::NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()],
+            Action::PrevScreen => {
+                self.screen = Screen::ALL[(self.screen.index() + Screen::ALL.len() - 1) % Screen::ALL.len()]
+            }
+            Action::Up => self.step(-1),
+            Action::Down => self.step(1),
+            Action::PageUp => self.step(-(self.page as isize)),
+            Action::PageDown => self.step(self.page as isize),
+            Action::Top => self.step(isize::MIN / 2),
+            Action::Bottom => self.step(isize::MAX / 2),
+            Action::Open => self.open(),
+            Action::Back => self.back(),
+            Action::Filter => self.classes.editing = true,
+            Action::Sort => {
+                self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());
+                self.rebuild_class_rows();
+            }
+            Action::GroupPackages => {
+                self.classes.grouped = !self.classes.grouped;
+                self.classes.instances = None;
+                self.rebuild_class_rows();
+            }
+            Action::Expand => self.expand(true),
+            Action::Collapse => self.expand(false),
+            Action::Inspect => {
+                if let Some(n) = self.selected_node() {
+                    self.inspect(n);
+                }
+            }
+            Action::Copy => return self.copy(),
+            Action::Export => return self.export(),
+        }
+        Vec::new()
+    }
+
+    fn heap(&self) -> Option<Arc<Heap>> {
+        self.loaded().map(|l| l.heap.clone())
+    }
+
+    /// Rows of the current list on the current screen.
+    fn list_len(&self) -> usize {
+        match self.screen {
+            Screen::Classes => match &self.classes.instances {
+                Some((_, nodes, _)) => nodes.len(),
+                None => self.classes.rows.len(),
+            },
+            Screen::Leaks => match (&self.leaks.trace, self.loaded()) {
+                (Some(_), Some(l)) => l.leaks.get(self.leaks.cursor.selected).map_or(0, |k| k.trace.len()),
+                (None, Some(l)) => l.leaks.len(),
+                _ => 0,
+            },
+            Screen::Dominators => self.dom_rows(usize::MAX).len(),
+            Screen::Inspector => self.inspector_links().len(),
+            Screen::Overview | Screen::Monitor => 0,
+        }
+    }
+
+    fn step(&mut self, delta: isize) {
+        let len = self.list_len();
+        let page = self.page;
+        match self.screen {
+            Screen::Classes => match &mut self.classes.instances {
+                Some((_, _, c)) => c.step(delta, len, page),
+                None => self.classes.cursor.step(delta, len, page),
+            },
+            Screen::Leaks => match &mut self.leaks.trace {
+                Some(c) => c.step(delta, len, page),
+                None => self.leaks.cursor.step(delta, len, page),
+            },
+            Screen::Dominators => self.dom.cursor.step(delta, len, page),
+            Screen::Inspector => self.inspector.cursor.step(delta, len, page),
+            Screen::Overview | Screen::Monitor => {}
+        }
+    }
+
+    fn click(&mut self, row: usize) -> Vec<Effect> {
+        // Lists start two rows down (tab bar, header); a click selects the row under it.
+        if row < 2 {
+            return Vec::new();
+        }
+        let target = row - 2;
+        let offset = match self.screen {
+            Screen::Classes => self.classes.instances.as_ref().map_or(self.classes.cursor.offset, |i| i.2.offset),
+            Screen::Leaks => self.leaks.trace.map_or(self.leaks.cursor.offset, |c| c.offset),
+            Screen::Dominators => self.dom.cursor.offset,
+            Screen::Inspector => self.inspector.cursor.offset,
+            _ => return Vec::new(),
+        };
+        let current = self.selected_index();
+        let delta = (offset + target) as isize - current as isize;
+        self.step(delta);
+        Vec::new()
+    }
+
+    fn selected_index(&self) -> usize {
+        match self.screen {
+            Screen::Classes => self.classes.instances.as_ref().map_or(self.classes.cursor.selected, |i| i.2.selected),
+            Screen::Leaks => self.leaks.trace.map_or(self.leaks.cursor.selected, |c| c.selected),
+            Screen::Dominators => self.dom.cursor.selected,
+            Screen::Inspector => self.inspector.cursor.selected,
+            _ => 0,
+        }
+    }
+
+    /// The object under the cursor, if the screen has one.
+    pub fn selected_node(&self) -> Option<Node> {
+        let loaded = self.loaded()?;
+        match self.screen {
+            Screen::Classes => {
+                let (_, nodes, c) = self.classes.instances.as_ref()?;
+                nodes.get(c.selected).copied()
+            }
+            Screen::Leaks => {
+                let leak = loaded.leaks.get(self.leaks.cursor.selected)?;
+                match self.leaks.trace {
+                    Some(c) => leak.trace.get(c.selected).map(|t| t.node),
+                    None => leak.instances.first().copied(),
+                }
+            }
+            Screen::Dominators => {
+                self.dom_rows(self.dom.cursor.selected + 1).get(self.dom.cursor.selected).map(|r| r.node)
+            }
+            Screen::Inspector => self.inspector.history.last().copied(),
+            _ => None,
+        }
+    }
+
+    fn open(&mut self) {
+        match self.screen {
+            Screen::Classes if self.classes.instances.is_none() => {
+                let Some(heap) = self.heap() else { return };
+                let Some(class) = self.classes.rows.get(self.classes.cursor.selected).and_then(|r| r.class) else {
+                    return;
+                };
+                let mut nodes = heap.instances_of(class);
+                let d = &heap.dominators;
+                nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+                self.classes.instances = Some((class, nodes, Cursor::default()));
+            }
+            Screen::Leaks if self.leaks.trace.is_none() => {
+                if self.loaded().is_some_and(|l| !l.leaks.is_empty()) {
+                    self.leaks.trace = Some(Cursor::default());
+                }
+            }
+            Screen::Dominators => {
+                // Enter expands a closed node with children; on a leaf or an open node it inspects.
+                let rows = self.dom_rows(self.dom.cursor.selected + 1);
+                let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
+                let leaf = self.heap().is_none_or(|h| h.dominators.children(Some(row.node)).is_empty());
+                if leaf || self.dom.expanded.contains(&Some(row.node)) {
+                    self.inspect(row.node);
+                } else {
+                    self.expand(true);
+                }
+            }
+            Screen::Inspector => {
+                let links = self.inspector_links();
+                if let Some(&n) = links.get(self.inspector.cursor.selected) {
+                    self.inspect(n);
+                }
+            }
+            _ => {
+                if let Some(n) = self.selected_node() {
+                    self.inspect(n);
+                }
+            }
+        }
+    }
+
+    /// Opens `n` in the inspector, remembering where we were.
+    pub fn inspect(&mut self, n: Node) {
+        if self.inspector.history.last() != Some(&n) {
+            self.inspector.history.push(n);
+        }
+        self.inspector.cursor = Cursor::default();
+        self.screen = Screen::Inspector;
+    }
+
+    fn back(&mut self) {
+        match self.screen {
+            Screen::Inspector if self.inspector.history.len() > 1 => {
+                self.inspector.history.pop();
+                self.inspector.cursor = Cursor::default();
+            }
+            Screen::Classes if self.classes.instances.is_some() => self.classes.instances = None,
+            Screen::Classes if !self.classes.filter.is_empty() => {
+                self.classes.filter.clear();
+                self.rebuild_class_rows();
+            }
+            Screen::Leaks if self.leaks.trace.is_some() => self.leaks.trace = None,
+            _ => {}
+        }
+    }
+
+    fn expand(&mut self, open: bool) {
+        let rows = self.dom_rows(self.dom.cursor.selected + 1);
+        let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
+        let Some(heap) = self.heap() else { return };
+        if open {
+            self.dom.children.entry(Some(row.node)).or_insert_with(|| heap.dominated(Some(row.node)));
+            self.dom.expanded.insert(Some(row.node));
+        } else if !self.dom.expanded.remove(&Some(row.node)) {
+            // Collapsing a leaf or a closed node moves to its parent.
+            if let Some(Some(parent)) = heap.dominator(row.node) {
+                if let Some(i) = self.dom_rows(usize::MAX).iter().position(|r| r.node == parent) {
+                    self.dom.cursor.selected = i;
+                    self.dom.cursor.fit(self.page);
+                }
+            }
+        }
+    }
+
+    /// The first `limit` visible rows of the dominator tree (never more: a 10-million-node tree
+    /// costs only what is on screen).
+    pub fn dom_rows(&self, limit: usize) -> Vec<DomRow> {
+        let mut out = Vec::new();
+        let Some(loaded) = self.loaded() else { return out };
+        let root_children;
+        let top: &[Node] = match self.dom.children.get(&None) {
+            Some(v) => v,
+            None => {
+                root_children = loaded.heap.dominated(None);
+                &root_children
+            }
+        };
+        let mut stack: Vec<(&[Node], usize)> = vec![(top, 0)];
+        while let Some((list, i)) = stack.last_mut() {
+            if out.len() >= limit {
+                break;
+            }
+            let Some(&n) = list.get(*i) else {
+                stack.pop();
+                continue;
+            };
+            *i += 1;
+            let depth = stack.len() - 1;
+            out.push(DomRow { node: n, depth });
+            if self.dom.expanded.contains(&Some(n)) {
+                if let Some(kids) = self.dom.children.get(&Some(n)) {
+                    stack.push((kids, 0));
+                }
+            }
+        }
+        out
+    }
+
+    /// The objects the inspector's rows link to, in row order: fields, then referrers, then the
+    /// path from a GC root.
+    pub fn inspector_links(&self) -> Vec<Node> {
+        let (Some(loaded), Some(&n)) = (self.loaded(), self.inspector.history.last()) else { return Vec::new() };
+        let heap = &loaded.heap;
+        let idx = &heap.index;
+        let mut links: Vec<Node> =
+            idx.fields(n).iter().filter_map(|f| f.value.as_object().and_then(|id| idx.node(id))).collect();
+        if let Some(values) =
+            idx.array_values(n).filter(|_| idx.class(n).kind == heap::index::classes::ClassKind::ObjectArray)
+        {
+            links.extend(values.iter().take(1000).filter_map(|v| v.as_object().and_then(|id| idx.node(id))));
+        }
+        links.extend(heap.referrers(n).into_iter().take(200).map(|(r, _)| r));
+        links.extend(heap.paths().path(idx, n).into_iter().map(|s| s.node));
+        links
+    }
+
+    /// Rebuilds the class rows from the filter, sort and grouping.
+    pub fn rebuild_class_rows(&mut self) {
+        let Some(heap) = self.heap() else { return };
+        let idx = &heap.index;
+        let mut rows: Vec<ClassRow> = heap
+            .histogram_order()
+            .into_iter()
+            .map(|c| {
+                let h = heap.histogram[c as usize];
+                ClassRow {
+                    name: idx.classes[c as usize].name.clone(),
+                    class: Some(c),
+                    instances: h.instances,
+                    shallow: h.shallow_bytes,
+                    retained: h.retained_bytes,
+                }
+            })
+            .collect();
+        if self.classes.grouped {
+            let mut packages: HashMap<String, ClassRow> = HashMap::new();
+            for r in rows {
+                let base = r.name.trim_end_matches("[]");
+                let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
+                let e = packages.entry(package.clone()).or_insert(ClassRow {
+                    name: package,
+                    class: None,
+                    instances: 0,
+                    shallow: 0,
+                    retained: 0,
+                });
+                e.instances += r.instances;
+                e.shallow += r.shallow;
+                // Retained sizes of classes in a package can overlap; the sum is an upper bound.
+                e.retained += r.retained;
+            }
+            rows = packages.into_values().collect();
+        }
+        if !self.classes.filter.is_empty() {
+            let mut scored: Vec<(i64, ClassRow)> = rows
+                .into_iter()
+                .filter_map(|r| self.matcher.fuzzy_match(&r.name, &self.classes.filter).map(|s| (s, r)))
+                .collect();
+            scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+            rows = scored.into_iter().map(|(_, r)| r).collect();
+        }
+        let filtered_by_score = !self.classes.filter.is_empty();
+        match self.classes.sort {
+            Some(SortKey::Retained) if !filtered_by_score || self.classes.grouped => {
+                rows.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)))
+            }
+            Some(SortKey::Shallow) => rows.sort_by(|a, b| b.shallow.cmp(&a.shallow).then(a.name.cmp(&b.name))),
+            Some(SortKey::Instances) => rows.sort_by(|a, b| b.instances.cmp(&a.instances).then(a.name.cmp(&b.name))),
+            Some(SortKey::Name) => rows.sort_by(|a, b| a.name.cmp(&b.name)),
+            _ => {}
+        }
+        self.classes.rows = rows;
+        self.classes.cursor = Cursor::default();
+    }
+
+    fn copy(&mut self) -> Vec<Effect> {
+        let Some(loaded) = self.loaded() else { return Vec::new() };
+        let Some(n) = self.selected_node() else {
+            self.status = Some("nothing selected to copy".into());
+            return Vec::new();
+        };
+        let id = format!("0x{:x}", loaded.heap.index.id(n));
+        self.status = Some(format!("copied {id}"));
+        vec![Effect::Copy(id)]
+    }
+
+    fn export(&mut self) -> Vec<Effect> {
+        let Some(contents) = super::export::view_text(self) else { return Vec::new() };
+        let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
+        vec![Effect::Export { stem, contents }]
+    }
+}

@@ -1,0 +1,61 @@
+//! The current view as plain text (the `e` key writes it to a file).
+
+use std::fmt::Write as _;
+
+use heap::report::{hex, human_bytes};
+
+use super::app::{App, Screen};
+
+/// The rows of the current view as text, or `None` when nothing is loaded.
+pub fn view_text(app: &App) -> Option<String> {
+    let loaded = app.loaded()?;
+    let heap = &loaded.heap;
+    let mut out = String::new();
+    match app.screen {
+        Screen::Overview | Screen::Monitor => {
+            let file = heap::report::FileInfo { path: &loaded.path, bytes: loaded.file_bytes };
+            out = heap.analyze_text(&file, 50, &Default::default());
+        }
+        Screen::Classes => match &app.classes.instances {
+            Some((c, nodes, _)) => {
+                let _ = writeln!(out, "instances of {}", heap.index.classes[*c as usize].name);
+                for &n in nodes {
+                    let _ = writeln!(
+                        out,
+                        "{}\t{}\t{}",
+                        hex(heap.index.id(n)),
+                        heap.index.shallow_size(n),
+                        heap.dominators.retained(n)
+                    );
+                }
+            }
+            None => {
+                let _ = writeln!(out, "instances\tshallow\tretained\tclass");
+                for r in &app.classes.rows {
+                    let _ = writeln!(out, "{}\t{}\t{}\t{}", r.instances, r.shallow, r.retained, r.name);
+                }
+            }
+        },
+        Screen::Leaks => {
+            let meta = heap::leaks::metadata::extract(heap);
+            out = heap::leaks::render::leakcanary_text(heap, &loaded.leaks, &meta, &loaded.path, 0);
+        }
+        Screen::Dominators => {
+            for r in app.dom_rows(10_000) {
+                let _ = writeln!(
+                    out,
+                    "{}{} {} {}",
+                    "  ".repeat(r.depth),
+                    heap.display_class(r.node),
+                    hex(heap.index.id(r.node)),
+                    human_bytes(heap.dominators.retained(r.node))
+                );
+            }
+        }
+        Screen::Inspector => {
+            let n = *app.inspector.history.last()?;
+            out = heap.inspect_text(n);
+        }
+    }
+    Some(out)
+}

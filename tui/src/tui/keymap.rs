@@ -1,0 +1,143 @@
+//! The key bindings: one table, with a description per binding. Input is mapped through it, and
+//! the `?` help is generated from it, so the two cannot disagree. The keys are an interface
+//! people and scripts rely on: add bindings, never change these.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::Screen;
+
+/// What a key does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    Help,
+    Goto(Screen),
+    NextScreen,
+    PrevScreen,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Open,
+    Back,
+    Filter,
+    Sort,
+    GroupPackages,
+    Expand,
+    Collapse,
+    Inspect,
+    Copy,
+    Export,
+}
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every screen.
+    Global,
+    /// One screen.
+    On(Screen),
+}
+
+/// One binding.
+pub struct Binding {
+    pub scope: Scope,
+    pub keys: &'static [KeyCode],
+    pub label: &'static str,
+    pub action: Action,
+    pub description: &'static str,
+}
+
+const fn b(
+    scope: Scope,
+    keys: &'static [KeyCode],
+    label: &'static str,
+    action: Action,
+    description: &'static str,
+) -> Binding {
+    Binding { scope, keys, label, action, description }
+}
+
+use Action as A;
+use KeyCode as K;
+use Scope::{Global as G, On};
+
+/// The table, in the order help shows it.
+pub const KEYMAP: &[Binding] = &[
+    b(G, &[K::Char('1')], "1", A::Goto(Screen::Overview), "overview"),
+    b(G, &[K::Char('2')], "2", A::Goto(Screen::Classes), "classes (histogram)"),
+    b(G, &[K::Char('3')], "3", A::Goto(Screen::Leaks), "leak suspects"),
+    b(G, &[K::Char('4')], "4", A::Goto(Screen::Dominators), "dominator tree"),
+    b(G, &[K::Char('5')], "5", A::Goto(Screen::Inspector), "instance inspector"),
+    b(G, &[K::Char('6')], "6", A::Goto(Screen::Monitor), "live monitor"),
+    b(G, &[K::Tab], "Tab", A::NextScreen, "next screen"),
+    b(G, &[K::BackTab], "Shift-Tab", A::PrevScreen, "previous screen"),
+    b(G, &[K::Up, K::Char('k')], "↑ k", A::Up, "move up"),
+    b(G, &[K::Down, K::Char('j')], "↓ j", A::Down, "move down"),
+    b(G, &[K::PageUp], "PgUp", A::PageUp, "page up"),
+    b(G, &[K::PageDown], "PgDn", A::PageDown, "page down"),
+    b(G, &[K::Char('g'), K::Home], "g", A::Top, "to the top"),
+    b(G, &[K::Char('G'), K::End], "G", A::Bottom, "to the bottom"),
+    b(G, &[K::Enter], "Enter", A::Open, "open the selection"),
+    b(G, &[K::Esc, K::Backspace], "Esc Backspace", A::Back, "back"),
+    b(G, &[K::Char('i')], "i", A::Inspect, "inspect the selection"),
+    b(G, &[K::Char('y')], "y", A::Copy, "copy the id (OSC 52)"),
+    b(G, &[K::Char('e')], "e", A::Export, "export view to a file"),
+    b(G, &[K::Char('?')], "?", A::Help, "this help"),
+    b(G, &[K::Char('q')], "q", A::Quit, "quit"),
+    b(On(Screen::Classes), &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
+    b(On(Screen::Classes), &[K::Char('s')], "s", A::Sort, "cycle the sort column"),
+    b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
+    b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
+    b(On(Screen::Dominators), &[K::Left, K::Char('h')], "← h", A::Collapse, "collapse"),
+];
+
+/// The action a key has on `screen`, screen bindings first.
+pub fn action_for(screen: Screen, key: KeyEvent) -> Option<Action> {
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return matches!(key.code, KeyCode::Char('c')).then_some(Action::Quit);
+    }
+    let on_screen = KEYMAP.iter().filter(|b| b.scope == Scope::On(screen));
+    let global = KEYMAP.iter().filter(|b| b.scope == Scope::Global);
+    on_screen.chain(global).find(|b| b.keys.contains(&key.code)).map(|b| b.action)
+}
+
+/// The bindings help lists on `screen`: the screen's own, then the global ones.
+pub fn help_for(screen: Screen) -> Vec<&'static Binding> {
+    let own = KEYMAP.iter().filter(move |b| b.scope == Scope::On(screen));
+    own.chain(KEYMAP.iter().filter(|b| b.scope == Scope::Global)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_lines_fit_two_columns_of_an_80_column_terminal() {
+        for b in KEYMAP {
+            assert!(b.label.chars().count() <= 13 && b.description.chars().count() <= 24, "{}", b.description);
+        }
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_scope() {
+        for (i, a) in KEYMAP.iter().enumerate() {
+            for b in &KEYMAP[i + 1..] {
+                let overlap = a.keys.iter().any(|k| b.keys.contains(k));
+                let clash = a.scope == b.scope || a.scope == Scope::Global && b.scope == Scope::Global;
+                assert!(!(overlap && clash), "{} and {} share a key", a.label, b.label);
+            }
+        }
+    }
+
+    #[test]
+    fn screen_bindings_win() {
+        let right = KeyEvent::new(KeyCode::Right, KeyModifiers::NONE);
+        assert_eq!(action_for(Screen::Dominators, right), Some(Action::Expand));
+        assert_eq!(action_for(Screen::Classes, right), None);
+        let slash = KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE);
+        assert_eq!(action_for(Screen::Classes, slash), Some(Action::Filter));
+    }
+}

@@ -1,0 +1,161 @@
+//! The interactive loop: terminal set-up, input and loading on threads that post messages, draw
+//! after draining every pending message, carry out effects.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Sender};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use base64::Engine as _;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+
+use super::app::{App, Effect, Loaded, Msg};
+use super::theme::Theme;
+
+/// What to open.
+pub enum Source {
+    /// A dump on disk.
+    File(PathBuf),
+    /// The bundled demo dump.
+    Demo,
+}
+
+/// Runs the UI until the user quits.
+pub fn run(source: Source, theme: Theme) -> anyhow::Result<()> {
+    let (tx, rx) = channel::<Msg>();
+    spawn_loader(source, tx.clone());
+    let input = tx.clone();
+    std::thread::spawn(move || loop {
+        match event::poll(Duration::from_millis(250)) {
+            Ok(true) => match event::read() {
+                Ok(e) => {
+                    if input.send(Msg::Input(e)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => return,
+            },
+            Ok(false) => {
+                if input.send(Msg::Tick).is_err() {
+                    return;
+                }
+            }
+            Err(_) => return,
+        }
+    });
+
+    let mut terminal = ratatui::init();
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let size = terminal.size().map(|s| s.height).unwrap_or(24);
+    let mut app = App::new(theme);
+    app.page = (size as usize).saturating_sub(5).max(1);
+    let result = (|| -> anyhow::Result<()> {
+        loop {
+            terminal.draw(|f| super::view::draw(f, &app))?;
+            let Ok(first) = rx.recv() else { return Ok(()) };
+            let mut effects = app.update(first);
+            // Drain whatever else is waiting, then draw once.
+            while let Ok(m) = rx.try_recv() {
+                effects.extend(app.update(m));
+            }
+            for e in effects {
+                if let Some(s) = carry_out(e) {
+                    app.status = Some(s);
+                }
+            }
+            if app.quit {
+                return Ok(());
+            }
+        }
+    })();
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
+
+fn spawn_loader(source: Source, tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        let progress_tx = tx.clone();
+        let cb = move |phase: heap::Phase, done: u64, total: u64| {
+            let _ = progress_tx.send(Msg::Progress { phase: phase.name(), done, total });
+        };
+        let options = heap::Options { progress: Some(&cb), ..Default::default() };
+        let result = load(&source, options, &tx);
+        let _ = tx.send(Msg::Loaded(result.map(Box::new).map_err(|e| format!("{e:#}"))));
+    });
+}
+
+fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<Loaded> {
+    let (index, path, file_bytes) = match source {
+        Source::File(p) => {
+            let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+            (heap::Index::open(p, options).with_context(|| p.display().to_string())?, p.display().to_string(), bytes)
+        }
+        Source::Demo => {
+            let bytes = crate::cmd::demo::bytes()?;
+            let len = bytes.len() as u64;
+            (heap::Index::from_bytes(bytes, options)?, "demo.hprof (bundled)".to_string(), len)
+        }
+    };
+    let heap = heap::Heap::analyse(index, options);
+    let _ = tx.send(Msg::Progress { phase: "leaks", done: 0, total: 1 });
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    let _ = tx.send(Msg::Progress { phase: "leaks", done: 1, total: 1 });
+    Ok(Loaded { heap: Arc::new(heap), leaks, path, file_bytes })
+}
+
+/// Carries out an effect; returns a status line.
+fn carry_out(effect: Effect) -> Option<String> {
+    match effect {
+        Effect::Copy(text) => {
+            // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
+            let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+            let mut out = std::io::stdout();
+            let _ = write!(out, "\x1b]52;c;{b64}\x07");
+            let _ = out.flush();
+            None
+        }
+        Effect::Export { stem, contents } => match export(Path::new("."), &stem, &contents) {
+            Ok(p) => Some(format!("exported to {}", p.display())),
+            Err(e) => Some(format!("export failed: {e:#}")),
+        },
+    }
+}
+
+/// Writes `contents` to a new file `stem.txt` in `dir` (`stem-2.txt`... if taken): written under a
+/// temporary name, then renamed, never over an existing file.
+pub fn export(dir: &Path, stem: &str, contents: &str) -> anyhow::Result<PathBuf> {
+    let tmp = dir.join(format!(".{stem}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
+    for i in 1..10_000 {
+        let name = if i == 1 { format!("{stem}.txt") } else { format!("{stem}-{i}.txt") };
+        let path = dir.join(name);
+        // hard_link fails if the target exists, so nothing is ever overwritten.
+        if std::fs::hard_link(&tmp, &path).is_ok() {
+            let _ = std::fs::remove_file(&tmp);
+            return Ok(path);
+        }
+    }
+    let _ = std::fs::remove_file(&tmp);
+    anyhow::bail!("no free name for {stem}.txt in {}", dir.display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn export_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = export(dir.path(), "view", "one").unwrap();
+        let b = export(dir.path(), "view", "two").unwrap();
+        assert_eq!(a.file_name().unwrap(), "view.txt");
+        assert_eq!(b.file_name().unwrap(), "view-2.txt");
+        assert_eq!(std::fs::read_to_string(a).unwrap(), "one");
+        assert_eq!(std::fs::read_to_string(b).unwrap(), "two");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+}

@@ -1,0 +1,149 @@
+//! Every screen rendered into ratatui's TestBackend at 80×24 and 160×48, snapshotted with insta
+//! (`INSTA_UPDATE=always cargo test -p heaptui --test screens` after an intended change, then
+//! review the diff). The numbers on screen are also checked against the fixtures' facts.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use heaptui::tui::app::{App, Loaded, Msg, Screen};
+use heaptui::tui::theme::Theme;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+fn fixture(name: &str) -> PathBuf {
+    let dir = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    dir.join(name)
+}
+
+fn app_for(path: &Path) -> App {
+    let heap = heap::Heap::open(path, heap::Options::default()).unwrap();
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    let name = path.file_name().unwrap().to_string_lossy().to_string();
+    let bytes = std::fs::metadata(path).unwrap().len();
+    App::with_loaded(Theme::plain(), Loaded { heap: Arc::new(heap), leaks, path: name, file_bytes: bytes })
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
+}
+
+fn keys(app: &mut App, s: &str) {
+    for c in s.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> String {
+    app.update(Msg::Input(Event::Resize(w, h)));
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| heaptui::tui::view::draw(f, app)).unwrap();
+    format!("{}", t.backend())
+}
+
+const DIALER: &str = "android/adt-tools-base__dialer.android-hprof";
+
+#[test]
+fn dialer_screens() {
+    let mut app = app_for(&fixture(DIALER));
+    for (w, h) in [(80, 24), (160, 48)] {
+        app.screen = Screen::Overview;
+        let overview = render(&mut app, w, h);
+        // perflib: 43687 objects; heap 'A' 38 classes + 1406 instances, heap 'Z' 3533 + 38710.
+        assert!(overview.contains("43687 objects"), "{overview}");
+        assert!(overview.contains("42243 objects") && overview.contains("1444 objects"), "{overview}");
+        insta::assert_snapshot!(format!("dialer_overview_{w}x{h}"), overview);
+
+        keys(&mut app, "2");
+        let classes = render(&mut app, w, h);
+        // perflib: 1406 byte[] of 681489 bytes (665.5 KiB).
+        let row = classes.lines().find(|l| l.contains(" byte[]")).unwrap();
+        assert!(row.contains("1406") && row.contains("665.5 KiB"), "{row}");
+        insta::assert_snapshot!(format!("dialer_classes_{w}x{h}"), classes);
+
+        keys(&mut app, "3");
+        insta::assert_snapshot!(format!("dialer_leaks_{w}x{h}"), render(&mut app, w, h));
+        key(&mut app, KeyCode::Enter);
+        let trace = render(&mut app, w, h);
+        assert!(trace.contains("DefaultVoicemailNotifier") && trace.contains("Leaking: YES"), "{trace}");
+        insta::assert_snapshot!(format!("dialer_leak_trace_{w}x{h}"), trace);
+        key(&mut app, KeyCode::Esc);
+
+        keys(&mut app, "4");
+        insta::assert_snapshot!(format!("dialer_dominators_{w}x{h}"), render(&mut app, w, h));
+
+        keys(&mut app, "6");
+        insta::assert_snapshot!(format!("dialer_monitor_{w}x{h}"), render(&mut app, w, h));
+    }
+}
+
+#[test]
+fn classes_filter_sort_group_and_instances() {
+    let mut app = app_for(&fixture(DIALER));
+    keys(&mut app, "2/int[][]");
+    key(&mut app, KeyCode::Enter);
+    let filtered = render(&mut app, 80, 24);
+    let first = filtered.lines().nth(2).unwrap();
+    // perflib: 37 int[][] instances.
+    assert!(first.contains("int[][]") && first.contains("37"), "{filtered}");
+    insta::assert_snapshot!("dialer_classes_filtered_80x24", filtered);
+    key(&mut app, KeyCode::Enter);
+    let instances = render(&mut app, 80, 24);
+    assert!(instances.contains("int[][]") && instances.contains("1/37"), "{instances}");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.classes.filter.is_empty());
+    keys(&mut app, "s");
+    assert!(render(&mut app, 80, 24).contains("sort: shallow"));
+    keys(&mut app, "p");
+    let grouped = render(&mut app, 80, 24);
+    assert!(grouped.contains("package") && grouped.contains("java.lang"), "{grouped}");
+}
+
+#[test]
+fn inspector_follows_references_and_goes_back() {
+    let mut app = app_for(&fixture(DIALER));
+    // The leak trace's first object, then follow its first link.
+    keys(&mut app, "3");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "i");
+    assert_eq!(app.screen, Screen::Inspector);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("class com.android.dialer.calllog.DefaultVoicemailNotifier"), "{page}");
+    insta::assert_snapshot!("dialer_inspector_160x48", page);
+    let before = app.inspector.history.len();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.inspector.history.len(), before + 1);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.inspector.history.len(), before);
+    insta::assert_snapshot!("dialer_inspector_80x24", render(&mut app, 80, 24));
+}
+
+#[test]
+fn help_is_generated_from_the_keymap() {
+    let mut app = app_for(&fixture(DIALER));
+    keys(&mut app, "2?");
+    let help = render(&mut app, 80, 24);
+    for b in heaptui::tui::keymap::help_for(Screen::Classes).iter().take(10) {
+        assert!(help.contains(b.description), "{}", b.description);
+    }
+    insta::assert_snapshot!("dialer_help_classes_80x24", help);
+    keys(&mut app, "x");
+    assert!(!app.help);
+}
+
+#[test]
+fn loading_and_error_screens() {
+    let mut app = App::new(Theme::plain());
+    app.update(Msg::Progress { phase: "read", done: 50, total: 100 });
+    let loading = render(&mut app, 80, 24);
+    assert!(loading.contains("read") && loading.contains("50%"), "{loading}");
+    app.update(Msg::Loaded(Err("truncated HEAP DUMP SEGMENT (0x1c) at 0x3f2a10: needs 12 bytes, 4 left".into())));
+    let error = render(&mut app, 80, 24);
+    assert!(error.contains("could not be opened") && error.contains("at 0x3f2a10"), "{error}");
+    insta::assert_snapshot!("error_80x24", error);
+    keys(&mut app, "q");
+    assert!(app.quit);
+}
