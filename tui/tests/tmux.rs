@@ -1,0 +1,131 @@
+//! The real binary in a real terminal: tmux runs `heaptui FILE`, keys go in with send-keys, the
+//! screen comes out with capture-pane. Each test has its own tmux server (`-L`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str, args: &[&str], width: u16, height: u16) -> Tmux {
+        let socket = format!("heaptui-test-{name}-{}", std::process::id());
+        let mut cmd = vec![env!("CARGO_BIN_EXE_heaptui").to_string()];
+        cmd.extend(args.iter().map(|a| a.to_string()));
+        let status = Command::new("tmux")
+            .args(["-L", &socket, "new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()])
+            .arg(cmd.join(" "))
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect("tmux must be installed (apt-get install tmux)");
+        assert!(status.success());
+        Tmux { socket }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let ok = Command::new("tmux").args(["-L", &self.socket, "send-keys", "-t", "t"]).args(keys).status().unwrap();
+        assert!(ok.success());
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux").args(["-L", &self.socket, "capture-pane", "-p", "-t", "t"]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).to_string()
+    }
+
+    /// Waits until the screen shows `text` (the UI draws from worker threads).
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "waited for {text:?}; screen:\n{s}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn alive(&self) -> bool {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "has-session", "-t", "t"])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ =
+            Command::new("tmux").args(["-L", &self.socket, "kill-server"]).stderr(std::process::Stdio::null()).status();
+    }
+}
+
+fn fixture(name: &str) -> PathBuf {
+    let dir = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    dir.join(name)
+}
+
+#[test]
+fn walk_every_screen_of_a_fixture() {
+    let dump = fixture("android/adt-tools-base__dialer.android-hprof");
+    let t = Tmux::start("walk", &[dump.to_str().unwrap()], 100, 30);
+    let s = t.wait_for("43687 objects");
+    assert!(s.contains("Leak suspects (1)"), "{s}");
+    t.keys(&["2"]);
+    t.wait_for("instances    shallow");
+    t.keys(&["/", "H", "t", "m", "l", "P", "a", "r", "s", "e", "r", "Enter"]);
+    let s = t.wait_for("filter: HtmlParser");
+    assert!(s.contains("android.text.Html$HtmlParser"), "{s}");
+    t.keys(&["3", "Enter"]);
+    let s = t.wait_for("Leaking: YES");
+    assert!(s.contains("DefaultVoicemailNotifier") && s.contains("↓ .mContext"), "{s}");
+    t.keys(&["Down", "i"]);
+    t.wait_for("history 1");
+    t.keys(&["4"]);
+    t.wait_for("class android.content.res.Resources");
+    t.keys(&["Right"]);
+    t.wait_for("▾ class android.content.res.Resources");
+    t.keys(&["6"]);
+    t.wait_for("Live monitoring is not built yet");
+    t.keys(&["Tab"]);
+    t.wait_for("43687 objects");
+    t.keys(&["?"]);
+    t.wait_for("Keys: Overview");
+    t.keys(&["Escape"]);
+    t.keys(&["q"]);
+    let start = Instant::now();
+    while t.alive() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!t.alive(), "q did not quit");
+}
+
+#[test]
+fn quit_while_loading_and_errors_as_a_screen() {
+    // A file that is not a dump: a readable error screen, not a panic; q quits.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("notes.hprof");
+    std::fs::write(&bad, "this is not a heap dump\n").unwrap();
+    let t = Tmux::start("error", &[bad.to_str().unwrap()], 80, 24);
+    let s = t.wait_for("could not be opened");
+    assert!(s.contains("not an HPROF file"), "{s}");
+    t.keys(&["q"]);
+    let start = Instant::now();
+    while t.alive() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!t.alive());
+}
+
+#[test]
+fn no_argument_opens_the_demo() {
+    let t = Tmux::start("demo", &[], 120, 30);
+    let s = t.wait_for("Leak suspects (1)");
+    assert!(s.contains("class LeakyCache"), "{s}");
+    t.keys(&["q"]);
+}
