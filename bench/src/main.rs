@@ -8,11 +8,14 @@
 //!
 //! ```text
 //! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N] [FILE...]
+//! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! ```
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+
+mod keys;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,6 +28,9 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--one") {
         return one(Path::new(args.get(1).context("--one FILE")?));
+    }
+    if args.first().map(String::as_str) == Some("--keys") {
+        return keys::run(args.get(1).map(PathBuf::from));
     }
     let mut sizes: Vec<u64> = vec![100, 1000];
     let mut peer = false;
@@ -117,7 +123,7 @@ fn repo_file(rel: &str) -> PathBuf {
 }
 
 /// Makes (once) a dump of a `mb` MB heap with OpenJDK.
-fn make_dump(mb: u64) -> Result<PathBuf> {
+pub(crate) fn make_dump(mb: u64) -> Result<PathBuf> {
     let dir = cache_dir();
     std::fs::create_dir_all(&dir)?;
     let out = dir.join(format!("heapgen-{mb}mb.hprof"));

@@ -23,7 +23,7 @@ fn app_for(path: &Path) -> App {
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let bytes = std::fs::metadata(path).unwrap().len();
-    App::with_loaded(Theme::plain(), Loaded { heap: Arc::new(heap), leaks, path: name, file_bytes: bytes })
+    App::with_loaded(Theme::plain(), Loaded::new(Arc::new(heap), leaks, name, bytes))
 }
 
 fn key(app: &mut App, code: KeyCode) {

@@ -72,6 +72,20 @@ pub struct Loaded {
     pub leaks: Vec<Leak>,
     pub path: String,
     pub file_bytes: u64,
+    /// Figures the overview shows, computed once (each is a pass over every object).
+    pub summary: heap::report::Summary,
+    pub heap_totals: Vec<(String, u64, u64)>,
+    pub top_retained: Vec<Node>,
+}
+
+impl Loaded {
+    /// Bundles an analysed dump with the figures the screens need.
+    pub fn new(heap: Arc<Heap>, leaks: Vec<Leak>, path: String, file_bytes: u64) -> Loaded {
+        let summary = heap.summary();
+        let heap_totals = heap.heap_totals();
+        let top_retained = heap.top_retained(200);
+        Loaded { heap, leaks, path, file_bytes, summary, heap_totals, top_retained }
+    }
 }
 
 /// Loading progress per phase.
@@ -164,6 +178,11 @@ pub struct ClassesState {
     pub grouped: bool,
     pub cursor: Cursor,
     pub rows: Vec<ClassRow>,
+    /// Every row before filtering, for the grouping it was built for.
+    pub base: Vec<ClassRow>,
+    pub base_grouped: Option<bool>,
+    /// The last filter and the rows (indices into `base`) it matched.
+    pub matched: Option<(String, Vec<u32>)>,
     /// The instance list of a class, when open.
     pub instances: Option<(u32, Vec<Node>, Cursor)>,
 }
@@ -182,6 +201,8 @@ pub struct DomState {
     pub cursor: Cursor,
     /// Children of expanded nodes, largest retained first (computed when first expanded).
     pub children: HashMap<Option<Node>, Vec<Node>>,
+    /// How many rows are visible (recounted when a node opens or closes, not per key).
+    pub visible: usize,
 }
 
 /// One visible row of the dominator tree.
@@ -262,8 +283,11 @@ impl App {
                 Vec::new()
             }
             Msg::Loaded(Ok(loaded)) => {
+                let top = loaded.heap.dominated(None);
                 self.load = Load::Ready(loaded);
                 self.rebuild_class_rows();
+                self.dom.visible = top.len();
+                self.dom.children.insert(None, top);
                 self.dom.expanded.insert(None);
                 Vec::new()
             }
@@ -382,7 +406,7 @@ impl App {
                 (None, Some(l)) => l.leaks.len(),
                 _ => 0,
             },
-            Screen::Dominators => self.dom_rows(usize::MAX).len(),
+            Screen::Dominators => self.dom.visible,
             Screen::Inspector => self.inspector_links().len(),
             Screen::Overview | Screen::Monitor => 0,
         }
@@ -530,17 +554,40 @@ impl App {
         let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
         let Some(heap) = self.heap() else { return };
         if open {
+            if self.dom.expanded.contains(&Some(row.node)) {
+                return;
+            }
             self.dom.children.entry(Some(row.node)).or_insert_with(|| heap.dominated(Some(row.node)));
             self.dom.expanded.insert(Some(row.node));
-        } else if !self.dom.expanded.remove(&Some(row.node)) {
-            // Collapsing a leaf or a closed node moves to its parent.
+            self.dom.visible += self.visible_below(row.node);
+        } else if self.dom.expanded.contains(&Some(row.node)) {
+            self.dom.visible -= self.visible_below(row.node);
+            self.dom.expanded.remove(&Some(row.node));
+        } else {
+            // Collapsing a leaf or a closed node moves to its parent, which is above it.
             if let Some(Some(parent)) = heap.dominator(row.node) {
-                if let Some(i) = self.dom_rows(usize::MAX).iter().position(|r| r.node == parent) {
+                if let Some(i) = rows.iter().rposition(|r| r.node == parent) {
                     self.dom.cursor.selected = i;
                     self.dom.cursor.fit(self.page);
                 }
             }
         }
+    }
+
+    /// Rows shown under the expanded node `n` (its children, and theirs where expanded).
+    fn visible_below(&self, n: Node) -> usize {
+        let mut count = 0;
+        let mut stack = vec![n];
+        while let Some(v) = stack.pop() {
+            if !self.dom.expanded.contains(&Some(v)) {
+                continue;
+            }
+            if let Some(kids) = self.dom.children.get(&Some(v)) {
+                count += kids.len();
+                stack.extend(kids.iter().copied().filter(|k| self.dom.expanded.contains(&Some(*k))));
+            }
+        }
+        count
     }
 
     /// The first `limit` visible rows of the dominator tree (never more: a 10-million-node tree
@@ -598,59 +645,42 @@ impl App {
     /// Rebuilds the class rows from the filter, sort and grouping.
     pub fn rebuild_class_rows(&mut self) {
         let Some(heap) = self.heap() else { return };
-        let idx = &heap.index;
-        let mut rows: Vec<ClassRow> = heap
-            .histogram_order()
-            .into_iter()
-            .map(|c| {
-                let h = heap.histogram[c as usize];
-                ClassRow {
-                    name: idx.classes[c as usize].name.clone(),
-                    class: Some(c),
-                    instances: h.instances,
-                    shallow: h.shallow_bytes,
-                    retained: h.retained_bytes,
-                }
-            })
-            .collect();
-        if self.classes.grouped {
-            let mut packages: HashMap<String, ClassRow> = HashMap::new();
-            for r in rows {
-                let base = r.name.trim_end_matches("[]");
-                let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
-                let e = packages.entry(package.clone()).or_insert(ClassRow {
-                    name: package,
-                    class: None,
-                    instances: 0,
-                    shallow: 0,
-                    retained: 0,
-                });
-                e.instances += r.instances;
-                e.shallow += r.shallow;
-                // Retained sizes of classes in a package can overlap; the sum is an upper bound.
-                e.retained += r.retained;
-            }
-            rows = packages.into_values().collect();
+        // The unfiltered rows change only with the grouping.
+        if self.classes.base_grouped != Some(self.classes.grouped) {
+            self.classes.base = base_rows(&heap, self.classes.grouped);
+            self.classes.base_grouped = Some(self.classes.grouped);
+            self.classes.matched = None;
         }
-        if !self.classes.filter.is_empty() {
-            let mut scored: Vec<(i64, ClassRow)> = rows
-                .into_iter()
-                .filter_map(|r| self.matcher.fuzzy_match(&r.name, &self.classes.filter).map(|s| (s, r)))
-                .collect();
-            scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-            rows = scored.into_iter().map(|(_, r)| r).collect();
-        }
-        let filtered_by_score = !self.classes.filter.is_empty();
+        let base = &self.classes.base;
+        let filter = &self.classes.filter;
+        let mut picked: Vec<u32> = if filter.is_empty() {
+            (0..base.len() as u32).collect()
+        } else {
+            // Typing one more character only narrows the matches: filter the last ones again.
+            let from: Vec<u32> = match &self.classes.matched {
+                Some((p, m)) if filter.starts_with(p.as_str()) => m.clone(),
+                _ => (0..base.len() as u32).collect(),
+            };
+            let m = fuzzy_filter(&self.matcher, base, from, filter);
+            self.classes.matched = Some((filter.clone(), m.clone()));
+            m
+        };
+        let by_score = !filter.is_empty() && !self.classes.grouped;
+        let key = |i: &u32| &base[*i as usize];
         match self.classes.sort {
-            Some(SortKey::Retained) if !filtered_by_score || self.classes.grouped => {
-                rows.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)))
+            Some(SortKey::Retained) if !by_score => {
+                picked.sort_by(|a, b| key(b).retained.cmp(&key(a).retained).then(key(a).name.cmp(&key(b).name)))
             }
-            Some(SortKey::Shallow) => rows.sort_by(|a, b| b.shallow.cmp(&a.shallow).then(a.name.cmp(&b.name))),
-            Some(SortKey::Instances) => rows.sort_by(|a, b| b.instances.cmp(&a.instances).then(a.name.cmp(&b.name))),
-            Some(SortKey::Name) => rows.sort_by(|a, b| a.name.cmp(&b.name)),
+            Some(SortKey::Shallow) => {
+                picked.sort_by(|a, b| key(b).shallow.cmp(&key(a).shallow).then(key(a).name.cmp(&key(b).name)))
+            }
+            Some(SortKey::Instances) => {
+                picked.sort_by(|a, b| key(b).instances.cmp(&key(a).instances).then(key(a).name.cmp(&key(b).name)))
+            }
+            Some(SortKey::Name) => picked.sort_by(|a, b| key(a).name.cmp(&key(b).name)),
             _ => {}
         }
-        self.classes.rows = rows;
+        self.classes.rows = picked.into_iter().map(|i| base[i as usize].clone()).collect();
         self.classes.cursor = Cursor::default();
     }
 
@@ -670,4 +700,57 @@ impl App {
         let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
         vec![Effect::Export { stem, contents }]
     }
+}
+
+/// Rows whose name matches `pattern` (fuzzy, as skim and fzf match), best match first. Split
+/// across cores: 100,000 class names are a keystroke's work.
+pub fn fuzzy_filter(matcher: &SkimMatcherV2, rows: &[ClassRow], among: Vec<u32>, pattern: &str) -> Vec<u32> {
+    use rayon::prelude::*;
+    let mut scored: Vec<(i64, u32)> = among
+        .into_par_iter()
+        .filter_map(|i| matcher.fuzzy_match(&rows[i as usize].name, pattern).map(|s| (s, i)))
+        .collect();
+    scored.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+    scored.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The histogram's rows, one per class or (grouped) per package, largest retained first.
+fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
+    let idx = &heap.index;
+    let rows: Vec<ClassRow> = heap
+        .histogram_order()
+        .into_iter()
+        .map(|c| {
+            let h = heap.histogram[c as usize];
+            ClassRow {
+                name: idx.classes[c as usize].name.clone(),
+                class: Some(c),
+                instances: h.instances,
+                shallow: h.shallow_bytes,
+                retained: h.retained_bytes,
+            }
+        })
+        .collect();
+    if !grouped {
+        return rows;
+    }
+    let mut packages: HashMap<String, ClassRow> = HashMap::new();
+    for r in rows {
+        let base = r.name.trim_end_matches("[]");
+        let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
+        let e = packages.entry(package.clone()).or_insert(ClassRow {
+            name: package,
+            class: None,
+            instances: 0,
+            shallow: 0,
+            retained: 0,
+        });
+        e.instances += r.instances;
+        e.shallow += r.shallow;
+        // Retained sizes of classes in a package can overlap; the sum is an upper bound.
+        e.retained += r.retained;
+    }
+    let mut out: Vec<ClassRow> = packages.into_values().collect();
+    out.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)));
+    out
 }

@@ -104,7 +104,16 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 0, total: 1 });
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 1, total: 1 });
-    Ok(Loaded { heap: Arc::new(heap), leaks, path, file_bytes })
+    let heap = Arc::new(heap);
+    // The inspector's referrers need the reverse graph: build it now, off the UI's path, so the
+    // first object opened does not wait for it.
+    let warm = heap.clone();
+    std::thread::spawn(move || {
+        if !warm.index.is_empty() {
+            let _ = warm.referrers(0);
+        }
+    });
+    Ok(Loaded::new(heap, leaks, path, file_bytes))
 }
 
 /// Carries out an effect; returns a status line.

@@ -144,7 +144,7 @@ fn bar(part: u64, whole: u64, width: usize) -> String {
 fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(l) = app.loaded() else { return };
     let heap = &l.heap;
-    let s = heap.summary();
+    let s = l.summary;
     let idx = &heap.index;
     let t = &app.theme;
     let mut lines = vec![
@@ -180,11 +180,11 @@ fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let barw = (wide / 4).clamp(10, 40);
     let total = s.shallow_bytes.max(1);
     lines.push(Line::styled("Heaps", t.header));
-    for (name, objects, bytes) in heap.heap_totals() {
+    for (name, objects, bytes) in &l.heap_totals {
         lines.push(Line::from(vec![
             Span::raw(format!("  {name:<8} ")),
-            Span::styled(bar(bytes, total, barw), Style::default().fg(t.bar)),
-            Span::raw(format!(" {:>10} {objects:>10} objects", human_bytes(bytes))),
+            Span::styled(bar(*bytes, total, barw), Style::default().fg(t.bar)),
+            Span::raw(format!(" {:>10} {objects:>10} objects", human_bytes(*bytes))),
         ]));
     }
     lines.push(Line::raw(""));
@@ -209,7 +209,7 @@ fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
     lines.push(Line::raw(""));
     lines.push(Line::styled("Largest retained objects", t.header));
     let room = (area.height as usize).saturating_sub(lines.len()).max(1);
-    for n in heap.top_retained(room) {
+    for &n in l.top_retained.iter().take(room) {
         lines.push(Line::from(vec![
             Span::raw("  "),
             Span::styled(bar(heap.dominators.retained(n), reach, barw), Style::default().fg(t.bar)),

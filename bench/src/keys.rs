@@ -1,0 +1,116 @@
+//! The TUI's keypress latency: a key script replayed against the app state headlessly, each key's
+//! update and the frame it causes drawn into a 160×48 TestBackend, timed. The target is 16 ms
+//! (one frame at 60 Hz) per key on a 1 GB dump's index.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use heaptui::tui::app::{App, Loaded, Msg};
+use heaptui::tui::theme::Theme;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+
+fn script() -> Vec<KeyCode> {
+    use KeyCode::*;
+    let mut k = Vec::new();
+    let chars = |s: &str| s.chars().map(Char).collect::<Vec<_>>();
+    k.extend(chars("1"));
+    k.extend(chars("2"));
+    k.extend(std::iter::repeat_n(Down, 30));
+    k.extend([PageDown, PageDown, PageUp, End, Home]);
+    k.extend(chars("s"));
+    k.extend(chars("s"));
+    k.extend(chars("s"));
+    k.extend(chars("s"));
+    k.extend(chars("/java.util.HashMap"));
+    k.extend([Enter, Enter, Down, Down, Enter]);
+    k.extend(chars("3"));
+    k.extend([Enter, Down, Down, Enter, Esc]);
+    k.extend(chars("4"));
+    for _ in 0..15 {
+        k.extend([Right, Down]);
+    }
+    k.extend([PageDown, Left, Left, Up, Enter]);
+    k.extend([Down, Enter, Down, Enter, Esc, Esc]);
+    k.extend(chars("p"));
+    k.extend(chars("2"));
+    k.extend(chars("p"));
+    k.extend(chars("6?"));
+    k.push(Esc);
+    k
+}
+
+/// Runs the script on `file` (default: the 1 GB HeapGen dump) and prints the latency figures.
+pub fn run(file: Option<PathBuf>) -> Result<()> {
+    let path = match file {
+        Some(f) => f,
+        None => crate::make_dump(1000)?,
+    };
+    let t = Instant::now();
+    let heap = heap::Heap::open(&path, heap::Options::default())?;
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    println!("{} loaded in {:.2} s", path.display(), t.elapsed().as_secs_f64());
+    // The UI builds the reverse graph on a thread right after loading; do the same here.
+    let t = Instant::now();
+    let _ = heap.referrers(0);
+    println!("reverse graph (built in the background by the UI) in {:.2} s", t.elapsed().as_secs_f64());
+    let loaded = Loaded::new(Arc::new(heap), leaks, path.display().to_string(), 0);
+    let mut app = App::with_loaded(Theme::load("dark")?, loaded);
+    let mut terminal = Terminal::new(TestBackend::new(160, 48))?;
+    app.update(Msg::Input(Event::Resize(160, 48)));
+    terminal.draw(|f| heaptui::tui::view::draw(f, &app))?;
+    let mut times: Vec<(f64, String)> = Vec::new();
+    for code in script() {
+        let start = Instant::now();
+        app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
+        terminal.draw(|f| heaptui::tui::view::draw(f, &app))?;
+        times.push((start.elapsed().as_secs_f64() * 1000.0, format!("{code:?} on {}", app.screen.title())));
+    }
+    let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
+    sorted.sort_by(f64::total_cmp);
+    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p) as usize];
+    let worst = times.iter().max_by(|a, b| a.0.total_cmp(&b.0)).map(|t| t.1.clone()).unwrap_or_default();
+    println!(
+        "{} keys: median {:.2} ms, p90 {:.2} ms, max {:.2} ms ({worst}); {} over 16 ms",
+        sorted.len(),
+        pct(0.5),
+        pct(0.9),
+        pct(1.0),
+        sorted.iter().filter(|&&t| t > 16.0).count()
+    );
+    for (ms, what) in times.iter().filter(|t| t.0 > 16.0) {
+        println!("  {ms:>8.2} ms  {what}");
+    }
+    // Filtering 100k class names: the fuzzy matcher over that many names, one keystroke's work.
+    let rows: Vec<heaptui::tui::app::ClassRow> = (0..100_000)
+        .map(|i| heaptui::tui::app::ClassRow {
+            name: format!("com.example.module{}.feature{}.Widget{i}$Inner", i % 97, i % 13),
+            class: None,
+            instances: 0,
+            shallow: 0,
+            retained: 0,
+        })
+        .collect();
+    let matcher = fuzzy_matcher::skim::SkimMatcherV2::default();
+    let mut runs = Vec::new();
+    let mut hits = 0;
+    for _ in 0..7 {
+        let start = Instant::now();
+        hits = heaptui::tui::app::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat3Widg").len();
+        runs.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    runs.sort_by(f64::total_cmp);
+    println!("fuzzy filter over 100000 class names: median {:.1} ms of 7 ({hits} matches)", runs[3]);
+    // Typing one more character filters only the previous matches.
+    let first: Vec<u32> = heaptui::tui::app::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat");
+    let start = Instant::now();
+    let narrowed = heaptui::tui::app::fuzzy_filter(&matcher, &rows, first, "feat3").len();
+    println!(
+        "  the next keystroke (\"feat\" -> \"feat3\"): {:.1} ms ({narrowed} matches)",
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(())
+}
