@@ -37,7 +37,8 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
 }
 
 impl Data {
-    /// Maps the file at `path`; a gzip file (a dump someone compressed) is decompressed into memory.
+    /// Maps the file at `path`; a gzip or zstd file (a dump someone compressed, or a stripped
+    /// dump written with `--zstd`) is decompressed into memory.
     pub fn open(path: &Path) -> Result<Data> {
         let file = File::open(path).map_err(|e| io_error(path, "open", e))?;
         let meta = file.metadata().map_err(|e| io_error(path, "stat", e))?;
@@ -49,6 +50,13 @@ impl Data {
         }
         // SAFETY: see the contract on `Data::Mapped`.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(path, "map", e))?;
+        if map.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            let mut out = Vec::new();
+            zstd::stream::read::Decoder::new(&map[..])
+                .and_then(|mut d| d.read_to_end(&mut out))
+                .map_err(|e| io_error(path, "decompress (zstd)", e))?;
+            return Ok(Data::Owned(out));
+        }
         if map.starts_with(&[0x1f, 0x8b]) {
             let mut out = Vec::new();
             flate2::read::MultiGzDecoder::new(&map[..])

@@ -77,3 +77,16 @@ fn gzip_dump_opens() {
     assert!(h.index.len() > 10_000);
     assert_eq!(h.index.header.id_size, 8);
 }
+
+/// A zstd-compressed dump opens as it is, with the same contents as the plain one.
+#[test]
+fn zstd_dump_opens() {
+    let plain = std::fs::read(fixture("jvm/hprof-slurp__hprof-32.bin")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dump.hprof.zst");
+    std::fs::write(&path, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    let z = Heap::open(&path, Options::default()).unwrap();
+    let p = heap("jvm/hprof-slurp__hprof-32.bin", None);
+    assert_eq!(z.index.len(), p.index.len());
+    assert_eq!(z.summary().shallow_bytes, p.summary().shallow_bytes);
+}

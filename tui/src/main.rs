@@ -38,8 +38,8 @@ fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<
     use std::io::IsTerminal;
     let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
     match (file, terminal) {
-        (Some(f), true) => tui::run::run(tui::run::Source::File(f), tui::theme::Theme::load(theme)?),
-        (None, true) => tui::run::run(tui::run::Source::Demo, tui::theme::Theme::load(theme)?),
+        (Some(f), true) => tui::run::run(Some(tui::run::Source::File(f)), tui::theme::Theme::load(theme)?),
+        (None, true) => tui::run::run(None, tui::theme::Theme::load(theme)?),
         (Some(f), false) => cmd::analyze::run(cmd::analyze::Args::for_file(f)),
         (None, false) => cmd::demo::run(),
     }

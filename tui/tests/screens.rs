@@ -147,3 +147,20 @@ fn loading_and_error_screens() {
     keys(&mut app, "q");
     assert!(app.quit);
 }
+
+#[test]
+fn picker_lists_the_demo_and_dumps_here() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("app.hprof"), b"x").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
+    let items = heaptui::tui::app::pick_items(dir.path());
+    assert!(matches!(items[0].source, heaptui::tui::app::Source::Demo));
+    assert!(items.iter().any(|i| i.label.contains("app.hprof")));
+    assert!(!items.iter().any(|i| i.label.contains("notes.txt")));
+    let mut app = App::picker(Theme::plain(), items);
+    let screen = render(&mut app, 80, 24);
+    assert!(screen.contains("Open a heap dump") && screen.contains("bundled demo"), "{screen}");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    assert_eq!(effects, [heaptui::tui::app::Effect::Open(heaptui::tui::app::Source::Demo)]);
+    assert!(render(&mut app, 80, 24).contains("Loading"));
+}

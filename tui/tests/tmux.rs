@@ -123,8 +123,11 @@ fn quit_while_loading_and_errors_as_a_screen() {
 }
 
 #[test]
-fn no_argument_opens_the_demo() {
+fn no_argument_offers_the_demo() {
     let t = Tmux::start("demo", &[], 120, 30);
+    let s = t.wait_for("Open a heap dump");
+    assert!(s.contains("bundled demo"), "{s}");
+    t.keys(&["Enter"]);
     let s = t.wait_for("Leak suspects (1)");
     assert!(s.contains("class LeakyCache"), "{s}");
     t.keys(&["q"]);

@@ -57,9 +57,20 @@ pub enum Msg {
     Tick,
 }
 
+/// A dump to open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A file.
+    File(std::path::PathBuf),
+    /// The bundled demo dump.
+    Demo,
+}
+
 /// Something for the main loop to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
+    /// Start loading a dump.
+    Open(Source),
     /// Put text on the clipboard (OSC 52).
     Copy(String),
     /// Write `contents` to a new file named after `stem`.
@@ -94,8 +105,17 @@ pub struct Progress {
     pub started: Instant,
 }
 
+/// One entry of the picker.
+#[derive(Debug, Clone)]
+pub struct PickItem {
+    pub label: String,
+    pub source: Source,
+}
+
 /// Where loading is.
 pub enum Load {
+    /// Nothing chosen yet: the dumps on offer.
+    Picking(Vec<PickItem>, Cursor),
     Loading(Progress),
     Failed(String),
     Ready(Box<Loaded>),
@@ -255,6 +275,13 @@ impl App {
         }
     }
 
+    /// A model that offers dumps to open (`heaptui` with no argument).
+    pub fn picker(theme: Theme, items: Vec<PickItem>) -> App {
+        let mut app = App::new(theme);
+        app.load = Load::Picking(items, Cursor::default());
+        app
+    }
+
     /// A model with a dump already analysed (tests, benchmarks).
     pub fn with_loaded(theme: Theme, loaded: Loaded) -> App {
         let mut app = App::new(theme);
@@ -313,6 +340,25 @@ impl App {
 
     fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if key.kind == ratatui::crossterm::event::KeyEventKind::Release {
+            return Vec::new();
+        }
+        if let Load::Picking(items, cursor) = &mut self.load {
+            match action_for(Screen::Overview, key) {
+                Some(Action::Quit) => self.quit = true,
+                Some(Action::Up) => cursor.step(-1, items.len(), self.page),
+                Some(Action::Down) => cursor.step(1, items.len(), self.page),
+                Some(Action::Top) => cursor.step(isize::MIN / 2, items.len(), self.page),
+                Some(Action::Bottom) => cursor.step(isize::MAX / 2, items.len(), self.page),
+                Some(Action::Open) => {
+                    if let Some(item) = items.get(cursor.selected) {
+                        let source = item.source.clone();
+                        self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
+                        return vec![Effect::Open(source)];
+                    }
+                }
+                Some(Action::Help) => self.help = !self.help,
+                _ => {}
+            }
             return Vec::new();
         }
         if self.screen == Screen::Classes && self.classes.editing {
@@ -753,4 +799,47 @@ fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
     let mut out: Vec<ClassRow> = packages.into_values().collect();
     out.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)));
     out
+}
+
+/// What the picker offers: the bundled demo, heap dumps in `dir`, and dumps heaptui stored before
+/// (`$XDG_DATA_HOME/heaptui/dumps`), newest first.
+pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
+    let mut items =
+        vec![PickItem { label: "bundled demo (a JVM app with a leaking cache)".into(), source: Source::Demo }];
+    let is_dump = |p: &std::path::Path| {
+        let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+        [".hprof", ".hprof.gz", ".hprof.zst", ".android-hprof"].iter().any(|e| name.ends_with(e))
+    };
+    let mut found: Vec<(std::time::SystemTime, std::path::PathBuf)> = Vec::new();
+    let mut scan = |d: &std::path::Path, depth: usize| {
+        let mut stack = vec![(d.to_path_buf(), 0)];
+        while let Some((d, level)) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else { continue };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() && level < depth {
+                    stack.push((p, level + 1));
+                } else if is_dump(&p) {
+                    let t = e.metadata().and_then(|m| m.modified()).unwrap_or(std::time::UNIX_EPOCH);
+                    found.push((t, p));
+                }
+            }
+        }
+    };
+    scan(dir, 0);
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".local/share")));
+    if let Some(d) = data {
+        scan(&d.join("heaptui").join("dumps"), 3);
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, p) in found {
+        let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
+        items.push(PickItem {
+            label: format!("{}  ({})", p.display(), heap::report::human_bytes(size)),
+            source: Source::File(p),
+        });
+    }
+    items
 }

@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,18 +16,18 @@ use ratatui::crossterm::execute;
 use super::app::{App, Effect, Loaded, Msg};
 use super::theme::Theme;
 
-/// What to open.
-pub enum Source {
-    /// A dump on disk.
-    File(PathBuf),
-    /// The bundled demo dump.
-    Demo,
-}
+pub use super::app::Source;
 
-/// Runs the UI until the user quits.
-pub fn run(source: Source, theme: Theme) -> anyhow::Result<()> {
+/// Runs the UI until the user quits: on `source`, or with none, on the picker.
+pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
     let (tx, rx) = channel::<Msg>();
-    spawn_loader(source, tx.clone());
+    let mut app = match source {
+        Some(s) => {
+            spawn_loader(s, tx.clone());
+            App::new(theme)
+        }
+        None => App::picker(theme, super::app::pick_items(Path::new("."))),
+    };
     let input = tx.clone();
     std::thread::spawn(move || loop {
         match event::poll(Duration::from_millis(250)) {
@@ -50,7 +51,6 @@ pub fn run(source: Source, theme: Theme) -> anyhow::Result<()> {
     let mut terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let size = terminal.size().map(|s| s.height).unwrap_or(24);
-    let mut app = App::new(theme);
     app.page = (size as usize).saturating_sub(5).max(1);
     let result = (|| -> anyhow::Result<()> {
         loop {
@@ -62,7 +62,9 @@ pub fn run(source: Source, theme: Theme) -> anyhow::Result<()> {
                 effects.extend(app.update(m));
             }
             for e in effects {
-                if let Some(s) = carry_out(e) {
+                if let Effect::Open(source) = e {
+                    spawn_loader(source, tx.clone());
+                } else if let Some(s) = carry_out(e) {
                     app.status = Some(s);
                 }
             }
@@ -119,6 +121,7 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
 /// Carries out an effect; returns a status line.
 fn carry_out(effect: Effect) -> Option<String> {
     match effect {
+        Effect::Open(_) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
             let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());

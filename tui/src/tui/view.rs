@@ -18,6 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     draw_tabs(frame, tabs, app);
     match &app.load {
+        Load::Picking(items, cursor) => draw_picker(frame, body, app, items, *cursor),
         Load::Loading(_) => draw_loading(frame, body, app),
         Load::Failed(e) => draw_error(frame, body, app, e),
         Load::Ready(_) => match app.screen {
@@ -93,6 +94,32 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let pad = room.saturating_sub(left.chars().count());
     let text = format!("{left}{}{right}", " ".repeat(pad));
     frame.render_widget(Paragraph::new(text).style(app.theme.status), area);
+}
+
+fn draw_picker(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    items: &[super::app::PickItem],
+    cursor: super::app::Cursor,
+) {
+    let [head, list] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
+    frame.render_widget(
+        Paragraph::new(vec![
+            Line::styled("Open a heap dump", app.theme.header),
+            Line::styled("Phones and local JVMs appear here once the device bridge exists.", app.theme.dim),
+        ]),
+        head,
+    );
+    let height = list.height as usize;
+    let lines: Vec<Line<'_>> = items
+        .iter()
+        .enumerate()
+        .skip(cursor.offset)
+        .take(height)
+        .map(|(i, it)| Line::styled(format!(" {}", it.label), selected_style(app, i == cursor.selected)))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), list);
 }
 
 fn draw_loading(frame: &mut Frame<'_>, area: Rect, app: &App) {
