@@ -833,7 +833,7 @@ pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
     if let Some(d) = data {
         scan(&d.join("heaptui").join("dumps"), 3);
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     for (_, p) in found {
         let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
         items.push(PickItem {
