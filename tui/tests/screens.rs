@@ -164,3 +164,18 @@ fn picker_lists_the_demo_and_dumps_here() {
     assert_eq!(effects, [heaptui::tui::app::Effect::Open(heaptui::tui::app::Source::Demo)]);
     assert!(render(&mut app, 80, 24).contains("Loading"));
 }
+
+#[test]
+fn export_gives_text_and_json_of_the_view() {
+    let mut app = app_for(&fixture(DIALER));
+    keys(&mut app, "2");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE))));
+    let [heaptui::tui::app::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
+        panic!("{effects:?}")
+    };
+    assert_eq!(stem, "heaptui-classes");
+    assert!(contents.lines().any(|l| l.starts_with("1406\t681489\t")), "byte[]: 1406 instances, 681489 bytes");
+    let rows: serde_json::Value = serde_json::from_str(json).unwrap();
+    let byte_array = rows.as_array().unwrap().iter().find(|r| r["class"] == "byte[]").unwrap();
+    assert_eq!((byte_array["instances"].as_u64(), byte_array["shallow_bytes"].as_u64()), (Some(1406), Some(681489)));
+}

@@ -86,6 +86,13 @@ fn walk_every_screen_of_a_fixture() {
     assert!(s.contains("DefaultVoicemailNotifier") && s.contains("↓ .mContext"), "{s}");
     t.keys(&["Down", "i"]);
     t.wait_for("history 1");
+    // Follow a reference (the first link: mContext, the Service) and come back.
+    t.keys(&["Enter"]);
+    let s = t.wait_for("history 2");
+    assert!(s.contains("CallLogNotificationsService"), "{s}");
+    t.keys(&["Escape"]);
+    let s = t.wait_for("history 1");
+    assert!(s.contains("com.android.dialer.calllog.DefaultVoicemailNotifier 0x"), "{s}");
     t.keys(&["4"]);
     t.wait_for("class android.content.res.Resources");
     t.keys(&["Right"]);

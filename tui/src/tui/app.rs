@@ -73,8 +73,8 @@ pub enum Effect {
     Open(Source),
     /// Put text on the clipboard (OSC 52).
     Copy(String),
-    /// Write `contents` to a new file named after `stem`.
-    Export { stem: String, contents: String },
+    /// Write `contents` to a new text file named after `stem`, and `json` beside it.
+    Export { stem: String, contents: String, json: Option<String> },
 }
 
 /// An analysed dump with what the screens show.
@@ -87,6 +87,8 @@ pub struct Loaded {
     pub summary: heap::report::Summary,
     pub heap_totals: Vec<(String, u64, u64)>,
     pub top_retained: Vec<Node>,
+    /// Children of the dominator tree's widest nodes, sorted ahead of time by [`Loaded::warm`].
+    pub presorted: Arc<std::sync::Mutex<HashMap<Node, Vec<Node>>>>,
 }
 
 impl Loaded {
@@ -95,7 +97,25 @@ impl Loaded {
         let summary = heap.summary();
         let heap_totals = heap.heap_totals();
         let top_retained = heap.top_retained(200);
-        Loaded { heap, leaks, path, file_bytes, summary, heap_totals, top_retained }
+        Loaded { heap, leaks, path, file_bytes, summary, heap_totals, top_retained, presorted: Default::default() }
+    }
+
+    /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
+    /// a thread): the reverse graph for the inspector's referrers, and the sorted children of
+    /// every dominator-tree node with more than 20,000 of them.
+    pub fn warm(heap: &Heap, presorted: &std::sync::Mutex<HashMap<Node, Vec<Node>>>) {
+        if heap.index.is_empty() {
+            return;
+        }
+        let _ = heap.referrers(0);
+        let d = &heap.dominators;
+        let wide: Vec<Node> = (0..heap.index.len() as u32).filter(|&n| d.children(Some(n)).len() > 20_000).collect();
+        for n in wide {
+            let sorted = heap.dominated(Some(n));
+            if let Ok(mut m) = presorted.lock() {
+                m.insert(n, sorted);
+            }
+        }
     }
 }
 
@@ -219,10 +239,47 @@ pub struct LeaksState {
 pub struct DomState {
     pub expanded: HashSet<Option<Node>>,
     pub cursor: Cursor,
-    /// Children of expanded nodes, largest retained first (computed when first expanded).
-    pub children: HashMap<Option<Node>, Vec<Node>>,
+    /// Children of expanded nodes, largest retained first as far as they have been shown.
+    pub children: HashMap<Option<Node>, Kids>,
     /// How many rows are visible (recounted when a node opens or closes, not per key).
     pub visible: usize,
+}
+
+/// The children of a dominator-tree node, sorted by retained size only as far as rows have been
+/// shown: a node with 500,000 children costs a selection, not a full sort, when it opens.
+pub struct Kids {
+    pub nodes: Vec<Node>,
+    /// `nodes[..sorted]` are the largest, in order.
+    pub sorted: usize,
+}
+
+impl Kids {
+    fn new(nodes: Vec<Node>) -> Kids {
+        Kids { nodes, sorted: 0 }
+    }
+
+    /// Sorts at least the first `upto` children (a few more, to spare the next keys the work).
+    fn sort_to(&mut self, upto: usize, heap: &Heap) {
+        if upto <= self.sorted || self.sorted == self.nodes.len() {
+            return;
+        }
+        use rayon::prelude::*;
+        let d = &heap.dominators;
+        let end = (upto.max(self.sorted + 256) * 2).min(self.nodes.len());
+        // Read every size once (on all cores: they are scattered reads), then select and sort
+        // the (size, node) pairs.
+        let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
+            self.nodes[self.sorted..].par_iter().map(|&n| (std::cmp::Reverse(d.retained(n)), n)).collect();
+        let k = end - self.sorted;
+        if k < keyed.len() {
+            keyed.select_nth_unstable(k - 1);
+        }
+        keyed[..k].sort_unstable();
+        for (slot, (_, n)) in self.nodes[self.sorted..].iter_mut().zip(keyed) {
+            *slot = n;
+        }
+        self.sorted = end;
+    }
 }
 
 /// One visible row of the dominator tree.
@@ -310,12 +367,13 @@ impl App {
                 Vec::new()
             }
             Msg::Loaded(Ok(loaded)) => {
-                let top = loaded.heap.dominated(None);
+                let top = Kids::new(loaded.heap.dominators.children(None).to_vec());
                 self.load = Load::Ready(loaded);
                 self.rebuild_class_rows();
-                self.dom.visible = top.len();
+                self.dom.visible = top.nodes.len();
                 self.dom.children.insert(None, top);
                 self.dom.expanded.insert(None);
+                self.sort_visible();
                 Vec::new()
             }
             Msg::Loaded(Err(e)) => {
@@ -332,6 +390,7 @@ impl App {
             },
             Msg::Input(Event::Resize(_, h)) => {
                 self.page = (h as usize).saturating_sub(5).max(1);
+                self.sort_visible();
                 Vec::new()
             }
             Msg::Input(_) => Vec::new(),
@@ -470,9 +529,38 @@ impl App {
                 Some(c) => c.step(delta, len, page),
                 None => self.leaks.cursor.step(delta, len, page),
             },
-            Screen::Dominators => self.dom.cursor.step(delta, len, page),
+            Screen::Dominators => {
+                self.dom.cursor.step(delta, len, page);
+                self.sort_visible();
+            }
             Screen::Inspector => self.inspector.cursor.step(delta, len, page),
             Screen::Overview | Screen::Monitor => {}
+        }
+    }
+
+    /// Sorts each child list as far as the rows on screen (and a page more) reach.
+    fn sort_visible(&mut self) {
+        let Some(heap) = self.heap() else { return };
+        let need = self.dom.cursor.offset + 2 * self.page + 1;
+        // Sorting can bring other (expanded) nodes into view: repeat until nothing changes.
+        for _ in 0..4 {
+            let mut reach: HashMap<Option<Node>, usize> = HashMap::new();
+            self.walk_dom(need, |list, i, _| {
+                let e = reach.entry(list).or_insert(0);
+                *e = (*e).max(i + 1);
+            });
+            let mut changed = false;
+            for (list, upto) in reach {
+                if let Some(k) = self.dom.children.get_mut(&list) {
+                    if upto > k.sorted && k.sorted < k.nodes.len() {
+                        k.sort_to(upto, &heap);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
         }
     }
 
@@ -603,12 +691,18 @@ impl App {
             if self.dom.expanded.contains(&Some(row.node)) {
                 return;
             }
-            self.dom.children.entry(Some(row.node)).or_insert_with(|| heap.dominated(Some(row.node)));
+            let ready = self.loaded().and_then(|l| l.presorted.lock().ok().and_then(|m| m.get(&row.node).cloned()));
+            self.dom.children.entry(Some(row.node)).or_insert_with(|| match ready {
+                Some(nodes) => Kids { sorted: nodes.len(), nodes },
+                None => Kids::new(heap.dominators.children(Some(row.node)).to_vec()),
+            });
             self.dom.expanded.insert(Some(row.node));
             self.dom.visible += self.visible_below(row.node);
+            self.sort_visible();
         } else if self.dom.expanded.contains(&Some(row.node)) {
             self.dom.visible -= self.visible_below(row.node);
             self.dom.expanded.remove(&Some(row.node));
+            self.sort_visible();
         } else {
             // Collapsing a leaf or a closed node moves to its parent, which is above it.
             if let Some(Some(parent)) = heap.dominator(row.node) {
@@ -629,8 +723,8 @@ impl App {
                 continue;
             }
             if let Some(kids) = self.dom.children.get(&Some(v)) {
-                count += kids.len();
-                stack.extend(kids.iter().copied().filter(|k| self.dom.expanded.contains(&Some(*k))));
+                count += kids.nodes.len();
+                stack.extend(kids.nodes.iter().copied().filter(|k| self.dom.expanded.contains(&Some(*k))));
             }
         }
         count
@@ -640,34 +734,34 @@ impl App {
     /// costs only what is on screen).
     pub fn dom_rows(&self, limit: usize) -> Vec<DomRow> {
         let mut out = Vec::new();
-        let Some(loaded) = self.loaded() else { return out };
-        let root_children;
-        let top: &[Node] = match self.dom.children.get(&None) {
-            Some(v) => v,
-            None => {
-                root_children = loaded.heap.dominated(None);
-                &root_children
-            }
-        };
-        let mut stack: Vec<(&[Node], usize)> = vec![(top, 0)];
-        while let Some((list, i)) = stack.last_mut() {
-            if out.len() >= limit {
+        self.walk_dom(limit, |_, _, row| out.push(row));
+        out
+    }
+
+    /// Visits the first `limit` visible rows: the list each comes from, its index there, the row.
+    fn walk_dom(&self, limit: usize, mut visit: impl FnMut(Option<Node>, usize, DomRow)) {
+        let Some(top) = self.dom.children.get(&None) else { return };
+        let mut stack: Vec<(Option<Node>, &[Node], usize)> = vec![(None, &top.nodes, 0)];
+        let mut count = 0;
+        while let Some((list, nodes, i)) = stack.last_mut() {
+            if count >= limit {
                 break;
             }
-            let Some(&n) = list.get(*i) else {
+            let Some(&n) = nodes.get(*i) else {
                 stack.pop();
                 continue;
             };
+            let (list, index) = (*list, *i);
             *i += 1;
             let depth = stack.len() - 1;
-            out.push(DomRow { node: n, depth });
+            visit(list, index, DomRow { node: n, depth });
+            count += 1;
             if self.dom.expanded.contains(&Some(n)) {
                 if let Some(kids) = self.dom.children.get(&Some(n)) {
-                    stack.push((kids, 0));
+                    stack.push((Some(n), &kids.nodes, 0));
                 }
             }
         }
-        out
     }
 
     /// The objects the inspector's rows link to, in row order: fields, then referrers, then the
@@ -743,8 +837,9 @@ impl App {
 
     fn export(&mut self) -> Vec<Effect> {
         let Some(contents) = super::export::view_text(self) else { return Vec::new() };
+        let json = super::export::view_json(self).and_then(|v| serde_json::to_string_pretty(&v).ok());
         let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
-        vec![Effect::Export { stem, contents }]
+        vec![Effect::Export { stem, contents, json }]
     }
 }
 

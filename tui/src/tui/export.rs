@@ -1,4 +1,4 @@
-//! The current view as plain text (the `e` key writes it to a file).
+//! The current view as plain text and as JSON (the `e` key writes both to files).
 
 use std::fmt::Write as _;
 
@@ -58,4 +58,36 @@ pub fn view_text(app: &App) -> Option<String> {
         }
     }
     Some(out)
+}
+
+/// The current view as JSON: the same schema as the headless commands where one exists.
+pub fn view_json(app: &App) -> Option<serde_json::Value> {
+    use serde_json::json;
+    let loaded = app.loaded()?;
+    let heap = &loaded.heap;
+    let file = heap::report::FileInfo { path: &loaded.path, bytes: loaded.file_bytes };
+    Some(match app.screen {
+        Screen::Overview | Screen::Monitor => heap.analyze_json(&file, 50),
+        Screen::Leaks => heap::leaks::render::leaks_json(heap, &loaded.leaks),
+        Screen::Classes => match &app.classes.instances {
+            Some((_, nodes, _)) => json!(nodes.iter().take(10_000).map(|&n| heap.inspect_json(n)).collect::<Vec<_>>()),
+            None => json!(app
+                .classes
+                .rows
+                .iter()
+                .map(|r| json!({"class": r.name, "instances": r.instances, "shallow_bytes": r.shallow, "retained_bytes": r.retained}))
+                .collect::<Vec<_>>()),
+        },
+        Screen::Dominators => json!(app
+            .dom_rows(10_000)
+            .iter()
+            .map(|r| json!({
+                "depth": r.depth,
+                "id": hex(heap.index.id(r.node)),
+                "class": heap.display_class(r.node),
+                "retained_bytes": heap.dominators.retained(r.node),
+            }))
+            .collect::<Vec<_>>()),
+        Screen::Inspector => heap.inspect_json(*app.inspector.history.last()?),
+    })
 }

@@ -106,16 +106,11 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 0, total: 1 });
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 1, total: 1 });
-    let heap = Arc::new(heap);
-    // The inspector's referrers need the reverse graph: build it now, off the UI's path, so the
-    // first object opened does not wait for it.
-    let warm = heap.clone();
-    std::thread::spawn(move || {
-        if !warm.index.is_empty() {
-            let _ = warm.referrers(0);
-        }
-    });
-    Ok(Loaded::new(heap, leaks, path, file_bytes))
+    let loaded = Loaded::new(Arc::new(heap), leaks, path, file_bytes);
+    // Off the UI's path: what the first keypresses would otherwise wait for.
+    let (heap, presorted) = (loaded.heap.clone(), loaded.presorted.clone());
+    std::thread::spawn(move || Loaded::warm(&heap, &presorted));
+    Ok(loaded)
 }
 
 /// Carries out an effect; returns a status line.
@@ -130,20 +125,25 @@ fn carry_out(effect: Effect) -> Option<String> {
             let _ = out.flush();
             None
         }
-        Effect::Export { stem, contents } => match export(Path::new("."), &stem, &contents) {
-            Ok(p) => Some(format!("exported to {}", p.display())),
-            Err(e) => Some(format!("export failed: {e:#}")),
-        },
+        Effect::Export { stem, contents, json } => {
+            let text = export(Path::new("."), &stem, "txt", &contents);
+            let json = json.map(|j| export(Path::new("."), &stem, "json", &j));
+            match (text, json) {
+                (Ok(t), Some(Ok(j))) => Some(format!("exported to {} and {}", t.display(), j.display())),
+                (Ok(t), None) => Some(format!("exported to {}", t.display())),
+                (Err(e), _) | (_, Some(Err(e))) => Some(format!("export failed: {e:#}")),
+            }
+        }
     }
 }
 
-/// Writes `contents` to a new file `stem.txt` in `dir` (`stem-2.txt`... if taken): written under a
+/// Writes `contents` to a new file `stem.ext` in `dir` (`stem-2.ext`... if taken): written under a
 /// temporary name, then renamed, never over an existing file.
-pub fn export(dir: &Path, stem: &str, contents: &str) -> anyhow::Result<PathBuf> {
+pub fn export(dir: &Path, stem: &str, ext: &str, contents: &str) -> anyhow::Result<PathBuf> {
     let tmp = dir.join(format!(".{stem}.{}.tmp", std::process::id()));
     std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
     for i in 1..10_000 {
-        let name = if i == 1 { format!("{stem}.txt") } else { format!("{stem}-{i}.txt") };
+        let name = if i == 1 { format!("{stem}.{ext}") } else { format!("{stem}-{i}.{ext}") };
         let path = dir.join(name);
         // hard_link fails if the target exists, so nothing is ever overwritten.
         if std::fs::hard_link(&tmp, &path).is_ok() {
@@ -152,7 +152,7 @@ pub fn export(dir: &Path, stem: &str, contents: &str) -> anyhow::Result<PathBuf>
         }
     }
     let _ = std::fs::remove_file(&tmp);
-    anyhow::bail!("no free name for {stem}.txt in {}", dir.display())
+    anyhow::bail!("no free name for {stem}.{ext} in {}", dir.display())
 }
 
 #[cfg(test)]
@@ -162,8 +162,8 @@ mod tests {
     #[test]
     fn export_never_overwrites() {
         let dir = tempfile::tempdir().unwrap();
-        let a = export(dir.path(), "view", "one").unwrap();
-        let b = export(dir.path(), "view", "two").unwrap();
+        let a = export(dir.path(), "view", "txt", "one").unwrap();
+        let b = export(dir.path(), "view", "txt", "two").unwrap();
         assert_eq!(a.file_name().unwrap(), "view.txt");
         assert_eq!(b.file_name().unwrap(), "view-2.txt");
         assert_eq!(std::fs::read_to_string(a).unwrap(), "one");
