@@ -203,3 +203,57 @@ fn low_priority_and_excluded_references_reroute_paths() {
     assert_eq!(RefPattern::parse("static Foo#bar").map(|p| p.is_static), Some(true));
     assert_eq!(RefPattern::parse("nofield"), None);
 }
+
+/// Every Android sub-record of SPEC.md §5 in one hand-built dump: HEAP DUMP INFO switching heaps,
+/// roots 0x89–0x8E, 0x90 UNREACHABLE and 0xC3 PRIMITIVE ARRAY NODATA (an array whose values a
+/// stripper removed: its length and size stay).
+#[test]
+fn android_sub_records() {
+    let mut b = Builder::new("1.0.3");
+    b.string(0x20, "app").string(0x21, "zygote").string(0x22, "image");
+    b.class(0x100, "java.lang.Object", 0, &[]).class(0x110, "int[]", 0x100, &[]);
+    let info = |heap_type: u32, name: u32| {
+        let mut v = vec![0xFE];
+        v.extend_from_slice(&heap_type.to_be_bytes());
+        v.extend_from_slice(&name.to_be_bytes());
+        v
+    };
+    let id_root = |tag: u8, id: u32| {
+        let mut v = vec![tag];
+        v.extend_from_slice(&id.to_be_bytes());
+        v
+    };
+    b.raw(&info(0x5A, 0x21)).instance(0x1000, 0x100, &[]);
+    b.raw(&info(0x49, 0x22)).instance(0x1010, 0x100, &[]);
+    b.raw(&info(0x41, 0x20)).instance(0x1020, 0x100, &[]).instance(0x1030, 0x100, &[]);
+    // int[1000] without its values.
+    let mut nodata = vec![0xC3];
+    nodata.extend_from_slice(&0x1040u32.to_be_bytes());
+    nodata.extend_from_slice(&0u32.to_be_bytes());
+    nodata.extend_from_slice(&1000u32.to_be_bytes());
+    nodata.push(10);
+    b.raw(&nodata);
+    for (tag, id) in [(0x89, 0x1000), (0x8A, 0x1010), (0x8B, 0x1020), (0x8C, 0x1040), (0x8D, 0x100)] {
+        b.raw(&id_root(tag, id));
+    }
+    let mut jni_monitor = id_root(0x8E, 0x110);
+    jni_monitor.extend_from_slice(&[0, 0, 0, 1, 0, 0, 0, 2]);
+    b.raw(&jni_monitor).raw(&id_root(0x90, 0x1030));
+    let o = Options { size_model: Some(SizeModel::Android), ..Default::default() };
+    let h = Heap::analyse(Index::from_bytes(b.finish(), o).unwrap(), o);
+    let idx = &h.index;
+    let heap_name = |id: u64| idx.heaps[idx.heap_of(idx.node(id).unwrap())].name.clone();
+    assert_eq!([heap_name(0x1000), heap_name(0x1010), heap_name(0x1020)], ["zygote", "image", "app"]);
+    use heap::hprof::RootKind::*;
+    let kinds: Vec<_> = h.index.counts.root_records_by_kind.keys().copied().collect();
+    assert_eq!(kinds, [InternedString, Finalizing, Debugger, ReferenceCleanup, VmInternal, JniMonitor]);
+    let arr = idx.node(0x1040).unwrap();
+    assert_eq!(idx.array_length(arr), Some(1000));
+    assert_eq!(idx.shallow_size(arr), 4000);
+    assert_eq!(idx.array_values(arr), None);
+    assert_eq!(idx.marked_unreachable(), [idx.node(0x1030).unwrap()]);
+    // The object only 0x90 names is not a root: unreachable.
+    assert_eq!(h.dominators.reach(idx.node(0x1030).unwrap()), Reach::Unreachable);
+    let leaks = heap::leaks::find_leaks(&h, &Default::default());
+    assert!(leaks.iter().any(|l| l.kind == heap::leaks::LeakKind::Unreachable && l.instances.len() == 1));
+}
