@@ -27,7 +27,9 @@ pub mod leaks;
 pub mod paths;
 pub mod proguard;
 pub mod report;
+pub mod rewrite;
 pub mod sizes;
+pub mod strip;
 pub mod values;
 
 pub use analysis::{ClassStats, Heap};

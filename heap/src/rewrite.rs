@@ -1,0 +1,782 @@
+//! A streaming HPROF rewriter: fed a dump as arbitrary chunks (as a series of `write()` calls
+//! delivers it), it writes a rewritten dump with every record length fixed, in bounded memory.
+//! Stripping, restoring and converting are plans for it ([`Plan`]).
+//!
+//! Memory is bounded by the largest class dump or instance (their bytes are gathered whole) and a
+//! 1 MiB output segment buffer; array bodies stream through. Output is identical whatever the
+//! chunking of the input: every decision depends only on the bytes, never on where a chunk ends.
+//!
+//! A dropped primitive array is written as Android's PRIMITIVE ARRAY NODATA (0xC3): its id, stack,
+//! length and type stay, so sizes, counts and the graph survive, and the file is a valid dump our
+//! reader opens directly. Restoring writes the values back as zeros of the right length.
+
+use std::io::Write;
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::hprof::cursor::read_id;
+use crate::hprof::tags::{record, sub, BasicType};
+use crate::hprof::{parse_header, Cursor, Format};
+
+/// What happens to primitive array values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayValues {
+    /// Keep every value.
+    Keep,
+    /// Drop every value (NODATA).
+    Drop,
+    /// Keep arrays of at most this many elements whole (every String up to that length stays
+    /// readable), drop the values of longer ones.
+    KeepUpTo(u32),
+}
+
+/// What a rewrite does.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Android heap types (HEAP DUMP INFO) whose objects are dropped, with their HEAP DUMP INFO.
+    pub drop_heaps: Vec<u32>,
+    /// Primitive array values.
+    pub array_values: ArrayValues,
+    /// Zero every primitive field of every instance (Bitmap `mWidth`/`mHeight` excepted).
+    pub zero_fields: bool,
+    /// Write NODATA arrays back as full arrays of zeros.
+    pub restore_nodata: bool,
+    /// Android → HotSpot (`hprof-conv`): drop HEAP DUMP INFO, turn Android roots into ROOT UNKNOWN.
+    pub to_hotspot: bool,
+    /// Rewrite the header's version.
+    pub version: Option<Format>,
+    /// One output record per input heap dump record, with its tag and time (what `hprof-conv`
+    /// does; the record is buffered whole). Otherwise heap dumps are re-cut into segments of
+    /// about 1 MiB, large sub-records streaming through.
+    pub keep_segments: bool,
+    /// Forget which heap objects are in at every heap dump record (`hprof-conv -z` does).
+    pub heap_per_record: bool,
+    /// Matrix: the primitive arrays whose values stay (all others lose theirs)...
+    pub keep_arrays: Option<std::collections::HashSet<u64>>,
+    /// ...and arrays removed outright (duplicates whose referrers were re-pointed).
+    pub remove_arrays: std::collections::HashSet<u64>,
+}
+
+impl Plan {
+    /// Copies everything (useful to normalise segments).
+    pub fn identity() -> Plan {
+        Plan {
+            drop_heaps: Vec::new(),
+            array_values: ArrayValues::Keep,
+            zero_fields: false,
+            restore_nodata: false,
+            to_hotspot: false,
+            version: None,
+            keep_segments: false,
+            heap_per_record: false,
+            keep_arrays: None,
+            remove_arrays: Default::default(),
+        }
+    }
+}
+
+/// Heap type of Android's zygote heap.
+pub const HEAP_ZYGOTE: u32 = 0x5A;
+/// Heap type of Android's image heap.
+pub const HEAP_IMAGE: u32 = 0x49;
+
+const SEGMENT_FLUSH: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Copy,
+    Skip,
+    /// Gather the body whole (an instance whose fields are zeroed).
+    Gather,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum St {
+    Header,
+    RecHead,
+    /// A top-level record other than a heap dump: `left` bytes to copy.
+    Pass { left: u64 },
+    /// A STRING or LOAD CLASS record gathered whole (names the zeroing needs).
+    Names { tag: u8, left: u64 },
+    /// Inside a heap dump record: the next sub-record's tag.
+    SubTag,
+    /// Gathering a sub-record's head (its size is learnt as it parses).
+    SubHead { tag: u8 },
+    /// A sub-record's body.
+    SubBody { left: u64, act: Body },
+    /// After an error: everything else is ignored.
+    Failed,
+}
+
+#[derive(Default)]
+struct Shape {
+    super_id: u64,
+    /// Own instance fields: type code and name id.
+    fields: Vec<(u8, u64)>,
+}
+
+/// Counts of what a rewrite did.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct RewriteStats {
+    /// Bytes read.
+    pub bytes_in: u64,
+    /// Bytes written.
+    pub bytes_out: u64,
+    /// Objects dropped with their heap.
+    pub objects_dropped: u64,
+    /// Primitive arrays whose values were dropped.
+    pub arrays_emptied: u64,
+    /// NODATA arrays written back with zeros.
+    pub arrays_restored: u64,
+}
+
+/// The streaming rewriter. Feed it with [`Rewriter::feed`], end with [`Rewriter::finish`].
+pub struct Rewriter<W: Write> {
+    out: W,
+    plan: Plan,
+    st: St,
+    acc: Vec<u8>,
+    need: usize,
+    id_size: usize,
+    pos: u64,
+    rec_tag: u8,
+    rec_time: [u8; 4],
+    heap_left: u64,
+    heap_tag: u8,
+    dropping: bool,
+    seg: Vec<u8>,
+    /// A sub-record is being streamed straight to `out` under a segment header already written.
+    direct: bool,
+    /// A heap dump has been opened in the output and not yet closed by HEAP DUMP END.
+    open_dump: bool,
+    gather_head: Vec<u8>,
+    shapes: FxHashMap<u64, Shape>,
+    layouts: FxHashMap<u64, Vec<(u32, u8, bool)>>,
+    keep_names: FxHashMap<u64, &'static str>,
+    bitmap_classes: Vec<u64>,
+    stats: RewriteStats,
+}
+
+impl<W: Write> Rewriter<W> {
+    /// A rewriter writing to `out`.
+    pub fn new(out: W, plan: Plan) -> Rewriter<W> {
+        Rewriter {
+            out,
+            plan,
+            st: St::Header,
+            acc: Vec::new(),
+            need: 31,
+            id_size: 4,
+            pos: 0,
+            rec_tag: 0,
+            rec_time: [0; 4],
+            heap_left: 0,
+            heap_tag: 0,
+            dropping: false,
+            seg: Vec::new(),
+            direct: false,
+            open_dump: false,
+            gather_head: Vec::new(),
+            shapes: FxHashMap::default(),
+            layouts: FxHashMap::default(),
+            keep_names: FxHashMap::default(),
+            bitmap_classes: Vec::new(),
+            stats: RewriteStats::default(),
+        }
+    }
+
+    fn err(&self, kind: ErrorKind) -> Error {
+        let e = Error::new(self.pos, kind);
+        match self.st {
+            St::SubHead { tag } => e.in_sub_record(tag).in_record(self.heap_tag),
+            St::SubTag | St::SubBody { .. } => e.in_record(self.heap_tag),
+            St::Pass { .. } | St::Names { .. } => e.in_record(self.rec_tag),
+            _ => e,
+        }
+    }
+
+    fn io(&mut self, r: std::io::Result<()>) -> Result<()> {
+        r.map_err(|e| {
+            self.st = St::Failed;
+            Error::new(self.pos, ErrorKind::Io(format!("cannot write the output: {e}")))
+        })
+    }
+
+    fn write_out(&mut self, b: &[u8]) -> Result<()> {
+        self.stats.bytes_out += b.len() as u64;
+        let r = self.out.write_all(b);
+        self.io(r)
+    }
+
+    /// Adds a sub-record's bytes to the output heap dump.
+    fn emit(&mut self, b: &[u8]) -> Result<()> {
+        if self.direct {
+            return self.write_out(b);
+        }
+        self.seg.extend_from_slice(b);
+        Ok(())
+    }
+
+    fn flush_segment(&mut self) -> Result<()> {
+        if self.seg.is_empty() {
+            return Ok(());
+        }
+        let seg = std::mem::take(&mut self.seg);
+        self.segment_header(seg.len() as u64)?;
+        self.write_out(&seg)?;
+        self.seg = seg;
+        self.seg.clear();
+        Ok(())
+    }
+
+    fn segment_header(&mut self, len: u64) -> Result<()> {
+        let len = u32::try_from(len).map_err(|_| self.err(ErrorKind::Io("a sub-record larger than 4 GiB".into())))?;
+        let mut h = vec![record::HEAP_DUMP_SEGMENT];
+        h.extend_from_slice(&self.rec_time);
+        h.extend_from_slice(&len.to_be_bytes());
+        self.open_dump = true;
+        self.write_out(&h)
+    }
+
+    fn close_dump(&mut self) -> Result<()> {
+        self.flush_segment()?;
+        if self.open_dump {
+            self.open_dump = false;
+            let mut h = vec![record::HEAP_DUMP_END];
+            h.extend_from_slice(&self.rec_time);
+            h.extend_from_slice(&0u32.to_be_bytes());
+            self.write_out(&h)?;
+        }
+        Ok(())
+    }
+
+    /// What the rewrite did so far.
+    pub fn stats(&self) -> RewriteStats {
+        self.stats
+    }
+
+    /// Feeds the next bytes of the input.
+    pub fn feed(&mut self, mut data: &[u8]) -> Result<()> {
+        while !data.is_empty() {
+            match self.st {
+                St::Failed => return Ok(()),
+                St::Header | St::RecHead | St::SubHead { .. } | St::Names { .. } => {
+                    let take = (self.need - self.acc.len()).min(data.len());
+                    self.acc.extend_from_slice(&data[..take]);
+                    data = &data[take..];
+                    self.pos += take as u64;
+                    self.stats.bytes_in += take as u64;
+                    if let St::SubHead { .. } = self.st {
+                        self.heap_left -= take as u64;
+                    }
+                    if self.acc.len() == self.need {
+                        if let Err(e) = self.step() {
+                            self.st = St::Failed;
+                            return Err(e);
+                        }
+                    }
+                }
+                St::SubTag => {
+                    if self.heap_left == 0 {
+                        self.end_heap_record()?;
+                        continue;
+                    }
+                    let tag = data[0];
+                    data = &data[1..];
+                    self.pos += 1;
+                    self.stats.bytes_in += 1;
+                    self.heap_left -= 1;
+                    self.acc.clear();
+                    self.acc.push(tag);
+                    self.need = 1;
+                    self.st = St::SubHead { tag };
+                    if let Err(e) = self.step() {
+                        self.st = St::Failed;
+                        return Err(e);
+                    }
+                }
+                St::Pass { left } => {
+                    let take = (left.min(data.len() as u64)) as usize;
+                    self.write_out(&data[..take])?;
+                    data = &data[take..];
+                    self.pos += take as u64;
+                    self.stats.bytes_in += take as u64;
+                    self.st = if left == take as u64 { St::RecHead } else { St::Pass { left: left - take as u64 } };
+                    if self.st == St::RecHead {
+                        self.acc.clear();
+                        self.need = 9;
+                    }
+                }
+                St::SubBody { left, act } => {
+                    let take = (left.min(data.len() as u64)) as usize;
+                    match act {
+                        Body::Copy => self.emit(&data[..take])?,
+                        Body::Gather => self.gather_head.extend_from_slice(&data[..take]),
+                        Body::Skip => {}
+                    }
+                    data = &data[take..];
+                    self.pos += take as u64;
+                    self.stats.bytes_in += take as u64;
+                    self.heap_left -= take as u64;
+                    if left == take as u64 {
+                        self.end_sub_record(act)?;
+                    } else {
+                        self.st = St::SubBody { left: left - take as u64, act };
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn end_sub_record(&mut self, act: Body) -> Result<()> {
+        if act == Body::Gather {
+            let mut rec = std::mem::take(&mut self.gather_head);
+            self.zero_instance_fields(&mut rec);
+            self.emit(&rec)?;
+        }
+        if self.direct {
+            self.direct = false;
+        } else if self.seg.len() >= SEGMENT_FLUSH && !self.plan.keep_segments {
+            self.flush_segment()?;
+        }
+        self.st = St::SubTag;
+        Ok(())
+    }
+
+    fn end_heap_record(&mut self) -> Result<()> {
+        if self.plan.keep_segments {
+            let seg = std::mem::take(&mut self.seg);
+            let len = u32::try_from(seg.len()).map_err(|_| self.err(ErrorKind::Io("a heap dump record over 4 GiB".into())))?;
+            let mut h = vec![self.heap_tag];
+            h.extend_from_slice(&self.rec_time);
+            h.extend_from_slice(&len.to_be_bytes());
+            self.write_out(&h)?;
+            self.write_out(&seg)?;
+            self.seg = seg;
+            self.seg.clear();
+        } else if self.heap_tag == record::HEAP_DUMP {
+            // Each HEAP DUMP record is one dump: keep them apart.
+            self.close_dump()?;
+        }
+        self.acc.clear();
+        self.need = 9;
+        self.st = St::RecHead;
+        Ok(())
+    }
+
+    /// Acts on a complete header (`acc` holds `need` bytes).
+    fn step(&mut self) -> Result<()> {
+        match self.st {
+            St::Header => {
+                let mut h = parse_header(&self.acc)?;
+                self.id_size = h.id_size as usize;
+                if let Some(v) = self.plan.version {
+                    h.format = v;
+                }
+                let mut out = format!("JAVA PROFILE {}\0", h.format.as_str()).into_bytes();
+                out.extend_from_slice(&self.acc[19..31]);
+                self.write_out(&out)?;
+                self.acc.clear();
+                self.need = 9;
+                self.st = St::RecHead;
+            }
+            St::RecHead => self.record_head()?,
+            St::Names { tag, .. } => {
+                let rec = std::mem::take(&mut self.acc);
+                self.note_names(tag, &rec[9..]);
+                self.write_out(&rec)?;
+                self.need = 9;
+                self.st = St::RecHead;
+            }
+            St::SubHead { tag } => self.sub_head(tag)?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn record_head(&mut self) -> Result<()> {
+        let tag = self.acc[0];
+        let len = u64::from(u32::from_be_bytes([self.acc[5], self.acc[6], self.acc[7], self.acc[8]]));
+        self.rec_tag = tag;
+        self.rec_time.copy_from_slice(&self.acc[1..5]);
+        match tag {
+            record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
+                self.heap_tag = tag;
+                self.heap_left = len;
+                if self.plan.heap_per_record {
+                    self.dropping = false;
+                }
+                self.acc.clear();
+                self.st = St::SubTag;
+            }
+            record::HEAP_DUMP_END if self.plan.keep_segments => {
+                let head = std::mem::take(&mut self.acc);
+                self.write_out(&head)?;
+                self.acc = head;
+                self.acc.clear();
+                self.need = 9;
+                self.st = if len == 0 { St::RecHead } else { St::Pass { left: len } };
+            }
+            record::HEAP_DUMP_END => {
+                self.close_dump()?;
+                self.acc.clear();
+                self.need = 9;
+            }
+            record::STRING | record::LOAD_CLASS if self.plan.zero_fields => {
+                self.need = 9 + len as usize;
+                self.st = St::Names { tag, left: len };
+                if len == 0 {
+                    self.step()?;
+                }
+            }
+            _ => {
+                // Records between heap dumps (HotSpot writes none, old agents do): keep their order.
+                let head = std::mem::take(&mut self.acc);
+                self.flush_segment()?;
+                self.write_out(&head)?;
+                self.acc = head;
+                self.acc.clear();
+                self.need = 9;
+                self.st = if len == 0 { St::RecHead } else { St::Pass { left: len } };
+            }
+        }
+        Ok(())
+    }
+
+    fn note_names(&mut self, tag: u8, body: &[u8]) {
+        let id = self.id_size as u32;
+        if tag == record::STRING && body.len() >= self.id_size {
+            let text = &body[self.id_size..];
+            for name in ["mWidth", "mHeight", "android.graphics.Bitmap"] {
+                if text == name.as_bytes() {
+                    self.keep_names.insert(read_id(body, id), name);
+                }
+            }
+        } else if tag == record::LOAD_CLASS && body.len() >= 8 + 2 * self.id_size {
+            let class = read_id(&body[4..], id);
+            let name = read_id(&body[8 + self.id_size..], id);
+            if self.keep_names.get(&name) == Some(&"android.graphics.Bitmap") {
+                self.bitmap_classes.push(class);
+            }
+        }
+    }
+
+    /// Parses the gathered head of sub-record `tag`: `Ok(None)` when more bytes are needed (and
+    /// `need` has grown), else the body length that follows.
+    fn sub_head(&mut self, tag: u8) -> Result<()> {
+        let id = self.id_size;
+        let fixed = |n: usize| n;
+        let head_len = match tag {
+            sub::ROOT_UNKNOWN
+            | sub::ROOT_STICKY_CLASS
+            | sub::ROOT_MONITOR_USED
+            | sub::ROOT_INTERNED_STRING
+            | sub::ROOT_FINALIZING
+            | sub::ROOT_DEBUGGER
+            | sub::ROOT_REFERENCE_CLEANUP
+            | sub::ROOT_VM_INTERNAL
+            | sub::UNREACHABLE => fixed(1 + id),
+            sub::ROOT_JNI_GLOBAL => fixed(1 + 2 * id),
+            sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => fixed(1 + id + 8),
+            sub::ROOT_NATIVE_STACK | sub::ROOT_THREAD_BLOCK => fixed(1 + id + 4),
+            sub::HEAP_DUMP_INFO => fixed(1 + 4 + id),
+            sub::INSTANCE_DUMP => fixed(1 + 2 * id + 8),
+            sub::OBJECT_ARRAY_DUMP => fixed(1 + 2 * id + 8),
+            sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => fixed(1 + id + 9),
+            sub::CLASS_DUMP => {
+                // Variable: parse what is there; a truncation says how much more it needs.
+                match crate::hprof::heap_record::read_sub_record(&mut Cursor::new(&self.acc, 0, self.id_size as u32)) {
+                    Ok(_) => self.acc.len(),
+                    Err(e) => match e.kind {
+                        ErrorKind::Truncated { needed, left } => {
+                            let more = (needed - left) as usize;
+                            return self.want(self.acc.len() + more);
+                        }
+                        kind => return Err(self.err(kind)),
+                    },
+                }
+            }
+            other => return Err(self.err_at(self.pos - self.acc.len() as u64, ErrorKind::UnknownSubRecord(other))),
+        };
+        if self.acc.len() < head_len {
+            return self.want(head_len);
+        }
+        let head = std::mem::take(&mut self.acc);
+        self.sub_record(tag, head)
+    }
+
+    fn err_at(&self, offset: u64, kind: ErrorKind) -> Error {
+        let mut e = self.err(kind);
+        e.offset = offset;
+        e
+    }
+
+    /// Asks for `n` bytes of head in all; fails if the heap record cannot hold them.
+    fn want(&mut self, n: usize) -> Result<()> {
+        let more = (n - self.acc.len()) as u64;
+        if more > self.heap_left {
+            return Err(self.err(ErrorKind::Truncated { needed: more, left: self.heap_left }));
+        }
+        self.need = n;
+        Ok(())
+    }
+
+    /// Decides what to do with a sub-record whose head is complete.
+    fn sub_record(&mut self, tag: u8, mut head: Vec<u8>) -> Result<()> {
+        let id = self.id_size;
+        let u4 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+        self.need = 0;
+        let body_len: u64;
+        let mut act = Body::Copy;
+        match tag {
+            sub::HEAP_DUMP_INFO => {
+                let heap_type = u4(&head, 1);
+                self.dropping = self.plan.drop_heaps.contains(&heap_type);
+                if !self.dropping && !self.plan.to_hotspot {
+                    self.emit(&head)?;
+                }
+                return self.done_head();
+            }
+            sub::ROOT_INTERNED_STRING
+            | sub::ROOT_FINALIZING
+            | sub::ROOT_DEBUGGER
+            | sub::ROOT_REFERENCE_CLEANUP
+            | sub::ROOT_VM_INTERNAL
+            | sub::ROOT_JNI_MONITOR
+            | sub::UNREACHABLE
+                if self.plan.to_hotspot =>
+            {
+                // HotSpot has no such roots: they become ROOT UNKNOWN naming the same object.
+                let mut out = vec![sub::ROOT_UNKNOWN];
+                out.extend_from_slice(&head[1..1 + id]);
+                self.emit(&out)?;
+                return self.done_head();
+            }
+            sub::CLASS_DUMP => {
+                if self.plan.zero_fields {
+                    self.note_class(&head);
+                }
+                self.emit(&head)?;
+                return self.done_head();
+            }
+            sub::INSTANCE_DUMP => {
+                body_len = u64::from(u4(&head, 1 + 2 * id + 4));
+                if self.dropping {
+                    act = Body::Skip;
+                    self.stats.objects_dropped += 1;
+                } else if self.plan.zero_fields {
+                    act = Body::Gather;
+                }
+            }
+            sub::OBJECT_ARRAY_DUMP => {
+                body_len = u64::from(u4(&head, 1 + id + 4)) * id as u64;
+                if self.dropping {
+                    act = Body::Skip;
+                    self.stats.objects_dropped += 1;
+                }
+            }
+            sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => {
+                let len = u4(&head, 1 + id + 4);
+                let code = head[1 + id + 8];
+                let elem = BasicType::from_code(code)
+                    .filter(|t| *t != BasicType::Object)
+                    .ok_or_else(|| self.err(ErrorKind::BadBasicType(code)))?;
+                let bytes = u64::from(len) * u64::from(elem.size(id as u32));
+                // hprof-conv -z keeps NODATA records even in the heaps it drops.
+                if self.dropping && !(tag == sub::PRIMITIVE_ARRAY_NODATA && self.plan.to_hotspot) {
+                    self.stats.objects_dropped += 1;
+                    body_len = if tag == sub::PRIMITIVE_ARRAY_DUMP { bytes } else { 0 };
+                    act = Body::Skip;
+                } else if tag == sub::PRIMITIVE_ARRAY_NODATA {
+                    body_len = 0;
+                    if self.plan.restore_nodata || self.plan.to_hotspot {
+                        // HotSpot has no NODATA: a full array of zeros (hprof-conv writes the head
+                        // alone, which leaves a malformed record when the count is not zero).
+                        head[0] = sub::PRIMITIVE_ARRAY_DUMP;
+                        self.stats.arrays_restored += 1;
+                        self.emit_sized(&head, bytes)?;
+                        self.write_zeros(bytes)?;
+                        return self.done_head();
+                    }
+                } else {
+                    body_len = bytes;
+                    let array_id = read_id(&head[1..], id as u32);
+                    if self.plan.remove_arrays.contains(&array_id) {
+                        self.stats.objects_dropped += 1;
+                        self.st = St::SubBody { left: body_len, act: Body::Skip };
+                        if body_len == 0 {
+                            return self.end_sub_record(Body::Skip);
+                        }
+                        return Ok(());
+                    }
+                    let keep = match (&self.plan.keep_arrays, self.plan.array_values) {
+                        (Some(ids), _) => ids.contains(&array_id),
+                        (None, ArrayValues::Keep) => true,
+                        (None, ArrayValues::Drop) => false,
+                        (None, ArrayValues::KeepUpTo(n)) => len <= n,
+                    };
+                    if !keep {
+                        head[0] = sub::PRIMITIVE_ARRAY_NODATA;
+                        self.stats.arrays_emptied += 1;
+                        act = Body::Skip;
+                    }
+                }
+            }
+            _ => {
+                // Roots: copied as they are.
+                self.emit(&head)?;
+                return self.done_head();
+            }
+        }
+        if body_len > self.heap_left {
+            let at = self.pos - head.len() as u64;
+            return Err(self.err_at(at, ErrorKind::Truncated { needed: body_len, left: self.heap_left }).in_sub_record(tag));
+        }
+        match act {
+            Body::Skip => {
+                if !self.dropping {
+                    self.emit(&head)?;
+                }
+            }
+            Body::Copy => self.emit_sized(&head, body_len)?,
+            Body::Gather => self.gather_head = head,
+        }
+        if body_len == 0 {
+            return self.end_sub_record(act);
+        }
+        self.st = St::SubBody { left: body_len, act };
+        Ok(())
+    }
+
+    /// Emits a head whose body of `body_len` bytes follows: a large sub-record streams straight
+    /// to the output under a segment header of its own.
+    fn emit_sized(&mut self, head: &[u8], body_len: u64) -> Result<()> {
+        let total = head.len() as u64 + body_len;
+        if total >= SEGMENT_FLUSH as u64 && !self.plan.keep_segments {
+            self.flush_segment()?;
+            self.segment_header(total)?;
+            self.direct = true;
+            self.write_out(head)
+        } else {
+            self.emit(head)
+        }
+    }
+
+    fn write_zeros(&mut self, mut n: u64) -> Result<()> {
+        const ZEROS: [u8; 8192] = [0; 8192];
+        while n > 0 {
+            let k = n.min(ZEROS.len() as u64) as usize;
+            self.emit(&ZEROS[..k])?;
+            n -= k as u64;
+        }
+        Ok(())
+    }
+
+    fn done_head(&mut self) -> Result<()> {
+        self.end_sub_record(Body::Copy)
+    }
+
+    fn note_class(&mut self, head: &[u8]) {
+        if let Ok(crate::hprof::SubRecord::Class(cd)) =
+            crate::hprof::heap_record::read_sub_record(&mut Cursor::new(head, 0, self.id_size as u32))
+        {
+            let shape = Shape { super_id: cd.super_id, fields: cd.fields.iter().map(|f| (f.ty.code(), f.name_id)).collect() };
+            self.shapes.insert(cd.id, shape);
+        }
+    }
+
+    /// Field layout of instances of `class`: offset, size, and whether the value stays
+    /// (references always; a Bitmap's `mWidth`/`mHeight` too: sizes, not user data).
+    fn layout(&mut self, class: u64) -> Vec<(u32, u8, bool)> {
+        if let Some(l) = self.layouts.get(&class) {
+            return l.clone();
+        }
+        let mut fields: Vec<(u32, u8, bool, bool)> = Vec::new();
+        let mut offset = 0u32;
+        let mut cur = class;
+        let mut is_bitmap = false;
+        for _ in 0..256 {
+            let Some(shape) = self.shapes.get(&cur) else { break };
+            is_bitmap |= self.bitmap_classes.contains(&cur);
+            for &(code, name) in &shape.fields {
+                let size = BasicType::from_code(code).map_or(0, |t| t.size(self.id_size as u32)) as u8;
+                let dims = matches!(self.keep_names.get(&name), Some(&"mWidth") | Some(&"mHeight"));
+                fields.push((offset, size, code == BasicType::Object.code(), dims));
+                offset += u32::from(size);
+            }
+            cur = shape.super_id;
+            if cur == 0 {
+                break;
+            }
+        }
+        let out: Vec<(u32, u8, bool)> = fields.into_iter().map(|(o, s, is_ref, dims)| (o, s, is_ref || (is_bitmap && dims))).collect();
+        self.layouts.insert(class, out.clone());
+        out
+    }
+
+    fn zero_instance_fields(&mut self, rec: &mut [u8]) {
+        let id = self.id_size;
+        let class = read_id(&rec[1 + id + 4..], id as u32);
+        let layout = self.layout(class);
+        let data = &mut rec[1 + 2 * id + 8..];
+        for (off, size, keep) in layout {
+            if !keep {
+                if let Some(v) = data.get_mut(off as usize..off as usize + size as usize) {
+                    v.fill(0);
+                }
+            }
+        }
+    }
+
+    /// Ends the input. A dump cut short still yields a valid output (what was complete, the
+    /// sub-record being streamed padded with zeros) and an error saying where it stopped.
+    pub fn finish(mut self) -> Result<(W, RewriteStats)> {
+        let cut = match self.st {
+            St::RecHead if self.acc.is_empty() => None,
+            St::SubTag if self.heap_left == 0 => None,
+            St::Failed => None,
+            _ => Some(self.err(ErrorKind::Truncated { needed: self.need.saturating_sub(self.acc.len()) as u64, left: 0 })),
+        };
+        match self.st {
+            St::SubBody { left, act } if self.direct && act == Body::Copy => self.write_zeros(left)?,
+            St::Pass { left } => self.write_zeros_raw(left)?,
+            _ => {}
+        }
+        self.direct = false;
+        self.close_dump()?;
+        let r = self.out.flush();
+        self.io(r)?;
+        match cut {
+            Some(e) => Err(e),
+            None => Ok((self.out, self.stats)),
+        }
+    }
+
+    fn write_zeros_raw(&mut self, mut n: u64) -> Result<()> {
+        const ZEROS: [u8; 8192] = [0; 8192];
+        while n > 0 {
+            let k = n.min(ZEROS.len() as u64) as usize;
+            self.write_out(&ZEROS[..k])?;
+            n -= k as u64;
+        }
+        Ok(())
+    }
+}
+
+/// Rewrites all of `input` to `out` under `plan`, in chunks of `chunk` bytes.
+pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan) -> Result<(W, RewriteStats)> {
+    let mut r = Rewriter::new(out, plan);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::new(r.pos, ErrorKind::Io(format!("cannot read the input: {e}")))),
+        };
+        r.feed(&buf[..n])?;
+    }
+    r.finish()
+}

@@ -1,0 +1,213 @@
+//! Strip, restore, convert: byte-for-byte against Debian's `hprof-conv`, round trips on every
+//! fixture and mode, independence from how the input is chunked, and damaged input.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::*;
+use heap::dominators::UNREACHABLE;
+use heap::strip::{convert_plan, restore_plan, rewrite_all, strip_matrix, strip_plan, Mode, Plan, Rewriter, StripOptions};
+use heap::{Heap, Index, Options};
+use proptest::prelude::*;
+
+const HPROF_CONV: &str = "/usr/lib/android-sdk/platform-tools/hprof-conv";
+
+fn rewrite(bytes: &[u8], plan: Plan) -> Vec<u8> {
+    rewrite_all(bytes, Vec::new(), plan).unwrap().0
+}
+
+fn analyse(bytes: Vec<u8>) -> Heap {
+    let o = Options::default();
+    Heap::analyse(Index::from_bytes(bytes, o).unwrap(), o)
+}
+
+const ANDROID: &[&str] = &[
+    "android/adt-tools-base__dialer.android-hprof",
+    "android/ahat-art__test-dump.hprof",
+    "android/ahat-art__test-dump-base.hprof",
+];
+
+/// `heaptui convert` writes what AOSP's hprof-conv writes, byte for byte, with and without -z.
+#[test]
+fn convert_matches_hprof_conv() {
+    assert!(Path::new(HPROF_CONV).exists(), "Debian's hprof-conv is missing: apt-get install hprof-conv");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ANDROID {
+        let input = fixture(name);
+        let bytes = std::fs::read(&input).unwrap();
+        for z in [false, true] {
+            let theirs = dir.path().join("theirs.hprof");
+            let mut cmd = Command::new(HPROF_CONV);
+            if z {
+                cmd.arg("-z");
+            }
+            let ok = cmd.arg(&input).arg(&theirs).status().unwrap();
+            assert!(ok.success(), "hprof-conv failed on {name}");
+            let theirs = std::fs::read(&theirs).unwrap();
+            let ours = rewrite(&bytes, convert_plan(z));
+            assert_eq!(ours.len(), theirs.len(), "{name} -z={z}");
+            if let Some(at) = ours.iter().zip(&theirs).position(|(a, b)| a != b) {
+                panic!("{name} -z={z}: first difference at byte {at}");
+            }
+        }
+    }
+}
+
+/// What a dump looks like to the engine, in ids: objects with class, shallow size, dominator and
+/// retained size, and the roots.
+fn fingerprint(h: &Heap) -> (Vec<(u64, String, u64, u64, u64)>, Vec<(u64, heap::hprof::RootKind)>) {
+    let idx = &h.index;
+    let objects = (0..idx.len() as u32)
+        .map(|n| {
+            let dom = match h.dominators.idom(n) {
+                UNREACHABLE => u64::MAX,
+                d if d >= u32::MAX - 1 => 0,
+                d => idx.id(d),
+            };
+            (idx.id(n), h.display_class(n), idx.shallow_size(n), dom, h.dominators.retained(n))
+        })
+        .collect();
+    let mut roots: Vec<_> = idx.roots().iter().map(|&(n, k)| (idx.id(n), k)).collect();
+    roots.sort();
+    (objects, roots)
+}
+
+/// For every fixture and streaming mode: restore(strip(x)), and strip(x) itself, analyse exactly as
+/// x does once x loses what the mode drops (the zygote and image heaps' objects): same objects,
+/// classes, shallow sizes, GC roots, dominators and retained sizes. Array values are what differ.
+#[test]
+fn round_trips_keep_the_analysis() {
+    let mut names: Vec<String> = ANDROID.iter().map(|s| s.to_string()).collect();
+    names.extend(["jvm/hprof-slurp__hprof-32.bin", "jvm/eclipse-mat__sun_jdk6_32bit.hprof", "jvm/py-hprof__example-java.hprof"].map(String::from));
+    for name in &names {
+        let bytes = std::fs::read(fixture(name)).unwrap();
+        for mode in [Mode::Koom, Mode::Triage, Mode::Redact] {
+            let o = StripOptions { mode, ..Default::default() };
+            let plan = strip_plan(&o);
+            // x restricted to the heaps the mode keeps: the same heaps dropped, every value kept.
+            let reference = Plan { drop_heaps: plan.drop_heaps.clone(), ..Plan::identity() };
+            let expect = fingerprint(&analyse(rewrite(&bytes, reference)));
+            let stripped = rewrite(&bytes, plan);
+            assert!(stripped.len() <= bytes.len(), "{name} {mode:?}");
+            assert_eq!(fingerprint(&analyse(stripped.clone())), expect, "{name} {mode:?} stripped");
+            let restored = rewrite(&stripped, restore_plan());
+            assert_eq!(fingerprint(&analyse(restored)), expect, "{name} {mode:?} restored");
+        }
+    }
+}
+
+/// With nothing dropped (HotSpot dumps have no zygote), the reference is the original itself.
+#[test]
+fn hotspot_strip_matches_the_original_analysis() {
+    let bytes = std::fs::read(fixture("jvm/eclipse-mat__sun_jdk5_64bit.hprof")).unwrap();
+    let original = fingerprint(&analyse(bytes.clone()));
+    let stripped = rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Koom, ..Default::default() }));
+    assert!(stripped.len() < bytes.len(), "{} of {}", stripped.len(), bytes.len());
+    assert_eq!(fingerprint(&analyse(stripped)), original);
+}
+
+/// Triage keeps Strings up to the limit readable; koom keeps none; redact zeroes primitive fields.
+#[test]
+fn what_each_mode_keeps() {
+    let bytes = std::fs::read(fixture("jvm/py-hprof__example-java.hprof")).unwrap();
+    let triage = analyse(rewrite(&bytes, strip_plan(&StripOptions::default())));
+    let cars = single_instance(&triage, "com.example.Cars");
+    let make = follow(&triage, follow(&triage, cars, "mine"), "make");
+    assert_eq!(triage.index.string_value(make).as_deref(), Some("Fånark"));
+    assert_eq!(triage.index.field(follow(&triage, cars, "mine"), "numWheels"), Some(heap::values::Value::Int(2)));
+    let koom = analyse(rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Koom, ..Default::default() })));
+    let cars = single_instance(&koom, "com.example.Cars");
+    assert_eq!(koom.index.string_value(follow(&koom, follow(&koom, cars, "mine"), "make")), None);
+    let redact = analyse(rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Redact, ..Default::default() })));
+    let cars = single_instance(&redact, "com.example.Cars");
+    let mine = follow(&redact, cars, "mine");
+    assert_eq!(redact.index.field(mine, "numWheels"), Some(heap::values::Value::Int(0)));
+    assert!(redact.index.field(mine, "make").and_then(|v| v.as_object()).is_some(), "references stay");
+    // Restored: the values come back as zeros of the right length.
+    let restored = analyse(rewrite(&rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Redact, ..Default::default() })), restore_plan()));
+    let cars = single_instance(&restored, "com.example.Cars");
+    let make = follow(&restored, follow(&restored, cars, "mine"), "make");
+    let value = follow(&restored, make, "value");
+    assert_eq!(restored.index.array_length(value), Some(6));
+    assert!(restored.index.primitive_array_bytes(value).unwrap().1.iter().all(|&b| b == 0));
+}
+
+/// Matrix: String values stay, other arrays lose theirs; run on the Android dumps' Bitmaps too.
+#[test]
+fn matrix_keeps_string_values() {
+    let bytes = std::fs::read(fixture("android/adt-tools-base__dialer.android-hprof")).unwrap();
+    let (out, stats) = strip_matrix(bytes.clone(), Vec::new()).unwrap();
+    assert!(stats.arrays_emptied > 0);
+    let h = analyse(out);
+    let state = class(&h, "java.lang.Thread$State");
+    let new = h.index.node(h.index.static_value(state, "NEW").unwrap().as_object().unwrap()).unwrap();
+    assert_eq!(h.index.string_value(follow(&h, new, "name")).as_deref(), Some("NEW"));
+    let original = analyse(bytes);
+    assert_eq!(h.index.len(), original.index.len());
+}
+
+fn feed_in_chunks(bytes: &[u8], plan: Plan, cuts: &[usize]) -> Vec<u8> {
+    let mut r = Rewriter::new(Vec::new(), plan);
+    let mut at = 0;
+    for &c in cuts {
+        let end = (at + c).min(bytes.len());
+        r.feed(&bytes[at..end]).unwrap();
+        at = end;
+    }
+    r.feed(&bytes[at..]).unwrap();
+    r.finish().unwrap().0
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The stripped output is identical whatever the chunking of the input (1 byte to 64 KiB).
+    #[test]
+    fn output_does_not_depend_on_chunking(cuts in proptest::collection::vec(1usize..65536, 1..200), small in proptest::collection::vec(1usize..16, 0..400)) {
+        let bytes = std::fs::read(fixture("android/ahat-art__test-dump-base.hprof")).unwrap();
+        let plan = strip_plan(&StripOptions::default());
+        let whole = rewrite(&bytes, plan.clone());
+        let mut all = small.clone();
+        all.extend(cuts);
+        prop_assert_eq!(&feed_in_chunks(&bytes, plan, &all), &whole);
+    }
+}
+
+/// A dump cut short: the output is valid (it opens) with everything complete, and an error says
+/// where the input stopped.
+#[test]
+fn truncated_input_gives_valid_output_and_an_error() {
+    let bytes = std::fs::read(fixture("android/adt-tools-base__dialer.android-hprof")).unwrap();
+    for cut in [100usize, 900_000, 1_500_003, 2_600_001] {
+        let mut r = Rewriter::new(Vec::new(), strip_plan(&StripOptions::default()));
+        r.feed(&bytes[..cut]).unwrap();
+        let err = r.finish().err().expect("truncated input is an error");
+        assert_eq!(err.offset, cut as u64, "{err}");
+        // Run again keeping the output this time.
+        let mut out = Vec::new();
+        {
+            let mut r = Rewriter::new(&mut out, strip_plan(&StripOptions::default()));
+            r.feed(&bytes[..cut]).unwrap();
+            let _ = r.finish();
+        }
+        if cut > 31 {
+            let h = Index::from_bytes(out, Options::default()).unwrap();
+            assert!(h.warnings.iter().all(|w| !w.contains("truncated")), "cut {cut}: {:?}", h.warnings);
+        }
+    }
+}
+
+/// An unknown sub-record tag is an error naming its offset.
+#[test]
+fn malformed_input_is_an_error_with_offset() {
+    let mut bytes = std::fs::read(fixture("jvm/hprof-slurp__hprof-32.bin")).unwrap();
+    // The first heap dump record's first sub-record tag.
+    let index = Index::from_bytes(bytes.clone(), Options::default()).unwrap();
+    let first_object = (0..index.len() as u32).map(|n| index.offset(n)).min().unwrap() as usize;
+    bytes[first_object] = 0x42;
+    let err = rewrite_all(&bytes[..], Vec::new(), strip_plan(&StripOptions::default())).err().unwrap();
+    assert_eq!(err.kind, heap::ErrorKind::UnknownSubRecord(0x42));
+    assert_eq!(err.offset, first_object as u64);
+}
