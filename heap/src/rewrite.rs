@@ -96,15 +96,25 @@ enum St {
     Header,
     RecHead,
     /// A top-level record other than a heap dump: `left` bytes to copy.
-    Pass { left: u64 },
+    Pass {
+        left: u64,
+    },
     /// A STRING or LOAD CLASS record gathered whole (names the zeroing needs).
-    Names { tag: u8, left: u64 },
+    Names {
+        tag: u8,
+        left: u64,
+    },
     /// Inside a heap dump record: the next sub-record's tag.
     SubTag,
     /// Gathering a sub-record's head (its size is learnt as it parses).
-    SubHead { tag: u8 },
+    SubHead {
+        tag: u8,
+    },
     /// A sub-record's body.
-    SubBody { left: u64, act: Body },
+    SubBody {
+        left: u64,
+        act: Body,
+    },
     /// After an error: everything else is ignored.
     Failed,
 }
@@ -348,7 +358,8 @@ impl<W: Write> Rewriter<W> {
     fn end_heap_record(&mut self) -> Result<()> {
         if self.plan.keep_segments {
             let seg = std::mem::take(&mut self.seg);
-            let len = u32::try_from(seg.len()).map_err(|_| self.err(ErrorKind::Io("a heap dump record over 4 GiB".into())))?;
+            let len = u32::try_from(seg.len())
+                .map_err(|_| self.err(ErrorKind::Io("a heap dump record over 4 GiB".into())))?;
             let mut h = vec![self.heap_tag];
             h.extend_from_slice(&self.rec_time);
             h.extend_from_slice(&len.to_be_bytes());
@@ -479,7 +490,9 @@ impl<W: Write> Rewriter<W> {
             | sub::ROOT_VM_INTERNAL
             | sub::UNREACHABLE => fixed(1 + id),
             sub::ROOT_JNI_GLOBAL => fixed(1 + 2 * id),
-            sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => fixed(1 + id + 8),
+            sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => {
+                fixed(1 + id + 8)
+            }
             sub::ROOT_NATIVE_STACK | sub::ROOT_THREAD_BLOCK => fixed(1 + id + 4),
             sub::HEAP_DUMP_INFO => fixed(1 + 4 + id),
             sub::INSTANCE_DUMP => fixed(1 + 2 * id + 8),
@@ -632,7 +645,9 @@ impl<W: Write> Rewriter<W> {
         }
         if body_len > self.heap_left {
             let at = self.pos - head.len() as u64;
-            return Err(self.err_at(at, ErrorKind::Truncated { needed: body_len, left: self.heap_left }).in_sub_record(tag));
+            return Err(self
+                .err_at(at, ErrorKind::Truncated { needed: body_len, left: self.heap_left })
+                .in_sub_record(tag));
         }
         match act {
             Body::Skip => {
@@ -682,7 +697,8 @@ impl<W: Write> Rewriter<W> {
         if let Ok(crate::hprof::SubRecord::Class(cd)) =
             crate::hprof::heap_record::read_sub_record(&mut Cursor::new(head, 0, self.id_size as u32))
         {
-            let shape = Shape { super_id: cd.super_id, fields: cd.fields.iter().map(|f| (f.ty.code(), f.name_id)).collect() };
+            let shape =
+                Shape { super_id: cd.super_id, fields: cd.fields.iter().map(|f| (f.ty.code(), f.name_id)).collect() };
             self.shapes.insert(cd.id, shape);
         }
     }
@@ -711,7 +727,8 @@ impl<W: Write> Rewriter<W> {
                 break;
             }
         }
-        let out: Vec<(u32, u8, bool)> = fields.into_iter().map(|(o, s, is_ref, dims)| (o, s, is_ref || (is_bitmap && dims))).collect();
+        let out: Vec<(u32, u8, bool)> =
+            fields.into_iter().map(|(o, s, is_ref, dims)| (o, s, is_ref || (is_bitmap && dims))).collect();
         self.layouts.insert(class, out.clone());
         out
     }
@@ -737,7 +754,9 @@ impl<W: Write> Rewriter<W> {
             St::RecHead if self.acc.is_empty() => None,
             St::SubTag if self.heap_left == 0 => None,
             St::Failed => None,
-            _ => Some(self.err(ErrorKind::Truncated { needed: self.need.saturating_sub(self.acc.len()) as u64, left: 0 })),
+            _ => Some(
+                self.err(ErrorKind::Truncated { needed: self.need.saturating_sub(self.acc.len()) as u64, left: 0 }),
+            ),
         };
         match self.st {
             St::SubBody { left, act } if self.direct && act == Body::Copy => self.write_zeros(left)?,

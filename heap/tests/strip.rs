@@ -8,7 +8,9 @@ use std::process::Command;
 
 use common::*;
 use heap::dominators::UNREACHABLE;
-use heap::strip::{convert_plan, restore_plan, rewrite_all, strip_matrix, strip_plan, Mode, Plan, Rewriter, StripOptions};
+use heap::strip::{
+    convert_plan, restore_plan, rewrite_all, strip_matrix, strip_plan, Mode, Plan, Rewriter, StripOptions,
+};
 use heap::{Heap, Index, Options};
 use proptest::prelude::*;
 
@@ -80,7 +82,10 @@ fn fingerprint(h: &Heap) -> (Vec<(u64, String, u64, u64, u64)>, Vec<(u64, heap::
 #[test]
 fn round_trips_keep_the_analysis() {
     let mut names: Vec<String> = ANDROID.iter().map(|s| s.to_string()).collect();
-    names.extend(["jvm/hprof-slurp__hprof-32.bin", "jvm/eclipse-mat__sun_jdk6_32bit.hprof", "jvm/py-hprof__example-java.hprof"].map(String::from));
+    names.extend(
+        ["jvm/hprof-slurp__hprof-32.bin", "jvm/eclipse-mat__sun_jdk6_32bit.hprof", "jvm/py-hprof__example-java.hprof"]
+            .map(String::from),
+    );
     for name in &names {
         let bytes = std::fs::read(fixture(name)).unwrap();
         for mode in [Mode::Koom, Mode::Triage, Mode::Redact] {
@@ -126,7 +131,10 @@ fn what_each_mode_keeps() {
     assert_eq!(redact.index.field(mine, "numWheels"), Some(heap::values::Value::Int(0)));
     assert!(redact.index.field(mine, "make").and_then(|v| v.as_object()).is_some(), "references stay");
     // Restored: the values come back as zeros of the right length.
-    let restored = analyse(rewrite(&rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Redact, ..Default::default() })), restore_plan()));
+    let restored = analyse(rewrite(
+        &rewrite(&bytes, strip_plan(&StripOptions { mode: Mode::Redact, ..Default::default() })),
+        restore_plan(),
+    ));
     let cars = single_instance(&restored, "com.example.Cars");
     let make = follow(&restored, follow(&restored, cars, "mine"), "make");
     let value = follow(&restored, make, "value");

@@ -31,6 +31,12 @@ enum Command {
     Analyze(cmd::analyze::Args),
     /// Show objects (an id, or every instance of a class): sizes, fields, dominator, path to a GC root.
     Inspect(cmd::inspect::Args),
+    /// Strip a dump as it streams: drop what triage does not need (modes triage, koom, matrix, redact).
+    Strip(cmd::strip::StripArgs),
+    /// Turn a stripped dump back into a standard one (dropped values come back as zeros).
+    Restore(cmd::strip::RestoreArgs),
+    /// Convert an Android dump to the HotSpot dialect, as AOSP's hprof-conv does (-z: no zygote).
+    Convert(cmd::strip::ConvertArgs),
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
@@ -50,6 +56,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Analyze(args)) => cmd::analyze::run(args),
         Some(Command::Inspect(args)) => cmd::inspect::run(args),
+        Some(Command::Strip(args)) => cmd::strip::strip(args),
+        Some(Command::Restore(args)) => cmd::strip::restore(args),
+        Some(Command::Convert(args)) => cmd::strip::convert(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {
