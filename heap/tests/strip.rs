@@ -59,7 +59,10 @@ fn convert_matches_hprof_conv() {
 
 /// What a dump looks like to the engine, in ids: objects with class, shallow size, dominator and
 /// retained size, and the roots.
-fn fingerprint(h: &Heap) -> (Vec<(u64, String, u64, u64, u64)>, Vec<(u64, heap::hprof::RootKind)>) {
+/// Per object: id, class, shallow size, dominator id, retained size.
+type Objects = Vec<(u64, String, u64, u64, u64)>;
+
+fn fingerprint(h: &Heap) -> (Objects, Vec<(u64, heap::hprof::RootKind)>) {
     let idx = &h.index;
     let objects = (0..idx.len() as u32)
         .map(|n| {
@@ -191,7 +194,7 @@ fn truncated_input_gives_valid_output_and_an_error() {
     for cut in [100usize, 900_000, 1_500_003, 2_600_001] {
         let mut r = Rewriter::new(Vec::new(), strip_plan(&StripOptions::default()));
         r.feed(&bytes[..cut]).unwrap();
-        let err = r.finish().err().expect("truncated input is an error");
+        let err = r.finish().expect_err("truncated input is an error");
         assert_eq!(err.offset, cut as u64, "{err}");
         // Run again keeping the output this time.
         let mut out = Vec::new();
