@@ -9,6 +9,7 @@
 //! ```text
 //! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N] [FILE...]
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
+//! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use std::process::Command;
 use std::time::Instant;
 
 mod keys;
+mod strip;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +30,9 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--one") {
         return one(Path::new(args.get(1).context("--one FILE")?));
+    }
+    if args.first().map(String::as_str) == Some("--strip") {
+        return strip::run(args[1..].iter().map(PathBuf::from).collect());
     }
     if args.first().map(String::as_str) == Some("--keys") {
         return keys::run(args.get(1).map(PathBuf::from));

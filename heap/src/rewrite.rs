@@ -498,26 +498,21 @@ impl<W: Write> Rewriter<W> {
             sub::INSTANCE_DUMP => fixed(1 + 2 * id + 8),
             sub::OBJECT_ARRAY_DUMP => fixed(1 + 2 * id + 8),
             sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => fixed(1 + id + 9),
-            sub::CLASS_DUMP => {
-                // Variable: parse what is there; a truncation says how much more it needs.
-                match crate::hprof::heap_record::read_sub_record(&mut Cursor::new(&self.acc, 0, self.id_size as u32)) {
-                    Ok(_) => self.acc.len(),
-                    Err(e) => match e.kind {
-                        ErrorKind::Truncated { needed, left } => {
-                            let more = (needed - left) as usize;
-                            return self.want(self.acc.len() + more);
-                        }
-                        kind => return Err(self.err(kind)),
-                    },
-                }
-            }
+            sub::CLASS_DUMP => match class_dump_len(&self.acc, id) {
+                Ok(n) => n,
+                Err(need) => return self.want(need),
+            },
             other => return Err(self.err_at(self.pos - self.acc.len() as u64, ErrorKind::UnknownSubRecord(other))),
         };
         if self.acc.len() < head_len {
             return self.want(head_len);
         }
-        let head = std::mem::take(&mut self.acc);
-        self.sub_record(tag, head)
+        // Lend the head out and take the buffer back: no allocation per sub-record.
+        let mut head = std::mem::take(&mut self.acc);
+        let r = self.sub_record(tag, &mut head);
+        head.clear();
+        self.acc = head;
+        r
     }
 
     fn err_at(&self, offset: u64, kind: ErrorKind) -> Error {
@@ -537,7 +532,7 @@ impl<W: Write> Rewriter<W> {
     }
 
     /// Decides what to do with a sub-record whose head is complete.
-    fn sub_record(&mut self, tag: u8, mut head: Vec<u8>) -> Result<()> {
+    fn sub_record(&mut self, tag: u8, head: &mut Vec<u8>) -> Result<()> {
         let id = self.id_size;
         let u4 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
         self.need = 0;
@@ -548,7 +543,7 @@ impl<W: Write> Rewriter<W> {
                 let heap_type = u4(&head, 1);
                 self.dropping = self.plan.drop_heaps.contains(&heap_type);
                 if !self.dropping && !self.plan.to_hotspot {
-                    self.emit(&head)?;
+                    self.emit(head)?;
                 }
                 return self.done_head();
             }
@@ -569,9 +564,9 @@ impl<W: Write> Rewriter<W> {
             }
             sub::CLASS_DUMP => {
                 if self.plan.zero_fields {
-                    self.note_class(&head);
+                    self.note_class(head);
                 }
-                self.emit(&head)?;
+                self.emit(head)?;
                 return self.done_head();
             }
             sub::INSTANCE_DUMP => {
@@ -609,7 +604,7 @@ impl<W: Write> Rewriter<W> {
                         // alone, which leaves a malformed record when the count is not zero).
                         head[0] = sub::PRIMITIVE_ARRAY_DUMP;
                         self.stats.arrays_restored += 1;
-                        self.emit_sized(&head, bytes)?;
+                        self.emit_sized(head, bytes)?;
                         self.write_zeros(bytes)?;
                         return self.done_head();
                     }
@@ -639,7 +634,7 @@ impl<W: Write> Rewriter<W> {
             }
             _ => {
                 // Roots: copied as they are.
-                self.emit(&head)?;
+                self.emit(head)?;
                 return self.done_head();
             }
         }
@@ -652,11 +647,11 @@ impl<W: Write> Rewriter<W> {
         match act {
             Body::Skip => {
                 if !self.dropping {
-                    self.emit(&head)?;
+                    self.emit(head)?;
                 }
             }
-            Body::Copy => self.emit_sized(&head, body_len)?,
-            Body::Gather => self.gather_head = head,
+            Body::Copy => self.emit_sized(head, body_len)?,
+            Body::Gather => self.gather_head = head.clone(),
         }
         if body_len == 0 {
             return self.end_sub_record(act);
@@ -798,4 +793,44 @@ pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan)
         r.feed(&buf[..n])?;
     }
     r.finish()
+}
+
+/// The length of the CLASS DUMP whose first bytes (tag included) are `b`, or how many bytes in all
+/// are needed to learn more. Scans without allocating.
+fn class_dump_len(b: &[u8], id: usize) -> std::result::Result<usize, usize> {
+    let size = |code: u8| -> usize {
+        match code {
+            2 => id,
+            4 | 8 => 1,
+            5 | 9 => 2,
+            6 | 10 => 4,
+            7 | 11 => 8,
+            _ => 0,
+        }
+    };
+    let u2 = |at: usize| -> std::result::Result<usize, usize> {
+        b.get(at..at + 2).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]]))).ok_or(at + 2)
+    };
+    let byte = |at: usize| -> std::result::Result<u8, usize> { b.get(at).copied().ok_or(at + 1) };
+    // tag, class id, stack serial, super, loader, signers, domain, 2 reserved, instance size.
+    let mut at = 1 + id + 4 + 6 * id + 4;
+    let n = u2(at)?;
+    at += 2;
+    for _ in 0..n {
+        let t = byte(at + 2)?;
+        at += 3 + size(t);
+    }
+    let n = u2(at)?;
+    at += 2;
+    for _ in 0..n {
+        let t = byte(at + id)?;
+        at += id + 1 + size(t);
+    }
+    let n = u2(at)?;
+    at += 2 + n * (id + 1);
+    if b.len() >= at {
+        Ok(at)
+    } else {
+        Err(at)
+    }
 }
