@@ -540,7 +540,7 @@ impl<W: Write> Rewriter<W> {
         let mut act = Body::Copy;
         match tag {
             sub::HEAP_DUMP_INFO => {
-                let heap_type = u4(&head, 1);
+                let heap_type = u4(head, 1);
                 self.dropping = self.plan.drop_heaps.contains(&heap_type);
                 if !self.dropping && !self.plan.to_hotspot {
                     self.emit(head)?;
@@ -570,7 +570,7 @@ impl<W: Write> Rewriter<W> {
                 return self.done_head();
             }
             sub::INSTANCE_DUMP => {
-                body_len = u64::from(u4(&head, 1 + 2 * id + 4));
+                body_len = u64::from(u4(head, 1 + 2 * id + 4));
                 if self.dropping {
                     act = Body::Skip;
                     self.stats.objects_dropped += 1;
@@ -579,14 +579,14 @@ impl<W: Write> Rewriter<W> {
                 }
             }
             sub::OBJECT_ARRAY_DUMP => {
-                body_len = u64::from(u4(&head, 1 + id + 4)) * id as u64;
+                body_len = u64::from(u4(head, 1 + id + 4)) * id as u64;
                 if self.dropping {
                     act = Body::Skip;
                     self.stats.objects_dropped += 1;
                 }
             }
             sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => {
-                let len = u4(&head, 1 + id + 4);
+                let len = u4(head, 1 + id + 4);
                 let code = head[1 + id + 8];
                 let elem = BasicType::from_code(code)
                     .filter(|t| *t != BasicType::Object)
