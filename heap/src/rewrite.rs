@@ -532,7 +532,7 @@ impl<W: Write> Rewriter<W> {
     }
 
     /// Decides what to do with a sub-record whose head is complete.
-    fn sub_record(&mut self, tag: u8, head: &mut Vec<u8>) -> Result<()> {
+    fn sub_record(&mut self, tag: u8, head: &mut [u8]) -> Result<()> {
         let id = self.id_size;
         let u4 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
         self.need = 0;
@@ -651,7 +651,7 @@ impl<W: Write> Rewriter<W> {
                 }
             }
             Body::Copy => self.emit_sized(head, body_len)?,
-            Body::Gather => self.gather_head = head.clone(),
+            Body::Gather => self.gather_head = head.to_vec(),
         }
         if body_len == 0 {
             return self.end_sub_record(act);
