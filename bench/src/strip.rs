@@ -61,5 +61,6 @@ pub fn run(files: Vec<PathBuf>) -> Result<()> {
         }
     }
     println!("(sizes in MB; matrix reads the whole dump first, so its rate includes indexing)");
+    println!("SPEC.md section 6, a 154 MB app dump: Matrix 26 MB (17%), 7 MB zipped (4.5%); KOOM 17 MB (11%), 3 MB zipped (2%)");
     Ok(())
 }
