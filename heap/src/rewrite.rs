@@ -611,7 +611,7 @@ impl<W: Write> Rewriter<W> {
                 } else {
                     body_len = bytes;
                     let array_id = read_id(&head[1..], id as u32);
-                    if self.plan.remove_arrays.contains(&array_id) {
+                    if !self.plan.remove_arrays.is_empty() && self.plan.remove_arrays.contains(&array_id) {
                         self.stats.objects_dropped += 1;
                         self.st = St::SubBody { left: body_len, act: Body::Skip };
                         if body_len == 0 {
