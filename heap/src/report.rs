@@ -65,6 +65,20 @@ pub struct Summary {
     pub reachable_bytes: u64,
 }
 
+impl Summary {
+    /// `N objects: N instances, N object arrays, N primitive arrays, N classes`.
+    pub fn objects_line(&self) -> String {
+        format!(
+            "{} objects: {} instances, {} object arrays, {} primitive arrays, {} classes",
+            self.classes + self.instances,
+            self.instances - self.object_arrays - self.primitive_arrays,
+            self.object_arrays,
+            self.primitive_arrays,
+            self.classes
+        )
+    }
+}
+
 impl Heap {
     /// The summary numbers, derived from the histogram and the class table (no pass over objects).
     pub fn summary(&self) -> Summary {
@@ -267,15 +281,7 @@ impl Heap {
             human_bytes(file.bytes),
             idx.sizer.model.name()
         );
-        let _ = writeln!(
-            out,
-            "{} objects: {} instances, {} object arrays, {} primitive arrays, {} classes",
-            s.classes + s.instances,
-            s.instances - s.object_arrays - s.primitive_arrays,
-            s.object_arrays,
-            s.primitive_arrays,
-            s.classes
-        );
+        let _ = writeln!(out, "{}", s.objects_line());
         let _ = writeln!(
             out,
             "{} GC roots on {} objects; {} objects reachable ({}) of {} shallow",

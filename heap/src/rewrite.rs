@@ -605,7 +605,7 @@ impl<W: Write> Rewriter<W> {
                         head[0] = sub::PRIMITIVE_ARRAY_DUMP;
                         self.stats.arrays_restored += 1;
                         self.emit_sized(head, bytes)?;
-                        self.write_zeros(bytes)?;
+                        self.zeros(bytes, false)?;
                         return self.done_head();
                     }
                 } else {
@@ -674,11 +674,16 @@ impl<W: Write> Rewriter<W> {
         }
     }
 
-    fn write_zeros(&mut self, mut n: u64) -> Result<()> {
+    /// Writes `n` zero bytes into the heap dump being built (`raw`: straight to the output).
+    fn zeros(&mut self, mut n: u64, raw: bool) -> Result<()> {
         const ZEROS: [u8; 8192] = [0; 8192];
         while n > 0 {
             let k = n.min(ZEROS.len() as u64) as usize;
-            self.emit(&ZEROS[..k])?;
+            if raw {
+                self.write_out(&ZEROS[..k])?;
+            } else {
+                self.emit(&ZEROS[..k])?;
+            }
             n -= k as u64;
         }
         Ok(())
@@ -754,8 +759,8 @@ impl<W: Write> Rewriter<W> {
             ),
         };
         match self.st {
-            St::SubBody { left, act } if self.direct && act == Body::Copy => self.write_zeros(left)?,
-            St::Pass { left } => self.write_zeros_raw(left)?,
+            St::SubBody { left, act } if self.direct && act == Body::Copy => self.zeros(left, false)?,
+            St::Pass { left } => self.zeros(left, true)?,
             _ => {}
         }
         self.direct = false;
@@ -767,19 +772,9 @@ impl<W: Write> Rewriter<W> {
             None => Ok((self.out, self.stats)),
         }
     }
-
-    fn write_zeros_raw(&mut self, mut n: u64) -> Result<()> {
-        const ZEROS: [u8; 8192] = [0; 8192];
-        while n > 0 {
-            let k = n.min(ZEROS.len() as u64) as usize;
-            self.write_out(&ZEROS[..k])?;
-            n -= k as u64;
-        }
-        Ok(())
-    }
 }
 
-/// Rewrites all of `input` to `out` under `plan`, in chunks of `chunk` bytes.
+/// Rewrites all of `input` to `out` under `plan`, reading 1 MiB at a time.
 pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan) -> Result<(W, RewriteStats)> {
     let mut r = Rewriter::new(out, plan);
     let mut buf = vec![0u8; 1 << 20];

@@ -26,6 +26,7 @@ pub struct LibraryLeak {
     pub description: &'static str,
 }
 
+/// An instance-field leak.
 const fn i(
     class: &'static str,
     field: &'static str,
@@ -37,6 +38,7 @@ const fn i(
     LibraryLeak { class, field, is_static: false, min_sdk: min, max_sdk: max, manufacturer: None, bug, description }
 }
 
+/// The same leak through a static field.
 const fn s(
     class: &'static str,
     field: &'static str,
@@ -45,7 +47,9 @@ const fn s(
     bug: &'static str,
     description: &'static str,
 ) -> LibraryLeak {
-    LibraryLeak { class, field, is_static: true, min_sdk: min, max_sdk: max, manufacturer: None, bug, description }
+    let mut l = i(class, field, min, max, bug, description);
+    l.is_static = true;
+    l
 }
 
 const fn by(mut l: LibraryLeak, maker: &'static str) -> LibraryLeak {

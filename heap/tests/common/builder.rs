@@ -70,17 +70,10 @@ impl Builder {
         self
     }
 
+    /// An instance whose fields are all 4 bytes wide (references, ints).
     pub fn instance(&mut self, id: u32, class: u32, values: &[u32]) -> &mut Self {
-        let h = &mut self.heap;
-        h.push(0x21);
-        h.extend_from_slice(&id.to_be_bytes());
-        h.extend_from_slice(&0u32.to_be_bytes());
-        h.extend_from_slice(&class.to_be_bytes());
-        h.extend_from_slice(&((values.len() * 4) as u32).to_be_bytes());
-        for v in values {
-            h.extend_from_slice(&v.to_be_bytes());
-        }
-        self
+        let data: Vec<u8> = values.iter().flat_map(|v| v.to_be_bytes()).collect();
+        self.instance_raw(id, class, &data)
     }
 
     /// An instance whose field data is given as raw bytes.

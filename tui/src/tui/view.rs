@@ -186,14 +186,7 @@ fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
             ),
             t.dim,
         ),
-        Line::raw(format!(
-            "{} objects: {} instances, {} object arrays, {} primitive arrays, {} classes",
-            s.classes + s.instances,
-            s.instances - s.object_arrays - s.primitive_arrays,
-            s.object_arrays,
-            s.primitive_arrays,
-            s.classes
-        )),
+        Line::raw(s.objects_line()),
         Line::raw(format!(
             "{} GC roots on {} objects; {} reachable ({})",
             s.gc_roots,
