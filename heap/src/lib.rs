@@ -19,6 +19,7 @@
 
 pub mod analysis;
 pub mod data;
+pub mod diff;
 pub mod dominators;
 pub mod error;
 pub mod hprof;

@@ -268,7 +268,7 @@ impl Heap {
     }
 
     /// The `analyze` report as text for people, at most 100 columns wide.
-    pub fn analyze_text(&self, file: &FileInfo<'_>, top: usize, leak_config: &crate::leaks::LeakConfig) -> String {
+    pub fn analyze_text(&self, file: &FileInfo<'_>, top: usize, leaks: &[crate::leaks::Leak]) -> String {
         let idx = &self.index;
         let s = self.summary();
         let mut out = String::new();
@@ -310,7 +310,6 @@ impl Heap {
                 shorten(&idx.classes[c as usize].name, 60)
             );
         }
-        let leaks = crate::leaks::find_leaks(self, leak_config);
         let _ = writeln!(out, "\nLeak suspects ({})", leaks.len());
         for l in leaks.iter().take(top) {
             let _ = writeln!(

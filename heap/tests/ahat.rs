@@ -16,15 +16,16 @@ use heap::proguard::ProguardMap;
 use heap::values::Value;
 use heap::{Heap, Index, Node, Options};
 
+fn open_mapped(name: &str) -> Heap {
+    let mut index = Index::open(&fixture(name), Options::default()).unwrap();
+    let map = std::fs::read_to_string(fixture("android/ahat-art__test-dump.map")).unwrap();
+    index.deobfuscate(&ProguardMap::parse(&map));
+    Heap::analyse(index, Options::default())
+}
+
 fn ahat() -> Arc<Heap> {
     static HEAP: OnceLock<Arc<Heap>> = OnceLock::new();
-    HEAP.get_or_init(|| {
-        let mut index = Index::open(&fixture("android/ahat-art__test-dump.hprof"), Options::default()).unwrap();
-        let map = std::fs::read_to_string(fixture("android/ahat-art__test-dump.map")).unwrap();
-        index.deobfuscate(&ProguardMap::parse(&map));
-        Arc::new(Heap::analyse(index, Options::default()))
-    })
-    .clone()
+    HEAP.get_or_init(|| Arc::new(open_mapped("android/ahat-art__test-dump.hprof"))).clone()
 }
 
 fn main_class(h: &Heap) -> Node {
@@ -235,4 +236,32 @@ fn native_allocation_test() {
     assert_eq!(h.native_size(get(&h, "anObject")), 50000);
     assert_eq!(h.native_size(get(&h, "aCleanedObject")), 0);
     assert!(h.native_total() >= 50000);
+}
+
+/// DiffTest against test-dump-base.hprof: both dumps have a heap named "app"; unchangedObject is
+/// matched in both (by its path, Main.stuff.unchangedObject); addedObject has no counterpart in the
+/// baseline, removedObject none in this dump.
+#[test]
+fn diff_test_matching() {
+    let h = ahat();
+    let base = open_mapped("android/ahat-art__test-dump-base.hprof");
+    assert!(h.index.heaps.iter().any(|x| x.name == "app") && base.index.heaps.iter().any(|x| x.name == "app"));
+    let key = |heap: &Heap, field: &str| -> Option<String> {
+        let main = heap.index.classes[class(heap, "Main") as usize].node.unwrap();
+        let stuff = follow(heap, main, "stuff");
+        heap.index.field_node(stuff, field).and_then(|n| heap::diff::path_key(heap, n))
+    };
+    let unchanged = key(&h, "unchangedObject").unwrap();
+    assert_eq!(unchanged, "class Main.stuff.unchangedObject");
+    assert_eq!(key(&base, "unchangedObject").as_deref(), Some(unchanged.as_str()));
+    assert!(key(&h, "addedObject").is_some() && key(&base, "addedObject").is_none());
+    assert!(key(&h, "removedObject").is_none() && key(&base, "removedObject").is_some());
+    // The histogram's change: one more DumpedStuff$AddedObject, one less RemovedObject, and the
+    // 10000 StackSmasher objects of stackSmasherAdded.
+    let deltas = heap::diff::class_deltas(&base, &h);
+    let d = |c: &str| deltas.iter().find(|d| d.class == c).map(|d| d.instances);
+    assert_eq!(d("DumpedStuff$AddedObject"), Some((0, 1)));
+    assert_eq!(d("DumpedStuff$RemovedObject"), Some((1, 0)));
+    let smashers = d("DumpedStuff$StackSmasher").unwrap();
+    assert_eq!(smashers.1 - smashers.0, 10000);
 }

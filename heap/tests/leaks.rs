@@ -27,14 +27,17 @@ fn leaky_app(mode: &str) -> PathBuf {
             let ok = Command::new("javac").arg("-d").arg(dir.join(out)).arg(src.join(file)).status().unwrap();
             assert!(ok.success(), "javac {file}");
         }
-        for m in ["leaky", "clean"] {
+        // The two runs of the issue, and an earlier moment of the leaky one (1000 sessions).
+        for (m, file, sessions) in [("leaky", "leaky", "4000"), ("clean", "clean", "4000"), ("leaky", "early", "1000")]
+        {
             let ok = Command::new("java")
                 .arg("-cp")
                 .arg(dir.join("app"))
                 .arg("LeakyApp")
                 .arg(m)
-                .arg(dir.join(format!("{m}.hprof")))
+                .arg(dir.join(format!("{file}.hprof")))
                 .arg(dir.join("plugin"))
+                .arg(sessions)
                 .status()
                 .unwrap();
             assert!(ok.success(), "LeakyApp {m}");
@@ -274,4 +277,30 @@ fn leakcanary_watched_objects() {
     assert!(watched[0].reason.contains("watched for 4000 ms before the dump"), "{}", watched[0].reason);
     let refs: Vec<Option<&str>> = watched[0].trace.iter().map(|t| t.reference.as_deref()).collect();
     assert_eq!(refs, [Some(".refs"), None]);
+}
+
+/// Two dumps of the leaky app, 1000 then 4000 sessions: the static map is found growing, matched
+/// across the dumps by its path (object ids change between them), and the histogram's change
+/// shows the 3000 extra entries.
+#[test]
+fn growing_collection_since_a_baseline() {
+    let early = Heap::open(&leaky_app("early"), Options::default()).unwrap();
+    let late = Heap::open(&leaky_app("leaky"), Options::default()).unwrap();
+    let growth = heap::diff::growing_collections(&early, &late, 64 << 10);
+    assert_eq!(growth.len(), 1, "{growth:#?}");
+    assert_eq!(growth[0].path, "class LeakyApp.SESSIONS");
+    assert_eq!(growth[0].elements, (1000, 4000));
+    // Each of the 3000 extra sessions is a byte[4096] value and a "session-N" key String, whose
+    // characters (JDK 17 compact strings) are a byte[] of their own.
+    let deltas = heap::diff::class_deltas(&early, &late);
+    let grew = |c: &str| deltas.iter().find(|d| d.class == c).map(|d| d.instances.1 - d.instances.0);
+    assert_eq!(grew("java.lang.String"), Some(3000));
+    assert_eq!(grew("byte[]"), Some(6000));
+    assert_eq!(grew("java.util.HashMap$Node"), Some(3000));
+    let leaks = heap::leaks::find_leaks_since(&late, &LeakConfig::default(), &early);
+    let grown = leaks.iter().find(|l| l.rule == "growing").unwrap();
+    assert!(grown.reason.contains("grew from 1000 to 4000 elements"), "{}", grown.reason);
+    assert_eq!(suspects(&grown.trace), [".SESSIONS"]);
+    // The accumulation point is the same map: reported once, as growth.
+    assert!(!leaks.iter().any(|l| l.rule == "accumulation"));
 }

@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  * 3. A ThreadLocal leak: a pool-style thread keeps a 1 MiB value in a ThreadLocal that nothing
  *    references any more, so the entry is stale but its value is never freed.
  *
- * Usage: java LeakyApp leaky|clean OUT.hprof PLUGIN_CLASSES_DIR
+ * Usage: java LeakyApp leaky|clean OUT.hprof PLUGIN_CLASSES_DIR [SESSIONS]
+ * (SESSIONS, default 4000: two dumps with different counts show the map growing.)
  */
 public class LeakyApp {
     static final Map<String, byte[]> SESSIONS = new HashMap<>();
@@ -26,7 +27,8 @@ public class LeakyApp {
 
     public static void main(String[] args) throws Exception {
         boolean leaky = args[0].equals("leaky");
-        for (int i = 0; i < 4000; i++) {
+        int sessions = args.length > 3 ? Integer.parseInt(args[3]) : 4000;
+        for (int i = 0; i < sessions; i++) {
             SESSIONS.put("session-" + i, new byte[4096]);
         }
         if (!leaky) {

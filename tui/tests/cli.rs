@@ -265,3 +265,33 @@ fn strip_restore_convert_from_the_command_line() {
         assert_eq!(mode & 0o777, 0o600);
     }
 }
+
+/// `--baseline`: ahat's DiffTest pair. The class histogram's changes include the added and removed
+/// objects and the 10000 StackSmasher objects of stackSmasherAdded.
+#[test]
+fn analyze_against_a_baseline() {
+    let new = fixture("android/ahat-art__test-dump.hprof");
+    let old = fixture("android/ahat-art__test-dump-base.hprof");
+    let map = fixture("android/ahat-art__test-dump.map");
+    let v = json(&[
+        "analyze",
+        new.to_str().unwrap(),
+        "--baseline",
+        old.to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+        "--format",
+        "json",
+        "--top",
+        "1000",
+    ]);
+    let classes = v["diff"]["classes"].as_array().unwrap();
+    let d = |c: &str| {
+        classes.iter().find(|d| d["class"] == c).map(|d| (d["instances"][0].clone(), d["instances"][1].clone()))
+    };
+    assert_eq!(d("DumpedStuff$AddedObject"), Some((0.into(), 1.into())));
+    assert_eq!(d("DumpedStuff$RemovedObject"), Some((1.into(), 0.into())));
+    let (a, b) = d("DumpedStuff$StackSmasher").unwrap();
+    assert_eq!(b.as_u64().unwrap() - a.as_u64().unwrap(), 10000);
+    assert!(v["diff"]["growing"].is_array());
+}

@@ -47,6 +47,8 @@ pub struct LeakConfig {
     /// References traces go through only when there is no other way (added to the known
     /// framework leaks).
     pub low_priority_references: Vec<RefPattern>,
+    /// With a baseline: a collection that grew is a suspect when it retains at least this much.
+    pub growth_min_bytes: u64,
 }
 
 impl Default for LeakConfig {
@@ -61,6 +63,7 @@ impl Default for LeakConfig {
             disabled: Vec::new(),
             excluded_references: Vec::new(),
             low_priority_references: Vec::new(),
+            growth_min_bytes: 64 << 10,
         }
     }
 }
@@ -153,18 +156,51 @@ pub fn default_path_policy(heap: &Heap) -> PathPolicy {
 
 /// Finds, traces and groups every suspect.
 pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
+    find(heap, config, Vec::new())
+}
+
+/// As [`find_leaks`], with the collections that grew since `baseline` (an earlier dump of the
+/// same app) as suspects too: rule `growing`.
+pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Vec<Leak> {
+    let extra = crate::diff::growing_collections(baseline, heap, config.growth_min_bytes)
+        .into_iter()
+        .map(|g| Suspect {
+            node: g.node,
+            rule: "growing",
+            reason: format!(
+                "{} grew from {} to {} elements since the baseline ({} -> {} retained)",
+                g.path,
+                g.elements.0,
+                g.elements.1,
+                crate::report::human_bytes(g.retained_bytes.0),
+                crate::report::human_bytes(g.retained_bytes.1)
+            ),
+            accumulation: true,
+            group: None,
+        })
+        .collect();
+    find(heap, config, extra)
+}
+
+fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     let meta = metadata::extract(heap);
     let sdk = meta.sdk_int;
     let maker = meta.manufacturer.clone();
     let mut seen = std::collections::HashSet::new();
     let mut suspects: Vec<(usize, Suspect)> = Vec::new();
+    // Growth since a baseline is the most specific finding there is: it ranks first.
+    for s in extra {
+        if seen.insert(s.node) {
+            suspects.push((0, s));
+        }
+    }
     for (rank, rule) in RULES.iter().enumerate() {
         if config.disabled.iter().any(|d| d == rule.name) {
             continue;
         }
         for s in rule.run(heap, config) {
             if seen.insert(s.node) {
-                suspects.push((rank, s));
+                suspects.push((rank + 1, s));
             }
         }
     }

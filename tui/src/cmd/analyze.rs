@@ -37,6 +37,10 @@ pub struct Args {
     /// Skip a leak rule by name (repeatable; names in the README).
     #[arg(long = "disable-rule", value_name = "RULE")]
     pub disable_rule: Vec<String>,
+    /// An earlier dump of the same app: report what grew since (collections matched by their
+    /// path from a GC root, and the histogram's changes).
+    #[arg(long, value_name = "OLD")]
+    pub baseline: Option<PathBuf>,
 }
 
 impl Args {
@@ -50,6 +54,7 @@ impl Args {
             exclude_ref: Vec::new(),
             low_priority_ref: Vec::new(),
             disable_rule: Vec::new(),
+            baseline: None,
         }
     }
 }
@@ -70,7 +75,81 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         disabled: args.disable_rule,
         ..Default::default()
     };
-    report(&heap, &path, bytes, args.format, args.top, start, &config)
+    match &args.baseline {
+        None => report(&heap, &path, bytes, args.format, args.top, start, &config),
+        Some(old) => {
+            let baseline = super::open(old, &args.open)?;
+            report_since(&heap, &baseline, &path, bytes, args.format, args.top, start, &config)
+        }
+    }
+}
+
+/// The report with what changed since `baseline`.
+#[allow(clippy::too_many_arguments)]
+fn report_since(
+    heap: &heap::Heap,
+    baseline: &heap::Heap,
+    path: &str,
+    bytes: u64,
+    format: AnalyzeFormat,
+    top: usize,
+    start: std::time::Instant,
+    config: &heap::leaks::LeakConfig,
+) -> anyhow::Result<()> {
+    use heap::report::human_bytes;
+    let leaks = heap::leaks::find_leaks_since(heap, config, baseline);
+    let deltas = heap::diff::class_deltas(baseline, heap);
+    let growing = heap::diff::growing_collections(baseline, heap, config.growth_min_bytes);
+    let file = heap::report::FileInfo { path, bytes };
+    match format {
+        AnalyzeFormat::Json => {
+            let mut v = heap.analyze_json_with_leaks(&file, top, &leaks);
+            v["diff"] = serde_json::json!({
+                "classes": deltas.iter().take(top.max(1)).collect::<Vec<_>>(),
+                "growing": growing,
+            });
+            let mut s = serde_json::to_string_pretty(&v)?;
+            s.push('\n');
+            super::print(&s)
+        }
+        AnalyzeFormat::Text => {
+            let mut s = heap.analyze_text(&file, top, &leaks);
+            s.push_str("\nSince the baseline\n");
+            for g in &growing {
+                s.push_str(&format!(
+                    "  {} ({}) grew from {} to {} elements, retaining {} (was {})\n",
+                    g.path,
+                    g.class,
+                    g.elements.0,
+                    g.elements.1,
+                    human_bytes(g.retained_bytes.1),
+                    human_bytes(g.retained_bytes.0)
+                ));
+            }
+            s.push_str(&format!("{:>12} {:>12}  class\n", "instances", "retained"));
+            for d in deltas.iter().take(top) {
+                let di = d.instances.1 as i64 - d.instances.0 as i64;
+                let dr = d.retained_bytes.1 as i64 - d.retained_bytes.0 as i64;
+                let sign = if dr < 0 { "-" } else { "+" };
+                s.push_str(&format!(
+                    "{di:>+12} {sign}{:>11}  {}\n",
+                    human_bytes(dr.unsigned_abs()),
+                    heap::report::shorten(&d.class, 70)
+                ));
+            }
+            super::print(&s)
+        }
+        AnalyzeFormat::Leakcanary => {
+            let meta = heap::leaks::metadata::extract(heap);
+            super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, start.elapsed().as_millis()))
+        }
+        AnalyzeFormat::Koom => {
+            let meta = heap::leaks::metadata::extract(heap);
+            let mut s = serde_json::to_string_pretty(&heap::leaks::render::koom_json(heap, &leaks, &meta))?;
+            s.push('\n');
+            super::print(&s)
+        }
+    }
 }
 
 /// Prints the report of an analysed dump.
@@ -90,7 +169,7 @@ pub fn report(
         super::print(&s)
     };
     match format {
-        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top, config)),
+        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top, &heap::leaks::find_leaks(heap, config))),
         AnalyzeFormat::Json => {
             let leaks = heap::leaks::find_leaks(heap, config);
             json(heap.analyze_json_with_leaks(&file, top, &leaks))

@@ -14,7 +14,7 @@ pub fn view_text(app: &App) -> Option<String> {
     match app.screen {
         Screen::Overview | Screen::Monitor => {
             let file = heap::report::FileInfo { path: &loaded.path, bytes: loaded.file_bytes };
-            out = heap.analyze_text(&file, 50, &Default::default());
+            out = heap.analyze_text(&file, 50, &loaded.leaks);
         }
         Screen::Classes => match &app.classes.instances {
             Some((c, nodes, _)) => {

@@ -1,0 +1,151 @@
+//! Two dumps of the same app compared: the class histogram's changes, objects matched by their
+//! path from a GC root (the same static field, the same chain of fields), and the collections that
+//! grew in between — the leak a single dump cannot show.
+//!
+//! Object ids are addresses and moving collectors change them between dumps, so objects are
+//! matched by path: the root's class, then every field name and array index on the shortest path.
+
+use std::collections::HashMap;
+
+use crate::analysis::Heap;
+use crate::index::classes::ClassKind;
+use crate::index::{Node, ObjectKind};
+use crate::values::Value;
+
+/// How one class changed.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ClassDelta {
+    /// Class name.
+    pub class: String,
+    /// Instances in the baseline and now.
+    pub instances: (u64, u64),
+    /// Shallow bytes in the baseline and now.
+    pub shallow_bytes: (u64, u64),
+    /// Retained bytes (by class) in the baseline and now.
+    pub retained_bytes: (u64, u64),
+}
+
+/// A collection (or array) that grew.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Growth {
+    /// Its path from a GC root (`LeakyApp.SESSIONS`, `Main.stuff.list`).
+    pub path: String,
+    /// Class now.
+    pub class: String,
+    /// Elements in the baseline and now (`size`, `count`, `elementCount`, or array length).
+    pub elements: (u64, u64),
+    /// Retained bytes in the baseline and now.
+    pub retained_bytes: (u64, u64),
+    /// The object now.
+    #[serde(skip)]
+    pub node: Node,
+}
+
+/// The key objects are matched by: the last class object on the shortest path from a GC root
+/// (a static field is anchored by its class; how the class itself is reached can differ between
+/// dumps), or the root when no class is on it, then each reference from there on.
+pub fn path_key(heap: &Heap, n: Node) -> Option<String> {
+    let path = heap.paths().path(&heap.index, n);
+    let start = path.iter().rposition(|s| heap.index.as_class(s.node).is_some()).unwrap_or(0);
+    let first = path.get(start)?;
+    let mut key = heap.display_class(first.node);
+    for s in &path[start + 1..] {
+        key.push_str(s.reference.as_deref().unwrap_or("?"));
+    }
+    Some(key)
+}
+
+/// How many elements a collection holds, by the fields the JDK's and Android's collections keep.
+pub fn element_count(heap: &Heap, n: Node) -> Option<u64> {
+    let idx = &heap.index;
+    match idx.kind(n) {
+        ObjectKind::ObjectArray | ObjectKind::PrimitiveArray => idx.array_length(n).map(u64::from),
+        ObjectKind::Instance => {
+            ["size", "elementCount", "count", "mSize"].iter().find_map(|f| match idx.field(n, f)? {
+                Value::Int(v) if v >= 0 => Some(v as u64),
+                _ => None,
+            })
+        }
+        ObjectKind::Class => None,
+    }
+}
+
+/// The histogram's changes, largest retained growth first; classes matched by name.
+pub fn class_deltas(old: &Heap, new: &Heap) -> Vec<ClassDelta> {
+    let totals = |h: &Heap| -> HashMap<String, (u64, u64, u64)> {
+        let mut m: HashMap<String, (u64, u64, u64)> = HashMap::new();
+        for (c, s) in h.index.classes.iter().zip(&h.histogram) {
+            let e = m.entry(c.name.clone()).or_default();
+            e.0 += s.instances;
+            e.1 += s.shallow_bytes;
+            e.2 += s.retained_bytes;
+        }
+        m
+    };
+    let (a, b) = (totals(old), totals(new));
+    let mut names: Vec<&String> = a.keys().chain(b.keys()).collect();
+    names.sort();
+    names.dedup();
+    let mut out: Vec<ClassDelta> = names
+        .into_iter()
+        .map(|name| {
+            let x = a.get(name).copied().unwrap_or_default();
+            let y = b.get(name).copied().unwrap_or_default();
+            ClassDelta {
+                class: name.clone(),
+                instances: (x.0, y.0),
+                shallow_bytes: (x.1, y.1),
+                retained_bytes: (x.2, y.2),
+            }
+        })
+        .filter(|d| d.instances.0 != d.instances.1 || d.shallow_bytes.0 != d.shallow_bytes.1)
+        .collect();
+    let growth = |d: &ClassDelta| d.retained_bytes.1 as i128 - d.retained_bytes.0 as i128;
+    out.sort_by(|x, y| growth(y).cmp(&growth(x)).then(x.class.cmp(&y.class)));
+    out
+}
+
+/// Collections and arrays retaining at least `min_bytes` now that hold more elements than the
+/// object on the same path in the baseline. Largest growth in retained bytes first.
+pub fn growing_collections(old: &Heap, new: &Heap, min_bytes: u64) -> Vec<Growth> {
+    let candidates = |h: &Heap, min: u64| -> Vec<Node> {
+        let d = &h.dominators;
+        (0..h.index.len() as u32)
+            .filter(|&n| d.retained(n) >= min && h.index.as_class(n).is_none())
+            .filter(|&n| {
+                let class = h.index.class(n);
+                !matches!(class.kind, ClassKind::PrimitiveArray(_)) && element_count(h, n).is_some()
+            })
+            .collect()
+    };
+    // In the baseline, any size counts: the collection may have been small then.
+    let mut before: HashMap<String, (u64, u64)> = HashMap::new();
+    for n in candidates(old, 0) {
+        if let (Some(k), Some(c)) = (path_key(old, n), element_count(old, n)) {
+            before.entry(k).or_insert((c, old.dominators.retained(n)));
+        }
+    }
+    let mut out: Vec<Growth> = candidates(new, min_bytes)
+        .into_iter()
+        .filter_map(|n| {
+            let key = path_key(new, n)?;
+            let now = element_count(new, n)?;
+            let &(then, retained_then) = before.get(&key)?;
+            (now > then).then(|| Growth {
+                path: key,
+                class: new.display_class(n),
+                elements: (then, now),
+                retained_bytes: (retained_then, new.dominators.retained(n)),
+                node: n,
+            })
+        })
+        .collect();
+    // A collection and its backing array grow together: keep the outermost of each chain.
+    let nodes: std::collections::HashSet<Node> = out.iter().map(|g| g.node).collect();
+    out.retain(|g| !new.dominator(g.node).flatten().is_some_and(|d| nodes.contains(&d)));
+    out.sort_by(|a, b| {
+        (b.retained_bytes.1 - b.retained_bytes.0.min(b.retained_bytes.1))
+            .cmp(&(a.retained_bytes.1 - a.retained_bytes.0.min(a.retained_bytes.1)))
+    });
+    out
+}
