@@ -142,6 +142,7 @@ impl Heap {
         v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
         v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
         v["threads"] = json!(crate::leaks::waste::thread_groups(self));
+        v["file_descriptors"] = json!(crate::leaks::waste::fd_groups(self));
         v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
         v
     }

@@ -89,6 +89,13 @@ fn jvm_app_shows_exactly_its_three_leaks() {
     assert_eq!(tl.trace.last().unwrap().leaking, Leaking::Yes);
     assert_eq!(tl.trace[tl.trace.len() - 2].reference.as_deref(), Some(".value"));
 
+    // The FD report: a JVM's standard streams, stdin read through a FileInputStream, stdout and
+    // stderr written through FileOutputStreams.
+    let mut fds: Vec<(String, usize)> =
+        heap::leaks::waste::fd_groups(&h).into_iter().map(|g| (g.holder, g.count)).collect();
+    fds.sort();
+    assert_eq!(fds, [("java.io.FileInputStream".to_string(), 1), ("java.io.FileOutputStream".to_string(), 2)]);
+
     // Probe's thread report: the worker is there, its number folded.
     let threads = heap::leaks::waste::thread_groups(&h);
     let worker = threads.iter().find(|t| t.name == "pool-worker-#").unwrap();

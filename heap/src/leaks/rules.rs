@@ -84,6 +84,16 @@ pub const RULES: &[Rule] = &[
     },
     Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: accumulation_points },
     Rule {
+        name: "accumulation.class",
+        doc: "App classes whose instances together retain the configured share of the heap, with no common holder",
+        run: class_accumulation,
+    },
+    Rule {
+        name: "native.large",
+        doc: "Objects with at least 1 MiB of native memory registered (NativeAllocationRegistry: Bitmaps' pixels on Android 8+)",
+        run: large_native,
+    },
+    Rule {
         name: "array.huge",
         doc: "Large arrays: on Android at least 256 KiB (KOOM's threshold); elsewhere at least 1 MiB and the configured share of the heap",
         run: huge_arrays,
@@ -548,6 +558,52 @@ fn stopped_services(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         .filter(|&s| strongly_reachable(heap, s) && !running.contains(&s))
         .map(|s| {
             suspect(s, "android.service.stopped", "not in ActivityThread#mServices: the Service was stopped".into())
+        })
+        .collect()
+}
+
+fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+    let d = &heap.dominators;
+    let total = d.reachable_bytes.max(1);
+    let threshold = ((total as f64 * config.accumulation_share) as u64).max(config.accumulation_min_bytes);
+    let mut out = Vec::new();
+    for (c, stats) in heap.histogram.iter().enumerate() {
+        if stats.retained_bytes < threshold || stats.instances < 2 || !is_app_class(heap, c as u32) {
+            continue;
+        }
+        let class = &heap.index.classes[c];
+        // Every instance is a suspect of one group; nesting (a common holder found by the
+        // accumulation rule) removes them again.
+        let share = stats.retained_bytes as f64 * 100.0 / total as f64;
+        for n in heap.instances_of(c as u32) {
+            if strongly_reachable(heap, n) {
+                out.push(Suspect {
+                    node: n,
+                    rule: "accumulation.class",
+                    reason: format!(
+                        "{} instances of {} retain {} ({share:.0}% of the reachable heap) together",
+                        stats.instances,
+                        class.name,
+                        human_bytes(stats.retained_bytes)
+                    ),
+                    accumulation: true,
+                    group: Some(format!("class accumulation {}", class.name)),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn large_native(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
+    (0..heap.index.len() as u32)
+        .filter(|&n| heap.native_size(n) >= 1 << 20 && strongly_reachable(heap, n))
+        .map(|n| Suspect {
+            node: n,
+            rule: "native.large",
+            reason: format!("{} of native memory is registered for it", human_bytes(heap.native_size(n))),
+            accumulation: true,
+            group: None,
         })
         .collect()
 }

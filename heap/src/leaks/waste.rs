@@ -97,3 +97,33 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         })
         .collect()
 }
+
+/// Open file descriptors the heap holds, by what holds them (Probe's FD report, from the dump).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FdGroup {
+    /// Class of the object that refers to the `FileDescriptor` (a stream, socket, parcel...).
+    pub holder: String,
+    /// How many open descriptors.
+    pub count: usize,
+}
+
+/// `java.io.FileDescriptor` objects that are still open (`descriptor`, or Android's `fd`, not -1),
+/// grouped by the class of their first referrer, largest groups first.
+pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
+    let idx = &heap.index;
+    let mut groups: FxHashMap<String, usize> = FxHashMap::default();
+    for fd in instances_of_subclasses(heap, "java.io.FileDescriptor") {
+        let open = ["descriptor", "fd"].iter().find_map(|f| idx.field(fd, f).and_then(crate::values::Value::as_i64));
+        if open.is_none_or(|v| v < 0) || heap.dominators.reach(fd) == Reach::Unreachable {
+            continue;
+        }
+        // The stream or socket that owns it, rather than a class's static (FileDescriptor.out).
+        let mut referrers = heap.referrers(fd);
+        referrers.sort_by_key(|&(r, _)| idx.as_class(r).is_some());
+        let holder = referrers.first().map_or_else(|| "(none)".into(), |&(r, _)| heap.display_class(r));
+        *groups.entry(holder).or_default() += 1;
+    }
+    let mut out: Vec<FdGroup> = groups.into_iter().map(|(holder, count)| FdGroup { holder, count }).collect();
+    out.sort_by(|a, b| b.count.cmp(&a.count).then(a.holder.cmp(&b.holder)));
+    out
+}
