@@ -201,8 +201,24 @@ fn leak_report_formats() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("1 APPLICATION LEAKS") && text.contains("╰→ LeakyCache class"), "{text}");
-    // Disabling the rule that found it leaves no suspect.
+    // Without the holder rule, the class-wide one finds the 2000 sessions themselves; without
+    // both, nothing is left.
     let v = json(&["analyze", path, "--format", "json", "--disable-rule", "accumulation"]);
+    let leaks = v["leaks"].as_array().unwrap();
+    assert_eq!(leaks.len(), 1);
+    assert_eq!(leaks[0]["rule"], "accumulation.class");
+    assert_eq!(leaks[0]["instances"], 2000);
+    assert_eq!(leaks[0]["class"], "LeakyCache$Session");
+    let v = json(&[
+        "analyze",
+        path,
+        "--format",
+        "json",
+        "--disable-rule",
+        "accumulation",
+        "--disable-rule",
+        "accumulation.class",
+    ]);
     assert!(v["leaks"].as_array().unwrap().is_empty());
     let koom = json(&["analyze", path, "--format", "koom"]);
     assert_eq!(koom["gcPaths"].as_array().unwrap().len(), 1);
