@@ -10,6 +10,7 @@
 //! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N] [FILE...]
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
+//! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use std::process::Command;
 use std::time::Instant;
 
 mod keys;
+mod slurp;
 mod strip;
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -33,6 +35,9 @@ fn main() -> Result<()> {
     }
     if args.first().map(String::as_str) == Some("--strip") {
         return strip::run(args[1..].iter().map(PathBuf::from).collect());
+    }
+    if args.first().map(String::as_str) == Some("--slurp") {
+        return slurp::run(args[1..].iter().map(PathBuf::from).collect());
     }
     if args.first().map(String::as_str) == Some("--keys") {
         return keys::run(args.get(1).map(PathBuf::from));

@@ -246,11 +246,13 @@ impl Heap {
     }
 }
 
-fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
+/// Instances and shallow bytes per class, without retained sizes: all a histogram-only run needs
+/// (an index built with `skip_references`).
+pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
     let nc = index.classes.len();
     let n = index.len() as u32;
     const CHUNK: u32 = 1 << 20;
-    let mut stats = (0..n.div_ceil(CHUNK))
+    (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|k| {
             let mut s = vec![(0u64, 0u64); nc];
@@ -276,7 +278,12 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
         )
         .into_iter()
         .map(|(instances, shallow_bytes)| ClassStats { instances, shallow_bytes, retained_bytes: 0 })
-        .collect::<Vec<_>>();
+        .collect()
+}
+
+fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
+    let mut stats = shallow_histogram(index);
+    let nc = index.classes.len();
     // Retained by class: walk the dominator tree, counting an object only when no ancestor has
     // its class.
     let mut active = vec![0u32; nc];

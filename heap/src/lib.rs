@@ -27,6 +27,7 @@ pub mod index;
 pub mod leaks;
 pub mod paths;
 pub mod proguard;
+pub mod quick;
 pub mod report;
 pub mod rewrite;
 pub mod sizes;

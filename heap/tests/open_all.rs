@@ -90,3 +90,30 @@ fn zstd_dump_opens() {
     assert_eq!(z.index.len(), p.index.len());
     assert_eq!(z.summary().shallow_bytes, p.summary().shallow_bytes);
 }
+
+/// The one-pass histogram (`analyze --histogram-only`) is the full analysis's histogram, class
+/// by class, on every fixture dump (their instance counts and shallow sizes are the ones checked
+/// against VisualVM, perflib, MAT and hprof-slurp elsewhere).
+#[test]
+fn quick_histogram_matches_the_full_one() {
+    for sub in ["android", "jvm"] {
+        for e in std::fs::read_dir(fixtures().join(sub)).unwrap() {
+            let path = e.unwrap().path();
+            let n = path.file_name().unwrap().to_string_lossy().to_string();
+            if !(n.ends_with(".hprof") || n.ends_with(".bin") || n.ends_with(".android-hprof")) {
+                continue;
+            }
+            let q = heap::quick::quick_histogram(&path, None, 0).unwrap();
+            let h = heap(&format!("{sub}/{n}"), None);
+            let mut full: Vec<(String, u64, u64)> = (0..h.index.classes.len())
+                .filter(|&c| h.histogram[c].instances > 0)
+                .map(|c| (h.index.classes[c].name.clone(), h.histogram[c].instances, h.histogram[c].shallow_bytes))
+                .collect();
+            let mut quick: Vec<(String, u64, u64)> =
+                q.rows.iter().map(|r| (r.class.clone(), r.instances, r.shallow_bytes)).collect();
+            full.sort();
+            quick.sort();
+            assert_eq!(quick, full, "{n}");
+        }
+    }
+}

@@ -311,3 +311,18 @@ fn analyze_against_a_baseline() {
     assert_eq!(b.as_u64().unwrap() - a.as_u64().unwrap(), 10000);
     assert!(v["diff"]["growing"].is_array());
 }
+
+/// `--histogram-only`: the one-pass histogram, with hprof-slurp's counts for hprof-64.bin
+/// (its gold output: 1516 java.lang.String, 436 int[]).
+#[test]
+fn histogram_only() {
+    let path = fixture("jvm/hprof-slurp__hprof-64.bin");
+    let v = json(&["analyze", path.to_str().unwrap(), "--histogram-only", "--format", "json"]);
+    let rows = v["histogram"].as_array().unwrap();
+    let count = |c: &str| rows.iter().find(|r| r["class"] == c).map(|r| r["instances"].clone());
+    assert_eq!(count("java.lang.String"), Some(1516.into()));
+    assert_eq!(count("int[]"), Some(436.into()));
+    assert!(rows.iter().all(|r| r.get("retained_bytes").is_none()));
+    let out = heaptui(&["analyze", path.to_str().unwrap(), "--histogram-only"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("java.lang.String"));
+}

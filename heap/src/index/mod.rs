@@ -68,6 +68,8 @@ pub struct Options<'a> {
     /// Which heap dump to read when the file holds several (0: the first). The old hprof agent
     /// appends one per request; tools read the first unless asked.
     pub dump: usize,
+    /// Skip reading references (for a histogram alone: no graph, no dominators).
+    pub skip_references: bool,
 }
 
 /// What kind of object a node is.
@@ -529,100 +531,11 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     }
 
     // The class table.
-    let mut classes: Vec<Class> = Vec::with_capacity(p.class_dumps.len() + 16);
-    let mut dumps: Vec<ClassDump<'_>> = Vec::with_capacity(p.class_dumps.len());
-    for &off in &p.class_dumps {
-        let mut c = Cursor::new(&data, off, id_size);
-        if let Ok(SubRecord::Class(cd)) = read_sub_record(&mut c) {
-            dumps.push(cd);
-        }
-    }
-    let mut class_by_id: FxHashMap<u64, u32> = FxHashMap::default();
-    for cd in &dumps {
-        let name = p
-            .load_class
-            .get(&cd.id)
-            .and_then(|&sid| string(sid))
-            .map(|s| java_name(&s))
-            .unwrap_or_else(|| format!("unknown class 0x{:x}", cd.id));
-        class_by_id.insert(cd.id, classes.len() as u32);
-        classes.push(Class {
-            id: cd.id,
-            node: ids.node(cd.id),
-            kind: class_kind(&name),
-            name,
-            super_class: None,
-            loader: cd.loader_id,
-            declared_instance_size: cd.instance_size,
-            fields: cd
-                .fields
-                .iter()
-                .map(|f| Field { name: string(f.name_id).unwrap_or_default(), ty: f.ty, offset: 0, declared_by: 0 })
-                .collect(),
-            own_fields: cd.fields.len(),
-            statics: cd
-                .statics
-                .iter()
-                .map(|s| Static {
-                    name: string(s.name_id).unwrap_or_default(),
-                    ty: s.ty,
-                    raw: s.value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b)),
-                })
-                .collect(),
-            data_size: 0,
-            ref_offsets: Vec::new(),
-            referent: None,
-        });
-    }
-    for (i, cd) in dumps.iter().enumerate() {
-        classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i);
-    }
-    drop(dumps);
-    resolve_layouts(&mut classes, id_size);
-
-    let synth = |classes: &mut Vec<Class>, name: &str, kind: ClassKind| -> u32 {
-        if let Some(i) = classes.iter().position(|c| c.name == name && c.kind == kind) {
-            return i as u32;
-        }
-        classes.push(Class {
-            id: 0,
-            node: None,
-            name: name.to_string(),
-            super_class: None,
-            loader: 0,
-            declared_instance_size: 0,
-            kind,
-            fields: Vec::new(),
-            own_fields: 0,
-            statics: Vec::new(),
-            data_size: 0,
-            ref_offsets: Vec::new(),
-            referent: None,
-        });
-        (classes.len() - 1) as u32
-    };
-    let prim_class: Vec<u32> = BasicType::PRIMITIVES
-        .iter()
-        .map(|&t| synth(&mut classes, &format!("{}[]", t.java_name()), ClassKind::PrimitiveArray(t)))
-        .collect();
-    let object_array_class = synth(&mut classes, "java.lang.Object[]", ClassKind::ObjectArray);
-    let java_lang_class = synth(&mut classes, "java.lang.Class", ClassKind::Instance);
-    let unknown_class = synth(&mut classes, "unknown class", ClassKind::Instance);
+    let ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class } =
+        class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
 
     // The size model.
-    let model =
-        options.size_model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
-    let sizer = match model {
-        SizeModel::Android => Sizer { model, id_size, ref_size: id_size, align: 8 },
-        SizeModel::Hotspot => {
-            let ref_size = if id_size == 4 { 4 } else { detect_ref_size_visualvm(&classes).unwrap_or(8) };
-            Sizer { model, id_size, ref_size, align: 8 }
-        }
-        SizeModel::Mat => {
-            let ref_size = if id_size == 8 && p.mat_compressed { 4 } else { id_size };
-            Sizer { model, id_size, ref_size, align: detect_alignment_mat(ids.ids()) }
-        }
-    };
+    let sizer = sizer_for(options.size_model, &header, &classes, p.mat_compressed, Some(ids.ids()));
     let inst_sizes = sizer.instance_sizes(&classes);
     let class_inst_size = inst_sizes[java_lang_class as usize];
     let class_declared = u64::from(classes[java_lang_class as usize].declared_instance_size);
@@ -648,6 +561,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         inst_sizes: &inst_sizes,
         class_obj_sizes: &class_obj_sizes,
         sizer,
+        skip_references: options.skip_references,
     };
     const CHUNK: usize = 1 << 15;
     // Class and size go straight into their final arrays; each chunk's edges into a vector of its
@@ -727,6 +641,133 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     })
 }
 
+/// The size model for a dump: chosen by dialect unless named, its parameters detected as the
+/// model's peer detects them (`sorted_ids` for MAT's alignment; 8 without them).
+pub(crate) fn sizer_for(
+    model: Option<SizeModel>,
+    header: &Header,
+    classes: &[Class],
+    mat_compressed: bool,
+    sorted_ids: Option<&[u64]>,
+) -> Sizer {
+    let id_size = header.id_size;
+    let model = model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
+    match model {
+        SizeModel::Android => Sizer { model, id_size, ref_size: id_size, align: 8 },
+        SizeModel::Hotspot => {
+            let ref_size = if id_size == 4 { 4 } else { detect_ref_size_visualvm(classes).unwrap_or(8) };
+            Sizer { model, id_size, ref_size, align: 8 }
+        }
+        SizeModel::Mat => {
+            let ref_size = if id_size == 8 && mat_compressed { 4 } else { id_size };
+            Sizer { model, id_size, ref_size, align: sorted_ids.map_or(8, detect_alignment_mat) }
+        }
+    }
+}
+
+/// The class table and the classes every dump needs whether or not it describes them.
+pub(crate) struct ClassTable {
+    pub classes: Vec<Class>,
+    pub by_id: FxHashMap<u64, u32>,
+    pub prim_class: Vec<u32>,
+    pub object_array_class: u32,
+    pub java_lang_class: u32,
+    pub unknown_class: u32,
+}
+
+/// Builds the class table from the CLASS DUMP records at `class_dumps`, with names from LOAD CLASS
+/// and STRING records, layouts resolved through superclasses, and made-up entries for primitive
+/// arrays, `Object[]`, `java.lang.Class` and objects of unknown classes where the dump has none.
+pub(crate) fn class_table(
+    data: &[u8],
+    id_size: u32,
+    class_dumps: &[usize],
+    load_class: &FxHashMap<u64, u64>,
+    string: &dyn Fn(u64) -> Option<String>,
+    node_of: &dyn Fn(u64) -> Option<u32>,
+) -> ClassTable {
+    let mut classes: Vec<Class> = Vec::with_capacity(class_dumps.len() + 16);
+    let mut dumps: Vec<ClassDump<'_>> = Vec::with_capacity(class_dumps.len());
+    for &off in class_dumps {
+        let mut c = Cursor::new(data, off, id_size);
+        if let Ok(SubRecord::Class(cd)) = read_sub_record(&mut c) {
+            dumps.push(cd);
+        }
+    }
+    let mut class_by_id: FxHashMap<u64, u32> = FxHashMap::default();
+    for cd in &dumps {
+        let name = load_class
+            .get(&cd.id)
+            .and_then(|&sid| string(sid))
+            .map(|s| java_name(&s))
+            .unwrap_or_else(|| format!("unknown class 0x{:x}", cd.id));
+        class_by_id.insert(cd.id, classes.len() as u32);
+        classes.push(Class {
+            id: cd.id,
+            node: node_of(cd.id),
+            kind: class_kind(&name),
+            name,
+            super_class: None,
+            loader: cd.loader_id,
+            declared_instance_size: cd.instance_size,
+            fields: cd
+                .fields
+                .iter()
+                .map(|f| Field { name: string(f.name_id).unwrap_or_default(), ty: f.ty, offset: 0, declared_by: 0 })
+                .collect(),
+            own_fields: cd.fields.len(),
+            statics: cd
+                .statics
+                .iter()
+                .map(|s| Static {
+                    name: string(s.name_id).unwrap_or_default(),
+                    ty: s.ty,
+                    raw: s.value.iter().fold(0u64, |a, &b| (a << 8) | u64::from(b)),
+                })
+                .collect(),
+            data_size: 0,
+            ref_offsets: Vec::new(),
+            referent: None,
+        });
+    }
+    for (i, cd) in dumps.iter().enumerate() {
+        classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i);
+    }
+    drop(dumps);
+    resolve_layouts(&mut classes, id_size);
+
+    let synth = |classes: &mut Vec<Class>, name: &str, kind: ClassKind| -> u32 {
+        if let Some(i) = classes.iter().position(|c| c.name == name && c.kind == kind) {
+            return i as u32;
+        }
+        classes.push(Class {
+            id: 0,
+            node: None,
+            name: name.to_string(),
+            super_class: None,
+            loader: 0,
+            declared_instance_size: 0,
+            kind,
+            fields: Vec::new(),
+            own_fields: 0,
+            statics: Vec::new(),
+            data_size: 0,
+            ref_offsets: Vec::new(),
+            referent: None,
+        });
+        (classes.len() - 1) as u32
+    };
+    let prim_class: Vec<u32> = BasicType::PRIMITIVES
+        .iter()
+        .map(|&t| synth(&mut classes, &format!("{}[]", t.java_name()), ClassKind::PrimitiveArray(t)))
+        .collect();
+    let object_array_class = synth(&mut classes, "java.lang.Object[]", ClassKind::ObjectArray);
+    let java_lang_class = synth(&mut classes, "java.lang.Class", ClassKind::Instance);
+    let unknown_class = synth(&mut classes, "unknown class", ClassKind::Instance);
+
+    ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class }
+}
+
 fn class_kind(name: &str) -> ClassKind {
     let Some(base) = name.strip_suffix("[]") else { return ClassKind::Instance };
     BasicType::PRIMITIVES
@@ -804,6 +845,7 @@ struct Pass2<'a> {
     inst_sizes: &'a [u64],
     class_obj_sizes: &'a [u64],
     sizer: Sizer,
+    skip_references: bool,
 }
 
 struct ChunkOut {
@@ -835,7 +877,7 @@ impl Pass2<'_> {
 
     #[inline]
     fn push_ref(&self, raw: u64, weak: bool, out: &mut ChunkOut) {
-        if raw == 0 {
+        if raw == 0 || self.skip_references {
             return;
         }
         match self.ids.node(raw) {

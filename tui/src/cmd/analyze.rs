@@ -41,6 +41,10 @@ pub struct Args {
     /// path from a GC root, and the histogram's changes).
     #[arg(long, value_name = "OLD")]
     pub baseline: Option<PathBuf>,
+    /// Only the class histogram (instances and shallow bytes): one pass, no reference graph, no
+    /// dominators, no leaks. Text or JSON.
+    #[arg(long, conflicts_with = "baseline")]
+    pub histogram_only: bool,
 }
 
 impl Args {
@@ -55,6 +59,7 @@ impl Args {
             low_priority_ref: Vec::new(),
             disable_rule: Vec::new(),
             baseline: None,
+            histogram_only: false,
         }
     }
 }
@@ -65,6 +70,9 @@ fn parse_ref(s: &str) -> Result<heap::paths::RefPattern, String> {
 
 /// Runs `analyze`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.histogram_only {
+        return histogram_only(&args);
+    }
     let start = std::time::Instant::now();
     let heap = super::open(&args.file, &args.open)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
@@ -184,6 +192,67 @@ pub fn report(
             let leaks = heap::leaks::find_leaks(heap, config);
             let meta = heap::leaks::metadata::extract(heap);
             json(heap::leaks::render::koom_json(heap, &leaks, &meta))
+        }
+    }
+}
+
+/// `--histogram-only`: counts and shallow sizes per class, largest first, in one streaming pass.
+fn histogram_only(args: &Args) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use heap::report::{hex, human_bytes, shorten};
+    let q = heap::quick::quick_histogram(&args.file, args.open.size_model.model(), args.open.dump as usize - 1)
+        .with_context(|| args.file.display().to_string())?;
+    let map = match &args.open.map {
+        Some(m) => Some(heap::proguard::ProguardMap::parse(
+            &std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display()))?,
+        )),
+        None => None,
+    };
+    let name = |c: &str| map.as_ref().and_then(|m| m.class_name(c)).unwrap_or_else(|| c.to_string());
+    let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
+    match args.format {
+        AnalyzeFormat::Json => {
+            let v = serde_json::json!({
+                "schema": heap::report::SCHEMA,
+                "file": {
+                    "path": args.file.display().to_string(),
+                    "format": q.header.format.as_str(),
+                    "id_size": q.header.id_size,
+                    "bytes": bytes,
+                    "timestamp_ms": q.header.timestamp_ms,
+                },
+                "summary": {
+                    "classes": q.counts.classes,
+                    "instances": q.counts.instances + q.counts.object_arrays + q.counts.primitive_arrays,
+                    "object_arrays": q.counts.object_arrays,
+                    "primitive_arrays": q.counts.primitive_arrays,
+                    "gc_roots": q.counts.root_records,
+                    "shallow_bytes": q.rows.iter().map(|r| r.shallow_bytes).sum::<u64>(),
+                    "size_model": q.sizer.model.name(),
+                },
+                "histogram": q.rows.iter().map(|r| serde_json::json!({
+                    "class": name(&r.class),
+                    "class_id": if r.class_id != 0 { serde_json::Value::from(hex(r.class_id)) } else { serde_json::Value::Null },
+                    "instances": r.instances,
+                    "shallow_bytes": r.shallow_bytes,
+                })).collect::<Vec<_>>(),
+                "warnings": q.warnings,
+            });
+            let mut s = serde_json::to_string_pretty(&v)?;
+            s.push('\n');
+            super::print(&s)
+        }
+        _ => {
+            let mut s = format!("{:>12} {:>12}  class\n", "instances", "shallow");
+            for r in q.rows.iter().take(args.top) {
+                s.push_str(&format!(
+                    "{:>12} {:>12}  {}\n",
+                    r.instances,
+                    human_bytes(r.shallow_bytes),
+                    shorten(&name(&r.class), 72)
+                ));
+            }
+            super::print(&s)
         }
     }
 }

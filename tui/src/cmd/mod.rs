@@ -32,7 +32,12 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
         eprint!("\r\x1b[K{} {pct:>3}%", phase.name());
     };
     let progress: Option<heap::index::Progress<'_>> = if std::io::stderr().is_terminal() { Some(&show) } else { None };
-    let options = heap::Options { size_model: args.size_model.model(), progress, dump: args.dump as usize - 1 };
+    let options = heap::Options {
+        size_model: args.size_model.model(),
+        progress,
+        dump: args.dump as usize - 1,
+        ..Default::default()
+    };
     let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
     if let Some(map) = &args.map {
         let text = std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?;
