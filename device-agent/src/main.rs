@@ -1,9 +1,52 @@
-//! `heaptui-agent`, the on-device program (monitor, triggers, dumpers, streaming stripper).
+//! `heaptui-agent`: samples a process and writes one JSON line per sample (protocol version 1).
 //!
-//! Not built yet (issue "Device bridge and agent"); it says so and exits with status 2 rather
-//! than pretend to monitor anything.
+//! ```text
+//! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N]
+//! ```
+//!
+//! The rest of the agent (triggers, dumpers, the stripper on the device) comes with the device
+//! issues.
 
-fn main() {
-    eprintln!("heaptui-agent: the device agent is not implemented yet; see the issue \"Device bridge and agent\"");
-    std::process::exit(2);
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Version of the JSON lines this agent writes.
+const PROTOCOL: u32 = 1;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) != Some("sample") {
+        eprintln!("usage: heaptui-agent sample --pid PID [--interval-ms MS] [--count N]");
+        return ExitCode::from(2);
+    }
+    let get = |flag: &str| {
+        args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<u64>().ok())
+    };
+    let Some(pid) = get("--pid").and_then(|p| u32::try_from(p).ok()) else {
+        eprintln!("heaptui-agent: --pid PID is required");
+        return ExitCode::from(2);
+    };
+    let interval = std::time::Duration::from_millis(get("--interval-ms").unwrap_or(1000));
+    let count = get("--count");
+    let mut out = std::io::stdout().lock();
+    let mut n = 0u64;
+    loop {
+        let line = match agent::sample::sample(pid) {
+            Ok(s) => serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}),
+            Err(e) => {
+                let line =
+                    serde_json::json!({"v": PROTOCOL, "type": "error", "message": format!("process {pid}: {e}")});
+                let _ = writeln!(out, "{line}");
+                return ExitCode::from(1);
+            }
+        };
+        if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+            return ExitCode::SUCCESS;
+        }
+        n += 1;
+        if count.is_some_and(|c| n >= c) {
+            return ExitCode::SUCCESS;
+        }
+        std::thread::sleep(interval);
+    }
 }

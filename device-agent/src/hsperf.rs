@@ -1,0 +1,128 @@
+//! HotSpot's performance counters: the `hsperfdata_<user>/<pid>` file every HotSpot JVM maps and
+//! updates (unless `-XX:-UsePerfData`), which `jstat` reads. Reading it costs the JVM nothing.
+//!
+//! Layout: a header (magic `CA FE C0 C0`, byte order, version, used size, entry offset, entry
+//! count), then entries (length, name offset, vector length, type, flags, units, variability,
+//! data offset) whose names and values live inside the entry.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Counters of one JVM, by name (`long` counters only: all the memory ones are).
+#[derive(Debug, Clone, Default)]
+pub struct Counters {
+    /// Values.
+    pub longs: HashMap<String, i64>,
+}
+
+/// Why a perf data file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PerfError {
+    /// Not a perf data file.
+    BadMagic,
+    /// Shorter than its own header says.
+    Truncated,
+}
+
+fn field<const N: usize>(b: &[u8], at: usize) -> Result<[u8; N], PerfError> {
+    let s = b.get(at..at + N).ok_or(PerfError::Truncated)?;
+    let mut out = [0u8; N];
+    out.copy_from_slice(s);
+    Ok(out)
+}
+
+/// Parses the bytes of a perf data file.
+pub fn parse(b: &[u8]) -> Result<Counters, PerfError> {
+    if b.get(..4) != Some(&[0xCA, 0xFE, 0xC0, 0xC0][..]) {
+        return Err(PerfError::BadMagic);
+    }
+    let little = *b.get(4).ok_or(PerfError::Truncated)? == 1;
+    let i4 = |at: usize| -> Result<i32, PerfError> {
+        let a = field::<4>(b, at)?;
+        Ok(if little { i32::from_le_bytes(a) } else { i32::from_be_bytes(a) })
+    };
+    let i8 = |at: usize| -> Result<i64, PerfError> {
+        let a = field::<8>(b, at)?;
+        Ok(if little { i64::from_le_bytes(a) } else { i64::from_be_bytes(a) })
+    };
+    let entry_offset = i4(24)? as usize;
+    let entries = i4(28)?.max(0) as usize;
+    let mut counters = Counters::default();
+    let mut at = entry_offset;
+    for _ in 0..entries.min(100_000) {
+        let len = i4(at)?;
+        if len <= 0 {
+            break;
+        }
+        let name_at = at + i4(at + 4)?.max(0) as usize;
+        let vector = i4(at + 8)?;
+        let ty = *b.get(at + 12).ok_or(PerfError::Truncated)?;
+        let data_at = at + i4(at + 16)?.max(0) as usize;
+        let name_end = b.get(name_at..).and_then(|s| s.iter().position(|&c| c == 0)).ok_or(PerfError::Truncated)?;
+        let name = String::from_utf8_lossy(&b[name_at..name_at + name_end]).into_owned();
+        if ty == b'J' && vector == 0 {
+            counters.longs.insert(name, i8(data_at)?);
+        }
+        at += len as usize;
+    }
+    Ok(counters)
+}
+
+/// Where the JVM `pid` keeps its counters: `$TMPDIR`-independent `/tmp/hsperfdata_<user>/<pid>`,
+/// whichever user's directory has it.
+pub fn find(pid: u32) -> Option<PathBuf> {
+    let entries = std::fs::read_dir("/tmp").ok()?;
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("hsperfdata_"))
+        .map(|e| e.path().join(pid.to_string()))
+        .find(|p| p.exists())
+}
+
+/// Java heap use of a HotSpot JVM, as `jstat -gc` sums it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct JavaHeap {
+    /// Eden + survivors + old generation, bytes.
+    pub used: u64,
+    /// The heap's maximum (`-Xmx`), bytes: young plus old for generational collectors, old's
+    /// alone under G1 (which reports the whole heap for each).
+    pub max: u64,
+}
+
+impl Counters {
+    /// Reads the counters of the file at `path`.
+    pub fn read(path: &Path) -> std::io::Result<Result<Counters, PerfError>> {
+        Ok(parse(&std::fs::read(path)?))
+    }
+
+    fn long(&self, name: &str) -> u64 {
+        self.longs.get(name).copied().unwrap_or(0).max(0) as u64
+    }
+
+    /// The Java heap's use.
+    pub fn java_heap(&self) -> Option<JavaHeap> {
+        if !self.longs.contains_key("sun.gc.generation.1.space.0.maxCapacity") {
+            return None;
+        }
+        let used = (0..3).map(|s| self.long(&format!("sun.gc.generation.0.space.{s}.used"))).sum::<u64>()
+            + self.long("sun.gc.generation.1.space.0.used");
+        // Generational collectors (Serial, Parallel) split the heap: young's maximum plus old's is
+        // the heap's. G1 reports the whole heap as each generation's maximum: old's alone is it.
+        let young = self.long("sun.gc.generation.0.maxCapacity");
+        let old =
+            self.long("sun.gc.generation.1.maxCapacity").max(self.long("sun.gc.generation.1.space.0.maxCapacity"));
+        let max = if young >= old { old } else { young + old };
+        Some(JavaHeap { used, max })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_other_files() {
+        assert_eq!(parse(b"not perf data").err(), Some(PerfError::BadMagic));
+        assert_eq!(parse(&[0xCA, 0xFE, 0xC0, 0xC0, 1]).err(), Some(PerfError::Truncated));
+    }
+}

@@ -1,0 +1,171 @@
+//! `/proc/<pid>`: memory, threads and file descriptors of a process, read the way `ps` and Probe
+//! read them. Every parser takes the file's text, so odd inputs are testable without a process.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What `/proc/<pid>/status` says.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Status {
+    /// The command name (`Name:`), which may hold spaces and parentheses.
+    pub name: String,
+    /// Resident set size, KiB.
+    pub vm_rss_kb: u64,
+    /// Virtual size, KiB.
+    pub vm_size_kb: u64,
+    /// Peak virtual size, KiB.
+    pub vm_peak_kb: u64,
+    /// Threads.
+    pub threads: u64,
+}
+
+/// Parses `/proc/<pid>/status`. Fields it lacks stay 0.
+pub fn parse_status(text: &str) -> Status {
+    let mut s = Status::default();
+    for line in text.lines() {
+        let Some((key, value)) = line.split_once(':') else { continue };
+        let value = value.trim();
+        let kb = || value.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+        match key {
+            "Name" => s.name = value.to_string(),
+            "VmRSS" => s.vm_rss_kb = kb(),
+            "VmSize" => s.vm_size_kb = kb(),
+            "VmPeak" => s.vm_peak_kb = kb(),
+            "Threads" => s.threads = kb(),
+            _ => {}
+        }
+    }
+    s
+}
+
+/// `Pss:` of `/proc/<pid>/smaps_rollup`, KiB.
+pub fn parse_pss(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Pss:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+}
+
+/// The soft `Max open files` of `/proc/<pid>/limits` (`None` when unlimited or absent).
+pub fn parse_fd_limit(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("Max open files"))?;
+    line["Max open files".len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// What an fd points to, grouped as Probe groups them: `anon_inode:[eventfd]`, `pipe`, `socket`,
+/// `/dev/...`, or the file's directory for regular files.
+pub fn fd_kind(target: &str) -> String {
+    if let Some(rest) = target.strip_prefix("anon_inode:") {
+        return format!("anon_inode:{rest}");
+    }
+    for k in ["pipe", "socket"] {
+        if target.starts_with(&format!("{k}:")) {
+            return k.to_string();
+        }
+    }
+    if target.starts_with("/dev/") {
+        return target.to_string();
+    }
+    match target.rsplit_once('/') {
+        Some((dir, _)) if !dir.is_empty() => format!("{dir}/"),
+        _ => target.to_string(),
+    }
+}
+
+/// A process's `/proc` directory.
+pub struct Proc {
+    dir: PathBuf,
+}
+
+impl Proc {
+    /// The process `pid` (under `/proc`).
+    pub fn new(pid: u32) -> Proc {
+        Proc { dir: PathBuf::from(format!("/proc/{pid}")) }
+    }
+
+    fn read(&self, name: &str) -> std::io::Result<String> {
+        std::fs::read_to_string(self.dir.join(name))
+    }
+
+    /// `status`.
+    pub fn status(&self) -> std::io::Result<Status> {
+        self.read("status").map(|t| parse_status(&t))
+    }
+
+    /// PSS from `smaps_rollup` (Linux 4.14+), KiB.
+    pub fn pss_kb(&self) -> Option<u64> {
+        self.read("smaps_rollup").ok().and_then(|t| parse_pss(&t))
+    }
+
+    /// Open file descriptors.
+    pub fn fd_count(&self) -> std::io::Result<u64> {
+        Ok(std::fs::read_dir(self.dir.join("fd"))?.count() as u64)
+    }
+
+    /// `Max open files`.
+    pub fn fd_limit(&self) -> Option<u64> {
+        self.read("limits").ok().and_then(|t| parse_fd_limit(&t))
+    }
+
+    /// Open fds grouped by what they point to, largest groups first.
+    pub fn fd_groups(&self) -> std::io::Result<Vec<(String, u64)>> {
+        let mut groups: BTreeMap<String, u64> = BTreeMap::new();
+        for e in std::fs::read_dir(self.dir.join("fd"))?.flatten() {
+            if let Ok(t) = std::fs::read_link(e.path()) {
+                *groups.entry(fd_kind(&t.to_string_lossy())).or_default() += 1;
+            }
+        }
+        let mut v: Vec<(String, u64)> = groups.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(v)
+    }
+
+    /// Threads grouped by name (`task/*/comm`), largest groups first.
+    pub fn thread_groups(&self) -> std::io::Result<Vec<(String, u64)>> {
+        let mut groups: BTreeMap<String, u64> = BTreeMap::new();
+        for e in std::fs::read_dir(self.dir.join("task"))?.flatten() {
+            if let Ok(name) = std::fs::read_to_string(e.path().join("comm")) {
+                *groups.entry(name.trim_end_matches('\n').to_string()).or_default() += 1;
+            }
+        }
+        let mut v: Vec<(String, u64)> = groups.into_iter().collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_with_an_odd_name() {
+        let text = "Name:\tmy (weird) app: x\nUmask:\t0022\nState:\tS (sleeping)\nVmPeak:\t 3270512 kB\nVmSize:\t 3204976 kB\nVmRSS:\t   45056 kB\nThreads:\t19\n";
+        let s = parse_status(text);
+        assert_eq!(s.name, "my (weird) app: x");
+        assert_eq!((s.vm_peak_kb, s.vm_size_kb, s.vm_rss_kb, s.threads), (3270512, 3204976, 45056, 19));
+        assert_eq!(parse_status("garbage\n"), Status::default());
+    }
+
+    #[test]
+    fn limits_pss_and_fd_kinds() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units\nMax open files            1024                 524288               files\n";
+        assert_eq!(parse_fd_limit(limits), Some(1024));
+        assert_eq!(parse_fd_limit("Max open files            unlimited            unlimited            files\n"), None);
+        assert_eq!(parse_pss("Rss:  100 kB\nPss:                5432 kB\n"), Some(5432));
+        assert_eq!(fd_kind("anon_inode:[eventfd]"), "anon_inode:[eventfd]");
+        assert_eq!(fd_kind("socket:[12345]"), "socket");
+        assert_eq!(fd_kind("pipe:[99]"), "pipe");
+        assert_eq!(fd_kind("/dev/null"), "/dev/null");
+        assert_eq!(fd_kind("/data/app/base.apk"), "/data/app/");
+    }
+
+    #[test]
+    fn this_process() {
+        let p = Proc::new(std::process::id());
+        let s = p.status().unwrap();
+        assert!(s.vm_rss_kb > 0 && s.threads >= 1);
+        assert!(p.fd_count().unwrap() >= 3);
+        assert!(p.thread_groups().unwrap().iter().map(|g| g.1).sum::<u64>() >= 1);
+    }
+}

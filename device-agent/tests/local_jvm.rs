@@ -1,0 +1,71 @@
+//! Sampling a real JVM (OpenJDK, the demo program) started with `-Xmx64m`.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn sample_jvm(gc: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    let mut jvm = Command::new("java")
+        .args(["-Xmx64m", gc, "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "2000", "60"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.starts_with("ready "), "{line}");
+    let pid = jvm.id();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
+        .args(["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "2"])
+        .output()
+        .unwrap();
+    let _ = jvm.kill();
+    let _ = jvm.wait();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["v"], 1);
+    let s = lines[1]["sample"].clone();
+    assert_eq!(s["pid"], pid);
+    s
+}
+
+/// Both heap layouts: Serial splits young and old, G1 reports the whole heap per generation.
+#[test]
+fn samples_a_running_jvm() {
+    for gc in ["-XX:+UseSerialGC", "-XX:+UseG1GC"] {
+        check(&sample_jvm(gc), gc);
+    }
+}
+
+fn check(s: &serde_json::Value, gc: &str) {
+    assert_eq!(s["name"], "java", "{gc}");
+    // A JVM runs more than ten threads (GC, compiler, signal, finalizer, reference handler...).
+    assert!(s["threads"].as_u64().unwrap() > 10, "{s}");
+    assert!(s["rss_kb"].as_u64().unwrap() > 10_000, "{s}");
+    assert!(s["fds"].as_u64().unwrap() >= 3, "{s}");
+    // -Xmx64m: the old generation's maximum is 64 MiB; the 2000 sessions' buffers (2.5-4.5 KiB
+    // each) are in the heap, so at least 5 MB are used.
+    let heap = &s["java_heap"];
+    let max = heap["max"].as_u64().unwrap();
+    assert!((64 << 20..65 << 20).contains(&max), "{gc}: {heap}");
+    let used = heap["used"].as_u64().unwrap();
+    assert!(used >= 5_000_000 && used <= max, "{gc}: {heap}");
+}
+
+#[test]
+fn a_missing_process_is_an_error_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
+        .args(["sample", "--pid", "999999999", "--count", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    assert_eq!(v["type"], "error");
+}
