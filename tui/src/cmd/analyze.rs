@@ -83,20 +83,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         disabled: args.disable_rule,
         ..Default::default()
     };
-    match &args.baseline {
-        None => report(&heap, &path, bytes, args.format, args.top, start, &config),
-        Some(old) => {
-            let baseline = super::open(old, &args.open)?;
-            report_since(&heap, &baseline, &path, bytes, args.format, args.top, start, &config)
-        }
-    }
+    let baseline = match &args.baseline {
+        Some(old) => Some(super::open(old, &args.open)?),
+        None => None,
+    };
+    report(&heap, baseline.as_ref(), &path, bytes, args.format, args.top, start, &config)
 }
 
-/// The report with what changed since `baseline`.
+/// Prints the report of an analysed dump, with what changed since `baseline` when there is one.
 #[allow(clippy::too_many_arguments)]
-fn report_since(
+pub fn report(
     heap: &heap::Heap,
-    baseline: &heap::Heap,
+    baseline: Option<&heap::Heap>,
     path: &str,
     bytes: u64,
     format: AnalyzeFormat,
@@ -105,71 +103,13 @@ fn report_since(
     config: &heap::leaks::LeakConfig,
 ) -> anyhow::Result<()> {
     use heap::report::human_bytes;
-    let leaks = heap::leaks::find_leaks_since(heap, config, baseline);
-    let deltas = heap::diff::class_deltas(baseline, heap);
-    let growing = heap::diff::growing_collections(baseline, heap, config.growth_min_bytes);
-    let file = heap::report::FileInfo { path, bytes };
-    match format {
-        AnalyzeFormat::Json => {
-            let mut v = heap.analyze_json_with_leaks(&file, top, &leaks);
-            v["diff"] = serde_json::json!({
-                "classes": deltas.iter().take(top.max(1)).collect::<Vec<_>>(),
-                "growing": growing,
-            });
-            let mut s = serde_json::to_string_pretty(&v)?;
-            s.push('\n');
-            super::print(&s)
-        }
-        AnalyzeFormat::Text => {
-            let mut s = heap.analyze_text(&file, top, &leaks);
-            s.push_str("\nSince the baseline\n");
-            for g in &growing {
-                s.push_str(&format!(
-                    "  {} ({}) grew from {} to {} elements, retaining {} (was {})\n",
-                    g.path,
-                    g.class,
-                    g.elements.0,
-                    g.elements.1,
-                    human_bytes(g.retained_bytes.1),
-                    human_bytes(g.retained_bytes.0)
-                ));
-            }
-            s.push_str(&format!("{:>12} {:>12}  class\n", "instances", "retained"));
-            for d in deltas.iter().take(top) {
-                let di = d.instances.1 as i64 - d.instances.0 as i64;
-                let dr = d.retained_bytes.1 as i64 - d.retained_bytes.0 as i64;
-                let sign = if dr < 0 { "-" } else { "+" };
-                s.push_str(&format!(
-                    "{di:>+12} {sign}{:>11}  {}\n",
-                    human_bytes(dr.unsigned_abs()),
-                    heap::report::shorten(&d.class, 70)
-                ));
-            }
-            super::print(&s)
-        }
-        AnalyzeFormat::Leakcanary => {
-            let meta = heap::leaks::metadata::extract(heap);
-            super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, start.elapsed().as_millis()))
-        }
-        AnalyzeFormat::Koom => {
-            let meta = heap::leaks::metadata::extract(heap);
-            let mut s = serde_json::to_string_pretty(&heap::leaks::render::koom_json(heap, &leaks, &meta))?;
-            s.push('\n');
-            super::print(&s)
-        }
-    }
-}
-
-/// Prints the report of an analysed dump.
-pub fn report(
-    heap: &heap::Heap,
-    path: &str,
-    bytes: u64,
-    format: AnalyzeFormat,
-    top: usize,
-    start: std::time::Instant,
-    config: &heap::leaks::LeakConfig,
-) -> anyhow::Result<()> {
+    let leaks = match baseline {
+        Some(old) => heap::leaks::find_leaks_since(heap, config, old),
+        None => heap::leaks::find_leaks(heap, config),
+    };
+    let since = baseline.map(|old| {
+        (heap::diff::class_deltas(old, heap), heap::diff::growing_collections(old, heap, config.growth_min_bytes))
+    });
     let file = heap::report::FileInfo { path, bytes };
     let json = |v: serde_json::Value| -> anyhow::Result<()> {
         let mut s = serde_json::to_string_pretty(&v)?;
@@ -177,19 +117,51 @@ pub fn report(
         super::print(&s)
     };
     match format {
-        AnalyzeFormat::Text => super::print(&heap.analyze_text(&file, top, &heap::leaks::find_leaks(heap, config))),
         AnalyzeFormat::Json => {
-            let leaks = heap::leaks::find_leaks(heap, config);
-            json(heap.analyze_json_with_leaks(&file, top, &leaks))
+            let mut v = heap.analyze_json_with_leaks(&file, top, &leaks);
+            if let Some((deltas, growing)) = &since {
+                v["diff"] = serde_json::json!({
+                    "classes": deltas.iter().take(top.max(1)).collect::<Vec<_>>(),
+                    "growing": growing,
+                });
+            }
+            json(v)
+        }
+        AnalyzeFormat::Text => {
+            let mut s = heap.analyze_text(&file, top, &leaks);
+            if let Some((deltas, growing)) = &since {
+                s.push_str("\nSince the baseline\n");
+                for g in growing {
+                    s.push_str(&format!(
+                        "  {} ({}) grew from {} to {} elements, retaining {} (was {})\n",
+                        g.path,
+                        g.class,
+                        g.elements.0,
+                        g.elements.1,
+                        human_bytes(g.retained_bytes.1),
+                        human_bytes(g.retained_bytes.0)
+                    ));
+                }
+                s.push_str(&format!("{:>12} {:>12}  class\n", "instances", "retained"));
+                for d in deltas.iter().take(top) {
+                    let di = d.instances.1 as i64 - d.instances.0 as i64;
+                    let dr = d.retained_bytes.1 as i64 - d.retained_bytes.0 as i64;
+                    let sign = if dr < 0 { "-" } else { "+" };
+                    s.push_str(&format!(
+                        "{di:>+12} {sign}{:>11}  {}\n",
+                        human_bytes(dr.unsigned_abs()),
+                        heap::report::shorten(&d.class, 70)
+                    ));
+                }
+            }
+            super::print(&s)
         }
         AnalyzeFormat::Leakcanary => {
-            let leaks = heap::leaks::find_leaks(heap, config);
             let meta = heap::leaks::metadata::extract(heap);
             let ms = start.elapsed().as_millis();
             super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, ms))
         }
         AnalyzeFormat::Koom => {
-            let leaks = heap::leaks::find_leaks(heap, config);
             let meta = heap::leaks::metadata::extract(heap);
             json(heap::leaks::render::koom_json(heap, &leaks, &meta))
         }

@@ -28,6 +28,7 @@ pub fn run() -> anyhow::Result<()> {
     eprintln!("heaptui: `heaptui analyze FILE` and `heaptui inspect FILE TARGET` work on any .hprof.");
     super::analyze::report(
         &heap,
+        None,
         "demo.hprof (bundled)",
         len,
         super::analyze::AnalyzeFormat::Text,
