@@ -1,10 +1,10 @@
-//! Host ↔ device bridge: the `Device` trait, `AdbDevice` (through the adb server) and
-//! `LocalDevice`, agent deployment and the agent's JSON-lines protocol.
-//!
-//! Not built yet: this crate is a placeholder in the workspace so the layout matches the design
-//! (ARCHITECTURE.md). The work is tracked by the issue "Device bridge and agent". Nothing here
-//! claims to talk to a device.
+//! Host ↔ device bridge. Today: the adb server's device list, read over its host protocol (the
+//! same socket `adb devices -l` uses). To come (issue "Device bridge and agent"): the `Device`
+//! trait, `AdbDevice` with shell v2 and `exec:`, `LocalDevice`, agent deployment and the agent's
+//! JSON-lines protocol.
 #![deny(missing_docs)]
 
-/// Version of the agent wire protocol this bridge will speak.
+pub mod adb;
+
+/// Version of the agent wire protocol this bridge speaks.
 pub const PROTOCOL_VERSION: u32 = 1;

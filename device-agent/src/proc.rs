@@ -107,6 +107,25 @@ impl Proc {
         self.read("limits").ok().and_then(|t| parse_fd_limit(&t))
     }
 
+    /// The command line, arguments joined by spaces (empty for kernel threads).
+    pub fn cmdline(&self) -> String {
+        let raw = std::fs::read(self.dir.join("cmdline")).unwrap_or_default();
+        raw.split(|&b| b == 0).filter(|a| !a.is_empty()).map(String::from_utf8_lossy).collect::<Vec<_>>().join(" ")
+    }
+
+    /// 32 or 64, from the ELF class of the executable (`None` when it cannot be read: another
+    /// user's process, a kernel thread).
+    pub fn bits(&self) -> Option<u8> {
+        use std::io::Read;
+        let mut head = [0u8; 5];
+        std::fs::File::open(self.dir.join("exe")).ok()?.read_exact(&mut head).ok()?;
+        match head {
+            [0x7f, b'E', b'L', b'F', 1] => Some(32),
+            [0x7f, b'E', b'L', b'F', 2] => Some(64),
+            _ => None,
+        }
+    }
+
     /// Open fds grouped by what they point to, largest groups first.
     pub fn fd_groups(&self) -> std::io::Result<Vec<(String, u64)>> {
         let mut groups: BTreeMap<String, u64> = BTreeMap::new();
@@ -138,6 +157,47 @@ impl Proc {
 mod tests {
     use super::*;
 
+    fn info(pid: u32, name: &str, cmdline: &str, jvm: bool) -> ProcessInfo {
+        ProcessInfo { pid, name: name.into(), cmdline: cmdline.into(), rss_kb: 1, jvm }
+    }
+
+    /// A pid, a command name with spaces and parentheses, a JVM's main class (full or simple) or
+    /// jar, an Android package (ART names the process after it).
+    #[test]
+    fn finds_processes_by_pid_and_names() {
+        let list = vec![
+            info(10, "java", "/usr/bin/java -Xmx64m -cp /tmp/x com.example.LeakyCache 2000", true),
+            info(11, "java", "java -jar /opt/app/server.jar --port 80", true),
+            info(12, "my (odd) tool", "./my (odd) tool", false),
+            info(13, "com.example.app", "com.example.app", false),
+            info(14, "bash", "/bin/bash -c -cp", false),
+        ];
+        let pids = |q: &str| find(&list, q).iter().map(|p| p.pid).collect::<Vec<_>>();
+        assert_eq!(pids("12"), [12]);
+        assert_eq!(pids("99"), Vec::<u32>::new());
+        assert_eq!(pids("LeakyCache"), [10]);
+        assert_eq!(pids("com.example.LeakyCache"), [10]);
+        assert_eq!(pids("server"), [11]);
+        assert_eq!(pids("server.jar"), [11]);
+        assert_eq!(pids("my (odd) tool"), [12]);
+        assert_eq!(pids("com.example.app"), [13]);
+        assert_eq!(pids("java"), [10, 11]);
+        assert_eq!(pids("bash"), [14]);
+        // Option values are not main classes.
+        assert_eq!(pids("/tmp/x"), Vec::<u32>::new());
+        assert_eq!(pids("2000"), Vec::<u32>::new());
+    }
+
+    /// Our own process: readable, 64-bit on this machine's targets, named in the list.
+    #[test]
+    fn lists_this_process() {
+        let me = std::process::id();
+        let p = Proc::new(me);
+        assert_eq!(p.bits(), Some(if cfg!(target_pointer_width = "64") { 64 } else { 32 }));
+        assert!(list().iter().any(|p| p.pid == me));
+        assert_eq!(Proc::new(u32::MAX).bits(), None);
+    }
+
     #[test]
     fn status_with_an_odd_name() {
         let text = "Name:\tmy (weird) app: x\nUmask:\t0022\nState:\tS (sleeping)\nVmPeak:\t 3270512 kB\nVmSize:\t 3204976 kB\nVmRSS:\t   45056 kB\nThreads:\t19\n";
@@ -168,4 +228,81 @@ mod tests {
         assert!(p.fd_count().unwrap() >= 3);
         assert!(p.thread_groups().unwrap().iter().map(|g| g.1).sum::<u64>() >= 1);
     }
+}
+
+/// A process as the picker lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ProcessInfo {
+    /// Process id.
+    pub pid: u32,
+    /// Command name (`Name:` of `status`).
+    pub name: String,
+    /// Command line.
+    pub cmdline: String,
+    /// Resident set, KiB.
+    pub rss_kb: u64,
+    /// Whether it is a HotSpot JVM publishing its counters (`hsperfdata`).
+    pub jvm: bool,
+}
+
+/// Every process this user can see, JVMs first, then by resident set, largest first. Processes
+/// that vanish while being read are skipped.
+pub fn list() -> Vec<ProcessInfo> {
+    let mut v: Vec<ProcessInfo> = std::fs::read_dir("/proc")
+        .map(|d| d.flatten().filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|pid| {
+            let p = Proc::new(pid);
+            let status = p.status().ok()?;
+            Some(ProcessInfo {
+                pid,
+                name: status.name,
+                cmdline: p.cmdline(),
+                rss_kb: status.vm_rss_kb,
+                jvm: crate::hsperf::find(pid).is_some(),
+            })
+        })
+        .collect();
+    v.sort_by(|a, b| b.jvm.cmp(&a.jvm).then(b.rss_kb.cmp(&a.rss_kb)).then(a.pid.cmp(&b.pid)));
+    v
+}
+
+/// The processes `query` names: a pid, or a name matching the command name, a JVM's main class
+/// or jar, or an Android package (the command line's first word), exactly.
+pub fn find(list: &[ProcessInfo], query: &str) -> Vec<ProcessInfo> {
+    if let Ok(pid) = query.parse::<u32>() {
+        return list.iter().filter(|p| p.pid == pid).cloned().collect();
+    }
+    let names = |p: &ProcessInfo| -> Vec<String> {
+        let mut v = vec![p.name.clone()];
+        let words: Vec<&str> = p.cmdline.split(' ').collect();
+        if let Some(first) = words.first() {
+            v.push(first.to_string());
+            v.push(first.rsplit('/').next().unwrap_or(first).to_string());
+        }
+        if p.jvm {
+            // The main class or jar: the first word after the options that is not an option's value.
+            let mut skip = false;
+            for w in words.iter().skip(1) {
+                if skip {
+                    skip = false;
+                } else if matches!(*w, "-cp" | "-classpath" | "--class-path" | "-p" | "--module-path") {
+                    skip = true;
+                } else if *w == "-jar" {
+                    continue;
+                } else if !w.starts_with('-') {
+                    v.push(w.to_string());
+                    v.push(w.rsplit('/').next().unwrap_or(w).to_string());
+                    v.push(w.rsplit(['.', '/']).next().unwrap_or(w).to_string());
+                    if let Some(jar) = w.strip_suffix(".jar") {
+                        v.push(jar.rsplit('/').next().unwrap_or(jar).to_string());
+                    }
+                    break;
+                }
+            }
+        }
+        v
+    };
+    list.iter().filter(|p| names(p).iter().any(|n| n == query)).cloned().collect()
 }

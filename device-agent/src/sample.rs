@@ -26,6 +26,8 @@ pub struct Sample {
     pub fds: u64,
     /// Their soft limit.
     pub fd_limit: Option<u64>,
+    /// 32 or 64 (the executable's ELF class), when readable.
+    pub bits: Option<u8>,
     /// Java heap, for a HotSpot JVM that publishes its counters.
     pub java_heap: Option<JavaHeap>,
 }
@@ -51,6 +53,7 @@ pub fn sample(pid: u32) -> std::io::Result<Sample> {
         threads: status.threads,
         fds: p.fd_count()?,
         fd_limit: p.fd_limit(),
+        bits: p.bits(),
         java_heap,
     })
 }

@@ -37,6 +37,12 @@ enum Command {
     Restore(cmd::strip::RestoreArgs),
     /// Convert an Android dump to the HotSpot dialect, as AOSP's hprof-conv does (-z: no zygote).
     Convert(cmd::strip::ConvertArgs),
+    /// List phones (through the adb server) and this machine (`local`).
+    Devices(cmd::monitor::DevicesArgs),
+    /// List processes to watch: JVMs first, then by resident memory.
+    Ps(cmd::monitor::PsArgs),
+    /// Watch a process's memory (Java heap, RSS, PSS, threads, FDs) and the triggers that would dump it.
+    Monitor(cmd::monitor::MonitorArgs),
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
@@ -59,6 +65,9 @@ fn main() -> ExitCode {
         Some(Command::Strip(args)) => cmd::strip::strip(args),
         Some(Command::Restore(args)) => cmd::strip::restore(args),
         Some(Command::Convert(args)) => cmd::strip::convert(args),
+        Some(Command::Devices(args)) => cmd::monitor::devices(args),
+        Some(Command::Ps(args)) => cmd::monitor::ps(args),
+        Some(Command::Monitor(args)) => cmd::monitor::monitor(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {

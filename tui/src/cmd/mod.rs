@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod demo;
 pub mod inspect;
+pub mod monitor;
 pub mod strip;
 
 use std::path::Path;

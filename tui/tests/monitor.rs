@@ -1,0 +1,96 @@
+//! `heaptui monitor --local` on real JVMs (OpenJDK, `tests/java/HeapGrowth.java`, `-Xmx64m`):
+//! a heap that grows to 86 % and stays there fires KOOM's heap trigger (80 % for heaps under
+//! 128 MB, three samples in a row without falling); one that churns garbage never does.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn monitor(mode: &str, seconds: &str) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    let mut jvm = Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["HeapGrowth", mode])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "--local", &jvm.id().to_string(), "--interval", "0.2", "--duration", seconds, "--json"])
+        .output()
+        .unwrap();
+    let _ = jvm.kill();
+    let _ = jvm.wait();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_growing_heap_fires_the_koom_trigger_once() {
+    let lines = monitor("grow", "6");
+    let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
+    assert!(samples.len() >= 20, "{} samples", samples.len());
+    let max = samples[0]["java_max"].as_u64().unwrap();
+    assert!((64 << 20..65 << 20).contains(&max), "{max}");
+    // 80 % of the heap's max: KOOM's line for heaps under 128 MB.
+    assert_eq!(samples[0]["java_threshold"].as_u64().unwrap(), (max as f64 * 0.8) as u64);
+    let first = samples[0]["java_used"].as_u64().unwrap();
+    let last = samples.last().unwrap()["java_used"].as_u64().unwrap();
+    assert!(last > first && last as f64 > max as f64 * 0.8, "{first} -> {last} of {max}");
+    for s in &samples {
+        assert!(s["rss"].as_u64().unwrap() > 20 << 20 && s["threads"].as_u64().unwrap() > 5, "{s}");
+    }
+    let heap: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger" && l["kind"] == "heap").collect();
+    assert_eq!(heap.len(), 1, "{heap:?}");
+    let fired = heap[0]["value"].as_u64().unwrap();
+    assert!(fired >= heap[0]["threshold"].as_u64().unwrap());
+    // It fired on the third sample over the line, the two before it also over and not falling.
+    let t = heap[0]["t"].as_f64().unwrap();
+    let at = samples.iter().position(|s| s["t"].as_f64().unwrap() == t).unwrap();
+    assert!(at >= 2);
+    let line = heap[0]["threshold"].as_u64().unwrap();
+    let used: Vec<u64> = samples[at - 2..=at].iter().map(|s| s["java_used"].as_u64().unwrap()).collect();
+    assert!(used.iter().all(|u| *u >= line) && used.windows(2).all(|w| w[1] >= w[0]), "{used:?}");
+}
+
+#[test]
+fn a_churning_heap_never_fires() {
+    let lines = monitor("churn", "4");
+    assert!(lines.iter().filter(|l| l["type"] == "sample").count() >= 15);
+    let triggers: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger").collect();
+    assert!(triggers.is_empty(), "{triggers:?}");
+}
+
+#[test]
+fn names_that_match_nothing_or_a_phone_are_clear_errors() {
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "--local", "no-such-process-name"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no process named"));
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["ps", "-s", "emulator-5554"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--local"));
+}
+
+/// `devices` with no phone exits 0 and lists this machine (no adb server on the port it is given).
+#[test]
+fn devices_without_phones_lists_local() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["devices", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", port.to_string())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["devices"].as_array().unwrap().len(), 0);
+    assert_eq!(v["local"]["serial"], "local");
+    assert!(v["adb"].as_str().unwrap().contains("adb start-server"));
+}
