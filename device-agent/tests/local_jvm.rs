@@ -4,6 +4,19 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
+/// Runs the agent with `args`. Built for another CPU (`--target aarch64-unknown-linux-musl`, the
+/// tests themselves under qemu-user) and without binfmt to hand it to qemu, the kernel refuses
+/// it: then it runs through `qemu-aarch64-static` as binfmt would.
+fn agent(args: &[&str]) -> std::process::Output {
+    let exe = env!("CARGO_BIN_EXE_heaptui-agent");
+    match Command::new(exe).args(args).output() {
+        Err(e) if e.raw_os_error() == Some(8) => {
+            Command::new("qemu-aarch64-static").arg(exe).args(args).output().expect("qemu-aarch64-static")
+        }
+        r => r.unwrap(),
+    }
+}
+
 fn sample_jvm(gc: &str) -> serde_json::Value {
     let dir = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
@@ -20,10 +33,7 @@ fn sample_jvm(gc: &str) -> serde_json::Value {
     assert!(line.starts_with("ready "), "{line}");
     let pid = jvm.id();
 
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
-        .args(["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "2"])
-        .output()
-        .unwrap();
+    let out = agent(&["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "2"]);
     let _ = jvm.kill();
     let _ = jvm.wait();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -61,10 +71,7 @@ fn check(s: &serde_json::Value, gc: &str) {
 
 #[test]
 fn a_missing_process_is_an_error_line() {
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
-        .args(["sample", "--pid", "999999999", "--count", "1"])
-        .output()
-        .unwrap();
+    let out = agent(&["sample", "--pid", "999999999", "--count", "1"]);
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     assert_eq!(v["type"], "error");
