@@ -43,6 +43,8 @@ enum Command {
     Ps(cmd::monitor::PsArgs),
     /// Watch a process's memory (Java heap, RSS, PSS, threads, FDs) and the triggers that would dump it.
     Monitor(cmd::monitor::MonitorArgs),
+    /// Dump a running process's heap (a local JVM through HotSpot's attach protocol), never over a file.
+    Dump(cmd::dump::DumpArgs),
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Some(Command::Devices(args)) => cmd::monitor::devices(args),
         Some(Command::Ps(args)) => cmd::monitor::ps(args),
         Some(Command::Monitor(args)) => cmd::monitor::monitor(args),
+        Some(Command::Dump(args)) => cmd::dump::run(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {

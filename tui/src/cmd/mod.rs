@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod demo;
+pub mod dump;
 pub mod inspect;
 pub mod monitor;
 pub mod strip;

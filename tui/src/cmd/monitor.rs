@@ -15,7 +15,7 @@ pub struct Target {
 }
 
 impl Target {
-    fn require_local(&self) -> anyhow::Result<()> {
+    pub(crate) fn require_local(&self) -> anyhow::Result<()> {
         let serial = self.serial.clone().or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
         match serial {
             Some(s) if !self.local => bail!(
@@ -121,7 +121,8 @@ pub fn ps(args: PsArgs) -> anyhow::Result<()> {
     super::print(&s)
 }
 
-fn pick(query: &str) -> anyhow::Result<u32> {
+/// The one process `query` names on this machine.
+pub(crate) fn pick(query: &str) -> anyhow::Result<u32> {
     let list = agent::proc::list();
     let found = agent::proc::find(&list, query);
     match found.as_slice() {

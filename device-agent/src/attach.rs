@@ -1,0 +1,149 @@
+//! HotSpot's dynamic attach protocol, spoken directly (no JDK tools on the target): the file
+//! `.attach_pid<pid>` in the JVM's working directory (or `/tmp`) and a SIGQUIT ask the JVM to
+//! open the UNIX socket `/tmp/.java_pid<pid>`; a request is protocol version `1`, a command and
+//! three arguments, each NUL-terminated; the answer is a status line (`0` for success) and the
+//! command's output. This is what `jcmd` and `jmap` do.
+
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Why attaching or the command failed.
+#[derive(Debug)]
+pub enum AttachError {
+    /// The JVM did not open its attach socket in time (not a HotSpot JVM, started with
+    /// `-XX:+DisableAttachMechanism`, another user's, or busy).
+    NoSocket(u32, Duration),
+    /// The process maps no `libjvm.so`: SIGQUIT would kill it, so it is not signalled.
+    NotJvm(u32),
+    /// A socket or file operation failed.
+    Io(String, std::io::Error),
+    /// The JVM answered with a non-zero status and this output.
+    Failed(i32, String),
+}
+
+impl std::fmt::Display for AttachError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AttachError::NoSocket(pid, d) => write!(
+                f,
+                "JVM {pid} did not open its attach socket within {:.0} s (not a HotSpot JVM, another user's, \
+                 or started with -XX:+DisableAttachMechanism)",
+                d.as_secs_f64()
+            ),
+            AttachError::NotJvm(pid) => write!(f, "process {pid} is not a HotSpot JVM (it maps no libjvm.so)"),
+            AttachError::Io(what, e) => write!(f, "{what}: {e}"),
+            AttachError::Failed(code, out) => write!(f, "the JVM refused (status {code}): {}", out.trim()),
+        }
+    }
+}
+
+impl std::error::Error for AttachError {}
+
+/// Where the target sees `/tmp`: through `/proc/<pid>/root`, so a JVM in a container (its own
+/// mount namespace) is reached too.
+fn tmp_of(pid: u32) -> PathBuf {
+    let root = PathBuf::from(format!("/proc/{pid}/root/tmp"));
+    if root.is_dir() {
+        root
+    } else {
+        PathBuf::from("/tmp")
+    }
+}
+
+/// The JVM's pid inside its own pid namespace (the last `NSpid:` of its status), which names
+/// its socket.
+fn ns_pid(pid: u32) -> u32 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("NSpid:")).map(str::to_string))
+        .and_then(|v| v.split_whitespace().last().and_then(|p| p.parse().ok()))
+        .unwrap_or(pid)
+}
+
+/// Connects to JVM `pid`'s attach socket, starting its attach listener first if needed.
+pub fn connect(pid: u32, timeout: Duration) -> Result<UnixStream, AttachError> {
+    let socket = tmp_of(pid).join(format!(".java_pid{}", ns_pid(pid)));
+    if let Ok(s) = UnixStream::connect(&socket) {
+        return Ok(s);
+    }
+    // SIGQUIT's default action ends a process: only a JVM, which catches it, may be sent one.
+    if let Ok(maps) = std::fs::read_to_string(format!("/proc/{pid}/maps")) {
+        if !maps.lines().any(|l| l.ends_with("/libjvm.so")) {
+            return Err(AttachError::NotJvm(pid));
+        }
+    }
+    // The trigger file: the JVM looks in its working directory, then in /tmp.
+    let name = format!(".attach_pid{}", ns_pid(pid));
+    let cwd = PathBuf::from(format!("/proc/{pid}/cwd")).join(&name);
+    let trigger = match std::fs::File::create(&cwd) {
+        Ok(_) => cwd,
+        Err(_) => {
+            let t = tmp_of(pid).join(&name);
+            std::fs::File::create(&t).map_err(|e| AttachError::Io(format!("cannot create {}", t.display()), e))?;
+            t
+        }
+    };
+    let _cleanup = RemoveOnDrop(&trigger);
+    // SAFETY: kill(2) with a pid and a signal number has no memory effects.
+    if unsafe { libc::kill(pid as libc::pid_t, libc::SIGQUIT) } != 0 {
+        return Err(AttachError::Io(format!("cannot signal {pid}"), std::io::Error::last_os_error()));
+    }
+    let start = Instant::now();
+    let mut wait = Duration::from_millis(20);
+    while start.elapsed() < timeout {
+        std::thread::sleep(wait);
+        wait = (wait * 2).min(Duration::from_millis(200));
+        if let Ok(s) = UnixStream::connect(&socket) {
+            return Ok(s);
+        }
+    }
+    Err(AttachError::NoSocket(pid, timeout))
+}
+
+struct RemoveOnDrop<'a>(&'a Path);
+
+impl Drop for RemoveOnDrop<'_> {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(self.0);
+    }
+}
+
+/// Sends `command` with up to three arguments and returns the JVM's output when it succeeded.
+pub fn execute(pid: u32, command: &str, args: &[&str], timeout: Duration) -> Result<String, AttachError> {
+    let mut s = connect(pid, timeout)?;
+    let io = |what: &str| {
+        let what = what.to_string();
+        move |e| AttachError::Io(what, e)
+    };
+    let mut request = Vec::new();
+    for part in ["1", command].iter().chain(args.iter().chain(std::iter::repeat(&"")).take(3)) {
+        request.extend_from_slice(part.as_bytes());
+        request.push(0);
+    }
+    s.write_all(&request).map_err(io("cannot send the request"))?;
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).map_err(io("cannot read the answer"))?;
+    let text = String::from_utf8_lossy(&answer).into_owned();
+    let (status, output) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+    match status.trim().parse::<i32>() {
+        Ok(0) => Ok(output.to_string()),
+        Ok(code) => Err(AttachError::Failed(code, output.to_string())),
+        Err(_) => Err(AttachError::Failed(-1, text)),
+    }
+}
+
+/// Dumps JVM `pid`'s heap to `path` (absolute; the JVM refuses to overwrite a file): only live
+/// objects (after a full GC) when `live`, else everything. Returns the JVM's message.
+pub fn dump_heap(pid: u32, path: &Path, live: bool) -> Result<String, AttachError> {
+    let path = path.to_string_lossy();
+    let out = execute(pid, "dumpheap", &[&path, if live { "-live" } else { "-all" }], Duration::from_secs(10))?;
+    // JDK 17 answers status 0 and puts a failure in the text (`Dump file is incomplete.`,
+    // `Unable to create ...`); success says "Heap dump file created".
+    if out.contains("Heap dump file created") {
+        Ok(out.trim().to_string())
+    } else {
+        Err(AttachError::Failed(0, out))
+    }
+}

@@ -1,0 +1,153 @@
+//! `heaptui dump`: a heap dump of a running process, stored where heaptui keeps dumps (or `-o`),
+//! never over an existing file, with a JSON sidecar saying what was dumped and when.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+/// `heaptui dump`.
+#[derive(clap::Args)]
+pub struct DumpArgs {
+    #[command(flatten)]
+    target: super::monitor::Target,
+    /// A pid, or a name: the command name, a JVM's main class or jar, an Android package.
+    process: String,
+    /// How: `attach` (HotSpot's attach protocol, spoken by heaptui itself). The phone's methods
+    /// (`fork`, `am`) come with the device bridge.
+    #[arg(long, default_value = "attach", value_parser = ["attach", "fork", "am"])]
+    method: String,
+    /// Strip the dump on the way (triage, koom, redact); `none` keeps it whole.
+    #[arg(long, default_value = "none", value_parser = ["none", "triage", "koom", "redact"])]
+    mode: String,
+    /// Dump every object, unreachable ones too (default: live objects, after a full GC).
+    #[arg(long)]
+    all: bool,
+    /// Where to write it (default: $XDG_DATA_HOME/heaptui/dumps/local/PROCESS/YYYYMMDDTHHMMSSZ.hprof).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// Where dumps of `process` on `device` go by default.
+fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .context("neither XDG_DATA_HOME nor HOME is set; give -o FILE")?;
+    let safe =
+        |s: &str| s.chars().map(|c| if c.is_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect::<String>();
+    Ok(base.join("heaptui/dumps").join(safe(device)).join(safe(process)).join(format!("{}.hprof", utc_stamp(time_ms))))
+}
+
+/// `20261123T014126Z` for a time in ms since the epoch (UTC; civil date from days, as in Howard
+/// Hinnant's `civil_from_days`).
+fn utc_stamp(time_ms: u64) -> String {
+    let secs = time_ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// Runs `dump`.
+pub fn run(args: DumpArgs) -> anyhow::Result<()> {
+    args.target.require_local()?;
+    if args.method != "attach" {
+        bail!("--method {} dumps an Android app and needs the device bridge, which is not built yet", args.method);
+    }
+    let pid = super::monitor::pick(&args.process)?;
+    let before = agent::sample::sample(pid).with_context(|| format!("process {pid}"))?;
+    let out = match &args.output {
+        Some(o) => o.clone(),
+        None => default_path("local", &args.process, before.time_ms)?,
+    };
+    if out.exists() {
+        bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
+    }
+    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let dir = dir.canonicalize().with_context(|| dir.display().to_string())?;
+    let name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
+    let out = dir.join(&name);
+    // The JVM writes the whole dump under a temporary name; only a complete one gets the real name.
+    let tmp = dir.join(format!(".{name}.{}.part.hprof", std::process::id()));
+    let _cleanup = Remove(tmp.clone());
+    let start = std::time::Instant::now();
+    let message = agent::attach::dump_heap(pid, &tmp, !args.all).with_context(|| format!("dumping {pid}"))?;
+    let dumped = start.elapsed();
+    let raw_bytes = std::fs::metadata(&tmp).map(|m| m.len()).unwrap_or(0);
+    if args.mode == "none" {
+        std::fs::hard_link(&tmp, &out).with_context(|| format!("cannot create {}", out.display()))?;
+    } else {
+        super::strip::strip(super::strip::StripArgs {
+            input: tmp.display().to_string(),
+            output: out.display().to_string(),
+            mode: args.mode.clone(),
+            keep_strings: 256,
+            keep_zygote: false,
+            zstd: false,
+        })?;
+    }
+    let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    let sidecar = serde_json::json!({
+        "schema": "heaptui.dump/1",
+        "device": "local",
+        "process": {"pid": pid, "name": before.name, "query": args.process},
+        "method": "attach",
+        "live_only": !args.all,
+        "mode": args.mode,
+        "trigger": "manual",
+        "time_ms": before.time_ms,
+        "dump_ms": dumped.as_millis() as u64,
+        "raw_bytes": raw_bytes,
+        "bytes": bytes,
+        "jvm": message,
+        "sample": before,
+    });
+    let side = dir.join(format!("{name}.json"));
+    if !side.exists() {
+        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
+        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
+        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
+    }
+    eprintln!(
+        "heaptui: dumped {} ({pid}) in {} ms: {} ({}{})",
+        before.name,
+        dumped.as_millis(),
+        out.display(),
+        heap::report::human_bytes(bytes),
+        if args.mode == "none" {
+            String::new()
+        } else {
+            format!(", {} before {}", heap::report::human_bytes(raw_bytes), args.mode)
+        }
+    );
+    eprintln!("heaptui: open it with `heaptui {}`", out.display());
+    super::print(&format!("{}\n", out.display()))
+}
+
+struct Remove(PathBuf);
+
+impl Drop for Remove {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Against `date -u -d @SECONDS +%Y%m%dT%H%M%SZ`.
+    #[test]
+    fn stamps_in_utc() {
+        assert_eq!(super::utc_stamp(0), "19700101T000000Z");
+        assert_eq!(super::utc_stamp(951_782_400_000), "20000229T000000Z");
+        assert_eq!(super::utc_stamp(1_795_398_086_308), "20261123T014126Z");
+    }
+}
