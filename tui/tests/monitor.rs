@@ -6,13 +6,12 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn monitor(mode: &str, seconds: &str) -> Vec<serde_json::Value> {
-    let dir = tempfile::tempdir().unwrap();
+fn monitor(mode: &str, seconds: &str, dir: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    assert!(Command::new("javac").arg("-d").arg(dir).arg(&src).status().unwrap().success());
     let mut jvm = Command::new("java")
         .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
+        .arg(dir)
         .args(["HeapGrowth", mode])
         .stdout(Stdio::piped())
         .spawn()
@@ -22,6 +21,8 @@ fn monitor(mode: &str, seconds: &str) -> Vec<serde_json::Value> {
     assert_eq!(line.trim(), "ready");
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "--local", &jvm.id().to_string(), "--interval", "0.2", "--duration", seconds, "--json"])
+        .args(extra)
+        .env("XDG_DATA_HOME", dir)
         .output()
         .unwrap();
     let _ = jvm.kill();
@@ -31,8 +32,9 @@ fn monitor(mode: &str, seconds: &str) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn a_growing_heap_fires_the_koom_trigger_once() {
-    let lines = monitor("grow", "6");
+fn a_growing_heap_fires_the_koom_trigger_once_and_dumps() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = monitor("grow", "6", dir.path(), &["--auto-dump"]);
     let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
     assert!(samples.len() >= 20, "{} samples", samples.len());
     let max = samples[0]["java_max"].as_u64().unwrap();
@@ -56,11 +58,28 @@ fn a_growing_heap_fires_the_koom_trigger_once() {
     let line = heap[0]["threshold"].as_u64().unwrap();
     let used: Vec<u64> = samples[at - 2..=at].iter().map(|s| s["java_used"].as_u64().unwrap()).collect();
     assert!(used.iter().all(|u| *u >= line) && used.windows(2).all(|w| w[1] >= w[0]), "{used:?}");
+
+    // --auto-dump: one dump, right after the trigger, stored under XDG_DATA_HOME and whole.
+    let dumps: Vec<_> = lines.iter().filter(|l| l["type"] == "dump").collect();
+    assert_eq!(dumps.len(), 1, "{dumps:?}");
+    assert_eq!(dumps[0]["trigger"], "heap");
+    let path = Path::new(dumps[0]["path"].as_str().unwrap());
+    assert!(path.starts_with(dir.path().join("heaptui/dumps/local")), "{}", path.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", path.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kept = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "byte[]").unwrap().clone();
+    // The program holds 86 % of the heap in 256 KiB arrays: at least 40 MiB of byte[] were live.
+    assert!(kept["instances"].as_u64().unwrap() >= 160, "{kept}");
 }
 
 #[test]
 fn a_churning_heap_never_fires() {
-    let lines = monitor("churn", "4");
+    let dir = tempfile::tempdir().unwrap();
+    let lines = monitor("churn", "4", dir.path(), &[]);
     assert!(lines.iter().filter(|l| l["type"] == "sample").count() >= 15);
     let triggers: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger").collect();
     assert!(triggers.is_empty(), "{triggers:?}");

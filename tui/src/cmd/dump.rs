@@ -63,10 +63,24 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         bail!("--method {} dumps an Android app and needs the device bridge, which is not built yet", args.method);
     }
     let pid = super::monitor::pick(&args.process)?;
+    let out = dump_local(pid, &args.process, &args.mode, !args.all, args.output.clone(), "manual")?;
+    super::print(&format!("{}\n", out.display()))
+}
+
+/// Dumps local JVM `pid` (named `query` by the user) to `output` or the default place, stripped
+/// with `mode` unless it is `none`; writes the sidecar and returns the dump's path.
+pub fn dump_local(
+    pid: u32,
+    query: &str,
+    mode: &str,
+    live: bool,
+    output: Option<PathBuf>,
+    trigger: &str,
+) -> anyhow::Result<PathBuf> {
     let before = agent::sample::sample(pid).with_context(|| format!("process {pid}"))?;
-    let out = match &args.output {
-        Some(o) => o.clone(),
-        None => default_path("local", &args.process, before.time_ms)?,
+    let out = match output {
+        Some(o) => o,
+        None => default_path("local", query, before.time_ms)?,
     };
     if out.exists() {
         bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
@@ -80,16 +94,16 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
     let tmp = dir.join(format!(".{name}.{}.part.hprof", std::process::id()));
     let _cleanup = Remove(tmp.clone());
     let start = std::time::Instant::now();
-    let message = agent::attach::dump_heap(pid, &tmp, !args.all).with_context(|| format!("dumping {pid}"))?;
+    let message = agent::attach::dump_heap(pid, &tmp, live).with_context(|| format!("dumping {pid}"))?;
     let dumped = start.elapsed();
     let raw_bytes = std::fs::metadata(&tmp).map(|m| m.len()).unwrap_or(0);
-    if args.mode == "none" {
+    if mode == "none" {
         std::fs::hard_link(&tmp, &out).with_context(|| format!("cannot create {}", out.display()))?;
     } else {
         super::strip::strip(super::strip::StripArgs {
             input: tmp.display().to_string(),
             output: out.display().to_string(),
-            mode: args.mode.clone(),
+            mode: mode.to_string(),
             keep_strings: 256,
             keep_zygote: false,
             zstd: false,
@@ -99,11 +113,11 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
     let sidecar = serde_json::json!({
         "schema": "heaptui.dump/1",
         "device": "local",
-        "process": {"pid": pid, "name": before.name, "query": args.process},
+        "process": {"pid": pid, "name": before.name, "query": query},
         "method": "attach",
-        "live_only": !args.all,
-        "mode": args.mode,
-        "trigger": "manual",
+        "live_only": live,
+        "mode": mode,
+        "trigger": trigger,
         "time_ms": before.time_ms,
         "dump_ms": dumped.as_millis() as u64,
         "raw_bytes": raw_bytes,
@@ -123,14 +137,14 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         dumped.as_millis(),
         out.display(),
         heap::report::human_bytes(bytes),
-        if args.mode == "none" {
+        if mode == "none" {
             String::new()
         } else {
-            format!(", {} before {}", heap::report::human_bytes(raw_bytes), args.mode)
+            format!(", {} before {mode}", heap::report::human_bytes(raw_bytes))
         }
     );
     eprintln!("heaptui: open it with `heaptui {}`", out.display());
-    super::print(&format!("{}\n", out.display()))
+    Ok(out)
 }
 
 struct Remove(PathBuf);

@@ -64,6 +64,13 @@ pub struct MonitorArgs {
     /// Thresholds: heap=85%|koom|off, polls=3, threads=750, fds=1000|95%, vmsize=3.5G, jump=350M.
     #[arg(long, value_name = "SPEC")]
     trigger: Vec<String>,
+    /// Dump the heap when the first trigger fires (once per run, as KOOM does), into the default
+    /// place (see `dump`), stripped with --dump-mode.
+    #[arg(long)]
+    auto_dump: bool,
+    /// How to strip an automatic dump: triage, koom, redact or none.
+    #[arg(long, default_value = "triage", value_parser = ["none", "triage", "koom", "redact"])]
+    dump_mode: String,
 }
 
 /// Lists adb devices and this machine.
@@ -151,6 +158,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     let interval = std::time::Duration::from_secs_f64(args.interval);
     let mut header = false;
     let mut sampled = false;
+    let mut dumped = false;
     let mut next = start;
     loop {
         let sample = match agent::sample::sample(pid) {
@@ -212,6 +220,21 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
             }
         }
         super::print(&out)?;
+        if args.auto_dump && !dumped {
+            if let Some(e) = events.first() {
+                dumped = true;
+                let path = super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, e.kind)?;
+                let line = if args.json {
+                    format!(
+                        "{}\n",
+                        serde_json::json!({"type": "dump", "t": start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path})
+                    )
+                } else {
+                    format!("  DUMPED to {}\n", path.display())
+                };
+                super::print(&line)?;
+            }
+        }
         if args.duration.is_some_and(|d| start.elapsed().as_secs_f64() + args.interval > d) {
             return Ok(());
         }
