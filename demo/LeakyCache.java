@@ -10,6 +10,8 @@ import java.util.Map;
  * linked chain, so the dominator tree has something to show.
  *
  * Usage: java LeakyCache [requests] [hold-seconds]
+ *        java LeakyCache grow [ms-per-request]   (heaptui demo: the cache grows a request at a
+ *        time until 88 % of the heap is in use, then the app holds it, as a leak does before OOM)
  */
 public class LeakyCache {
     static final Map<String, Session> CACHE = new HashMap<>();
@@ -33,15 +35,36 @@ public class LeakyCache {
 
     static Node chain;
 
+    static void request(int i) {
+        Session s = new Session("user-" + (i % 97), 1024 + (i % 7) * 512);
+        Runnable r = () -> s.buffer[0]++;
+        s.listeners.add(r);
+        LISTENERS.add(r);
+        CACHE.put("request-" + i, s);
+    }
+
+    static void grow(long msPerRequest) throws Exception {
+        Runtime rt = Runtime.getRuntime();
+        System.out.println("ready " + ProcessHandle.current().pid());
+        System.out.flush();
+        for (int i = 0; rt.totalMemory() - rt.freeMemory() < rt.maxMemory() * 0.88; i++) {
+            request(i);
+            if (msPerRequest > 0) {
+                Thread.sleep(msPerRequest);
+            }
+        }
+        Thread.sleep(600_000L);
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("grow")) {
+            grow(args.length > 1 ? Long.parseLong(args[1]) : 1);
+            return;
+        }
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         int hold = args.length > 1 ? Integer.parseInt(args[1]) : 600;
         for (int i = 0; i < requests; i++) {
-            Session s = new Session("user-" + (i % 97), 1024 + (i % 7) * 512);
-            Runnable r = () -> s.buffer[0]++;
-            s.listeners.add(r);
-            LISTENERS.add(r);
-            CACHE.put("request-" + i, s);
+            request(i);
         }
         for (int i = 0; i < 5000; i++) {
             chain = new Node(i, chain);

@@ -45,6 +45,8 @@ enum Command {
     Monitor(cmd::monitor::MonitorArgs),
     /// Dump a running process's heap (a local JVM through HotSpot's attach protocol), never over a file.
     Dump(cmd::dump::DumpArgs),
+    /// The whole loop with no phone: start a leaking JVM, watch it until the trigger fires, dump, open the leak.
+    Demo(cmd::live_demo::DemoArgs),
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Ps(args)) => cmd::monitor::ps(args),
         Some(Command::Monitor(args)) => cmd::monitor::monitor(args),
         Some(Command::Dump(args)) => cmd::dump::run(args),
+        Some(Command::Demo(args)) => cmd::live_demo::run(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod demo;
 pub mod dump;
 pub mod inspect;
+pub mod live_demo;
 pub mod monitor;
 pub mod strip;
 

@@ -1,0 +1,108 @@
+//! `heaptui demo`: the whole loop on a machine with no phone. It compiles and starts the bundled
+//! leaking program (`demo/LeakyCache.java`, OpenJDK's `javac` and `java`), watches it as
+//! `monitor --local` does until KOOM's heap trigger fires, dumps it through the attach protocol,
+//! strips the dump (triage), and opens it: the interactive UI on a terminal, else the report.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+use anyhow::{bail, Context};
+
+const SOURCE: &str = include_str!("../../../demo/LeakyCache.java");
+
+/// `heaptui demo`.
+#[derive(clap::Args)]
+pub struct DemoArgs {
+    /// Seconds between samples.
+    #[arg(long, default_value_t = 0.5)]
+    interval: f64,
+    /// Give up when no trigger fired after this many seconds.
+    #[arg(long, default_value_t = 90.0)]
+    timeout: f64,
+    /// The program's heap (`-Xmx`), MiB.
+    #[arg(long, default_value_t = 32)]
+    heap_mb: u32,
+    /// Colour theme of the UI.
+    #[arg(long, default_value = "dark")]
+    theme: String,
+}
+
+struct Jvm(Child);
+
+impl Drop for Jvm {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Runs `demo`.
+pub fn run(args: DemoArgs) -> anyhow::Result<()> {
+    if !(args.interval > 0.0 && args.interval.is_finite()) {
+        bail!("--interval must be a positive number of seconds");
+    }
+    let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
+    let src = dir.path().join("LeakyCache.java");
+    std::fs::write(&src, SOURCE).with_context(|| src.display().to_string())?;
+    let javac = Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status();
+    match javac {
+        Ok(s) if s.success() => {}
+        Ok(s) => bail!("javac failed ({s})"),
+        Err(e) => {
+            bail!("`heaptui demo` needs a JDK (javac, java): {e}; on Debian `apt install openjdk-17-jdk-headless`")
+        }
+    }
+    let mut child = Command::new("java")
+        .arg(format!("-Xmx{}m", args.heap_mb))
+        .args(["-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "grow", "1"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot start java")?;
+    let stdout = child.stdout.take();
+    let jvm = Jvm(child);
+    let mut line = String::new();
+    if let Some(out) = stdout {
+        BufReader::new(out).read_line(&mut line).context("reading the program's first line")?;
+    }
+    if !line.starts_with("ready") {
+        bail!("the demo program did not start: {line:?}");
+    }
+    let pid = jvm.0.id();
+    eprintln!("heaptui demo: LeakyCache (pid {pid}, -Xmx{}m) caches every request and never evicts.", args.heap_mb);
+    eprintln!("heaptui demo: watching it until KOOM's heap trigger fires...");
+    let mut triggers = agent::trigger::Triggers::new(agent::trigger::Config::default());
+    let start = std::time::Instant::now();
+    let interval = std::time::Duration::from_secs_f64(args.interval);
+    let event = loop {
+        let s = agent::sample::sample(pid).with_context(|| format!("the demo program (pid {pid}) ended"))?;
+        let events = triggers.feed(&s);
+        if let Some(h) = s.java_heap {
+            eprintln!(
+                "  {:>5.1}s  Java heap {:>10} of {:>10} (trigger at {}), RSS {}",
+                start.elapsed().as_secs_f64(),
+                heap::report::human_bytes(h.used),
+                heap::report::human_bytes(h.max),
+                triggers.heap_line(h.max).map_or("-".into(), heap::report::human_bytes),
+                heap::report::human_bytes(s.rss_kb * 1024)
+            );
+        }
+        if let Some(e) = events.into_iter().next() {
+            break e;
+        }
+        if start.elapsed().as_secs_f64() > args.timeout {
+            bail!("no trigger fired in {:.0} s", args.timeout);
+        }
+        std::thread::sleep(interval);
+    };
+    eprintln!("heaptui demo: TRIGGER {}: {}", event.kind, event.message);
+    let path = super::dump::dump_local(pid, "LeakyCache", "triage", true, None, event.kind)?;
+    drop(jvm);
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+        crate::tui::run::run(Some(crate::tui::run::Source::File(path)), crate::tui::theme::Theme::load(&args.theme)?)
+    } else {
+        super::analyze::run(super::analyze::Args::for_file(path))
+    }
+}
