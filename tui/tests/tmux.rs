@@ -11,8 +11,15 @@ struct Tmux {
 
 impl Tmux {
     fn start(name: &str, args: &[&str], width: u16, height: u16) -> Tmux {
+        Tmux::start_with_env(name, &[], args, width, height)
+    }
+
+    /// Runs with `env` set (through `env NAME=VALUE`: tmux's server does not pass the test's).
+    fn start_with_env(name: &str, env: &[(&str, &str)], args: &[&str], width: u16, height: u16) -> Tmux {
         let socket = format!("heaptui-test-{name}-{}", std::process::id());
-        let mut cmd = vec![env!("CARGO_BIN_EXE_heaptui").to_string()];
+        let mut cmd: Vec<String> = vec!["env".into()];
+        cmd.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+        cmd.push(env!("CARGO_BIN_EXE_heaptui").to_string());
         cmd.extend(args.iter().map(|a| a.to_string()));
         let status = Command::new("tmux")
             .args(["-L", &socket, "new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()])
@@ -138,4 +145,21 @@ fn no_argument_offers_the_demo() {
     let s = t.wait_for("Leak suspects (1)");
     assert!(s.contains("class LeakyCache"), "{s}");
     t.keys(&["q"]);
+}
+
+/// `heaptui demo` in a terminal: the program grows, the trigger fires, the dump opens in the UI
+/// with the leaking cache as the suspect.
+#[test]
+fn the_live_demo_opens_the_leak() {
+    let dir = tempfile::tempdir().unwrap();
+    let xdg = dir.path().to_str().unwrap();
+    let t = Tmux::start_with_env("live-demo", &[("XDG_DATA_HOME", xdg)], &["demo", "--interval", "0.25"], 120, 30);
+    let s = t.wait_for("Leak suspects (1)");
+    assert!(s.contains("class LeakyCache"), "{s}");
+    t.keys(&["3"]);
+    let s = t.wait_for("class LeakyCache retains");
+    assert!(s.contains("application"), "{s}");
+    t.keys(&["q"]);
+    let dumps = std::fs::read_dir(dir.path().join("heaptui/dumps/local/LeakyCache")).unwrap().count();
+    assert_eq!(dumps, 2, "the dump and its sidecar");
 }
