@@ -102,6 +102,8 @@ pub fn connect(pid: u32, timeout: Duration) -> Result<UnixStream, AttachError> {
     Err(AttachError::NoSocket(pid, timeout))
 }
 
+/// Removes the trigger file however `connect` ends. (Not `tempfile::TempPath`: the agent is pushed
+/// to phones and keeps its dependencies to serde and libc.)
 struct RemoveOnDrop<'a>(&'a Path);
 
 impl Drop for RemoveOnDrop<'_> {

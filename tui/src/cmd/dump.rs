@@ -92,7 +92,7 @@ pub fn dump_local(
     let out = dir.join(&name);
     // The JVM writes the whole dump under a temporary name; only a complete one gets the real name.
     let tmp = dir.join(format!(".{name}.{}.part.hprof", std::process::id()));
-    let _cleanup = Remove(tmp.clone());
+    let _cleanup = tempfile::TempPath::from_path(&tmp);
     let start = std::time::Instant::now();
     let message = agent::attach::dump_heap(pid, &tmp, live).with_context(|| format!("dumping {pid}"))?;
     let dumped = start.elapsed();
@@ -145,14 +145,6 @@ pub fn dump_local(
     );
     eprintln!("heaptui: open it with `heaptui {}`", out.display());
     Ok(out)
-}
-
-struct Remove(PathBuf);
-
-impl Drop for Remove {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
 }
 
 #[cfg(test)]
