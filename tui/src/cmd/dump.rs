@@ -92,7 +92,7 @@ pub fn dump_local(
     let out = dir.join(&name);
     // The JVM writes the whole dump under a temporary name; only a complete one gets the real name.
     let tmp = dir.join(format!(".{name}.{}.part.hprof", std::process::id()));
-    let _cleanup = tempfile::TempPath::from_path(&tmp);
+    let _cleanup = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
     let start = std::time::Instant::now();
     let message = agent::attach::dump_heap(pid, &tmp, live).with_context(|| format!("dumping {pid}"))?;
     let dumped = start.elapsed();
