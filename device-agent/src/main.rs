@@ -1,8 +1,12 @@
 //! `heaptui-agent`: samples a process and writes one JSON line per sample (protocol version 1).
 //!
 //! ```text
-//! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N]
+//! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
 //! ```
+//!
+//! Each sample is a `{"v":1,"type":"sample","sample":{…}}` line; each trigger that fires on it
+//! follows as `{"v":1,"type":"trigger","event":{…}}` (thresholds: `--trigger`, as `heaptui monitor`
+//! takes them).
 //!
 //! The rest of the agent (triggers, dumpers, the stripper on the device) comes with the device
 //! issues.
@@ -16,7 +20,7 @@ const PROTOCOL: u32 = 1;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) != Some("sample") {
-        eprintln!("usage: heaptui-agent sample --pid PID [--interval-ms MS] [--count N]");
+        eprintln!("usage: heaptui-agent sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]");
         return ExitCode::from(2);
     }
     let get = |flag: &str| {
@@ -26,13 +30,26 @@ fn main() -> ExitCode {
         eprintln!("heaptui-agent: --pid PID is required");
         return ExitCode::from(2);
     };
+    let spec = args.iter().position(|a| a == "--trigger").and_then(|i| args.get(i + 1));
+    let config = match spec.map(|s| agent::trigger::parse(s, agent::trigger::Config::default())) {
+        None => agent::trigger::Config::default(),
+        Some(Ok(c)) => c,
+        Some(Err(e)) => {
+            eprintln!("heaptui-agent: --trigger: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut triggers = agent::trigger::Triggers::new(config);
     let interval = std::time::Duration::from_millis(get("--interval-ms").unwrap_or(1000));
     let count = get("--count");
     let mut out = std::io::stdout().lock();
     let mut n = 0u64;
     loop {
-        let line = match agent::sample::sample(pid) {
-            Ok(s) => serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}),
+        let (line, events) = match agent::sample::sample(pid) {
+            Ok(s) => {
+                let events = triggers.feed(&s);
+                (serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}), events)
+            }
             Err(e) => {
                 let line =
                     serde_json::json!({"v": PROTOCOL, "type": "error", "message": format!("process {pid}: {e}")});
@@ -40,7 +57,11 @@ fn main() -> ExitCode {
                 return ExitCode::from(1);
             }
         };
-        if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
+        let mut text = format!("{line}\n");
+        for e in &events {
+            text.push_str(&format!("{}\n", serde_json::json!({"v": PROTOCOL, "type": "trigger", "event": e})));
+        }
+        if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
             return ExitCode::SUCCESS;
         }
         n += 1;

@@ -76,3 +76,30 @@ fn a_missing_process_is_an_error_line() {
     let v: serde_json::Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     assert_eq!(v["type"], "error");
 }
+
+/// Triggers decided on the device: a thread line below the JVM's thread count fires on the first
+/// sample, once, with the count and the line.
+#[test]
+fn trigger_events_follow_their_sample() {
+    let out = agent(&[
+        "sample",
+        "--pid",
+        &std::process::id().to_string(),
+        "--interval-ms",
+        "10",
+        "--count",
+        "3",
+        "--trigger",
+        "threads=1,heap=off",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let kinds: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["sample", "trigger", "sample", "sample"]);
+    let e = &lines[1]["event"];
+    assert_eq!((e["kind"].as_str(), e["threshold"].as_u64()), (Some("threads"), Some(1)));
+    assert_eq!(e["value"], lines[0]["sample"]["threads"]);
+    let bad = agent(&["sample", "--pid", "1", "--trigger", "bogus=1"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
