@@ -79,6 +79,18 @@ pub fn find(pid: u32) -> Option<PathBuf> {
         .find(|p| p.exists())
 }
 
+/// Every pid with a counters file in `/tmp/hsperfdata_*` (one pass over the directories, for
+/// listing many processes; [`find`] is for one).
+pub fn pids() -> std::collections::HashSet<u32> {
+    let Ok(entries) = std::fs::read_dir("/tmp") else { return Default::default() };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("hsperfdata_"))
+        .filter_map(|d| std::fs::read_dir(d.path()).ok())
+        .flat_map(|files| files.flatten().filter_map(|f| f.file_name().to_str()?.parse().ok()))
+        .collect()
+}
+
 /// Java heap use of a HotSpot JVM, as `jstat -gc` sums it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct JavaHeap {

@@ -248,6 +248,7 @@ pub struct ProcessInfo {
 /// Every process this user can see, JVMs first, then by resident set, largest first. Processes
 /// that vanish while being read are skipped.
 pub fn list() -> Vec<ProcessInfo> {
+    let jvms = crate::hsperf::pids();
     let mut v: Vec<ProcessInfo> = std::fs::read_dir("/proc")
         .map(|d| d.flatten().filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok()).collect::<Vec<_>>())
         .unwrap_or_default()
@@ -260,7 +261,7 @@ pub fn list() -> Vec<ProcessInfo> {
                 name: status.name,
                 cmdline: p.cmdline(),
                 rss_kb: status.vm_rss_kb,
-                jvm: crate::hsperf::find(pid).is_some(),
+                jvm: jvms.contains(&pid),
             })
         })
         .collect();
