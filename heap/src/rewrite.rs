@@ -161,6 +161,7 @@ pub struct Rewriter<W: Write> {
     /// A heap dump has been opened in the output and not yet closed by HEAP DUMP END.
     open_dump: bool,
     gather_head: Vec<u8>,
+    class_scan: ClassScan,
     shapes: FxHashMap<u64, Shape>,
     layouts: FxHashMap<u64, Vec<(u32, u8, bool)>>,
     keep_names: FxHashMap<u64, &'static str>,
@@ -188,6 +189,7 @@ impl<W: Write> Rewriter<W> {
             direct: false,
             open_dump: false,
             gather_head: Vec::new(),
+            class_scan: ClassScan::default(),
             shapes: FxHashMap::default(),
             layouts: FxHashMap::default(),
             keep_names: FxHashMap::default(),
@@ -300,6 +302,7 @@ impl<W: Write> Rewriter<W> {
                     self.acc.clear();
                     self.acc.push(tag);
                     self.need = 1;
+                    self.class_scan = ClassScan::default();
                     self.st = St::SubHead { tag };
                     if let Err(e) = self.step() {
                         self.st = St::Failed;
@@ -498,7 +501,7 @@ impl<W: Write> Rewriter<W> {
             sub::INSTANCE_DUMP => fixed(1 + 2 * id + 8),
             sub::OBJECT_ARRAY_DUMP => fixed(1 + 2 * id + 8),
             sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => fixed(1 + id + 9),
-            sub::CLASS_DUMP => match class_dump_len(&self.acc, id) {
+            sub::CLASS_DUMP => match self.class_scan.measure(&self.acc, id) {
                 Ok(n) => n,
                 Err(need) => return self.want(need),
             },
@@ -790,42 +793,67 @@ pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan)
     r.finish()
 }
 
-/// The length of the CLASS DUMP whose first bytes (tag included) are `b`, or how many bytes in all
-/// are needed to learn more. Scans without allocating.
-fn class_dump_len(b: &[u8], id: usize) -> std::result::Result<usize, usize> {
-    let size = |code: u8| -> usize {
-        match code {
-            2 => id,
-            4 | 8 => 1,
-            5 | 9 => 2,
-            6 | 10 => 4,
-            7 | 11 => 8,
-            _ => 0,
+/// Where a scan of a CLASS DUMP being gathered stands, so each new byte is looked at once (a
+/// class with thousands of statics would otherwise be rescanned from its start for each field).
+#[derive(Debug, Clone, Copy, Default)]
+struct ClassScan {
+    /// Bytes of the head known to be measured.
+    at: usize,
+    /// 0: before the constant pool count; 1: constants; 2: statics count; 3: statics;
+    /// 4: instance fields count; 5: measured.
+    phase: u8,
+    /// Entries left in the current list.
+    left: usize,
+}
+
+impl ClassScan {
+    /// Measures the CLASS DUMP whose first bytes (tag included) are `b`: its whole length, or
+    /// how many bytes in all are needed to learn more.
+    fn measure(&mut self, b: &[u8], id: usize) -> std::result::Result<usize, usize> {
+        let size = |code: u8| -> usize {
+            match code {
+                2 => id,
+                4 | 8 => 1,
+                5 | 9 => 2,
+                6 | 10 => 4,
+                7 | 11 => 8,
+                _ => 0,
+            }
+        };
+        let u2 = |at: usize| -> std::result::Result<usize, usize> {
+            b.get(at..at + 2).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]]))).ok_or(at + 2)
+        };
+        let byte = |at: usize| -> std::result::Result<u8, usize> { b.get(at).copied().ok_or(at + 1) };
+        loop {
+            match self.phase {
+                0 => {
+                    // tag, class id, stack serial, super, loader, signers, domain, 2 reserved,
+                    // instance size.
+                    let at = 1 + id + 4 + 6 * id + 4;
+                    self.left = u2(at)?;
+                    self.at = at + 2;
+                    self.phase = 1;
+                }
+                1 | 3 => {
+                    while self.left > 0 {
+                        let t = if self.phase == 1 { byte(self.at + 2)? } else { byte(self.at + id)? };
+                        self.at += if self.phase == 1 { 3 } else { id + 1 } + size(t);
+                        self.left -= 1;
+                    }
+                    self.phase += 1;
+                }
+                2 => {
+                    self.left = u2(self.at)?;
+                    self.at += 2;
+                    self.phase = 3;
+                }
+                4 => {
+                    let n = u2(self.at)?;
+                    self.at += 2 + n * (id + 1);
+                    self.phase = 5;
+                }
+                _ => return if b.len() >= self.at { Ok(self.at) } else { Err(self.at) },
+            }
         }
-    };
-    let u2 = |at: usize| -> std::result::Result<usize, usize> {
-        b.get(at..at + 2).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]]))).ok_or(at + 2)
-    };
-    let byte = |at: usize| -> std::result::Result<u8, usize> { b.get(at).copied().ok_or(at + 1) };
-    // tag, class id, stack serial, super, loader, signers, domain, 2 reserved, instance size.
-    let mut at = 1 + id + 4 + 6 * id + 4;
-    let n = u2(at)?;
-    at += 2;
-    for _ in 0..n {
-        let t = byte(at + 2)?;
-        at += 3 + size(t);
-    }
-    let n = u2(at)?;
-    at += 2;
-    for _ in 0..n {
-        let t = byte(at + id)?;
-        at += id + 1 + size(t);
-    }
-    let n = u2(at)?;
-    at += 2 + n * (id + 1);
-    if b.len() >= at {
-        Ok(at)
-    } else {
-        Err(at)
     }
 }
