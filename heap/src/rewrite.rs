@@ -294,14 +294,19 @@ impl<W: Write> Rewriter<W> {
                         self.end_heap_record()?;
                         continue;
                     }
+                    // Take as much of the head as is known to belong to it at once (most heads
+                    // are whole in the chunk): one step per sub-record instead of two.
                     let tag = data[0];
-                    data = &data[1..];
-                    self.pos += 1;
-                    self.stats.bytes_in += 1;
-                    self.heap_left -= 1;
+                    let hint = head_hint(tag, self.id_size).unwrap_or(1);
+                    // (A head the record cannot hold is left to `want` to report, from its tag.)
+                    let take = if hint as u64 <= self.heap_left { hint.min(data.len()) } else { 1 };
                     self.acc.clear();
-                    self.acc.push(tag);
-                    self.need = 1;
+                    self.acc.extend_from_slice(&data[..take]);
+                    data = &data[take..];
+                    self.pos += take as u64;
+                    self.stats.bytes_in += take as u64;
+                    self.heap_left -= take as u64;
+                    self.need = take;
                     self.class_scan = ClassScan::default();
                     self.st = St::SubHead { tag };
                     if let Err(e) = self.step() {
@@ -345,9 +350,13 @@ impl<W: Write> Rewriter<W> {
 
     fn end_sub_record(&mut self, act: Body) -> Result<()> {
         if act == Body::Gather {
+            // Lent out and taken back: one buffer for every instance.
             let mut rec = std::mem::take(&mut self.gather_head);
             self.zero_instance_fields(&mut rec);
-            self.emit(&rec)?;
+            let r = self.emit(&rec);
+            rec.clear();
+            self.gather_head = rec;
+            r?;
         }
         if self.direct {
             self.direct = false;
@@ -398,9 +407,12 @@ impl<W: Write> Rewriter<W> {
             }
             St::RecHead => self.record_head()?,
             St::Names { tag, .. } => {
-                let rec = std::mem::take(&mut self.acc);
+                let mut rec = std::mem::take(&mut self.acc);
                 self.note_names(tag, &rec[9..]);
-                self.write_out(&rec)?;
+                let r = self.write_out(&rec);
+                rec.clear();
+                self.acc = rec;
+                r?;
                 self.need = 9;
                 self.st = St::RecHead;
             }
@@ -481,31 +493,15 @@ impl<W: Write> Rewriter<W> {
     /// `need` has grown), else the body length that follows.
     fn sub_head(&mut self, tag: u8) -> Result<()> {
         let id = self.id_size;
-        let fixed = |n: usize| n;
         let head_len = match tag {
-            sub::ROOT_UNKNOWN
-            | sub::ROOT_STICKY_CLASS
-            | sub::ROOT_MONITOR_USED
-            | sub::ROOT_INTERNED_STRING
-            | sub::ROOT_FINALIZING
-            | sub::ROOT_DEBUGGER
-            | sub::ROOT_REFERENCE_CLEANUP
-            | sub::ROOT_VM_INTERNAL
-            | sub::UNREACHABLE => fixed(1 + id),
-            sub::ROOT_JNI_GLOBAL => fixed(1 + 2 * id),
-            sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => {
-                fixed(1 + id + 8)
-            }
-            sub::ROOT_NATIVE_STACK | sub::ROOT_THREAD_BLOCK => fixed(1 + id + 4),
-            sub::HEAP_DUMP_INFO => fixed(1 + 4 + id),
-            sub::INSTANCE_DUMP => fixed(1 + 2 * id + 8),
-            sub::OBJECT_ARRAY_DUMP => fixed(1 + 2 * id + 8),
-            sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => fixed(1 + id + 9),
             sub::CLASS_DUMP => match self.class_scan.measure(&self.acc, id) {
                 Ok(n) => n,
                 Err(need) => return self.want(need),
             },
-            other => return Err(self.err_at(self.pos - self.acc.len() as u64, ErrorKind::UnknownSubRecord(other))),
+            other => match head_hint(other, id) {
+                Some(n) => n,
+                None => return Err(self.err_at(self.pos - self.acc.len() as u64, ErrorKind::UnknownSubRecord(other))),
+            },
         };
         if self.acc.len() < head_len {
             return self.want(head_len);
@@ -654,7 +650,10 @@ impl<W: Write> Rewriter<W> {
                 }
             }
             Body::Copy => self.emit_sized(head, body_len)?,
-            Body::Gather => self.gather_head = head.to_vec(),
+            Body::Gather => {
+                self.gather_head.clear();
+                self.gather_head.extend_from_slice(head);
+            }
         }
         if body_len == 0 {
             return self.end_sub_record(act);
@@ -708,10 +707,7 @@ impl<W: Write> Rewriter<W> {
 
     /// Field layout of instances of `class`: offset, size, and whether the value stays
     /// (references always; a Bitmap's `mWidth`/`mHeight` too: sizes, not user data).
-    fn layout(&mut self, class: u64) -> Vec<(u32, u8, bool)> {
-        if let Some(l) = self.layouts.get(&class) {
-            return l.clone();
-        }
+    fn layout(&self, class: u64) -> Vec<(u32, u8, bool)> {
         let mut fields: Vec<(u32, u8, bool, bool)> = Vec::new();
         let mut offset = 0u32;
         let mut cur = class;
@@ -730,18 +726,18 @@ impl<W: Write> Rewriter<W> {
                 break;
             }
         }
-        let out: Vec<(u32, u8, bool)> =
-            fields.into_iter().map(|(o, s, is_ref, dims)| (o, s, is_ref || (is_bitmap && dims))).collect();
-        self.layouts.insert(class, out.clone());
-        out
+        fields.into_iter().map(|(o, s, is_ref, dims)| (o, s, is_ref || (is_bitmap && dims))).collect()
     }
 
     fn zero_instance_fields(&mut self, rec: &mut [u8]) {
         let id = self.id_size;
         let class = read_id(&rec[1 + id + 4..], id as u32);
-        let layout = self.layout(class);
+        if !self.layouts.contains_key(&class) {
+            let layout = self.layout(class);
+            self.layouts.insert(class, layout);
+        }
         let data = &mut rec[1 + 2 * id + 8..];
-        for (off, size, keep) in layout {
+        for &(off, size, keep) in &self.layouts[&class] {
             if !keep {
                 if let Some(v) = data.get_mut(off as usize..off as usize + size as usize) {
                     v.fill(0);
@@ -793,6 +789,30 @@ pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan)
     r.finish()
 }
 
+/// How many bytes a sub-record's head has: all of it for the fixed ones, the part before the
+/// constant pool's count for a CLASS DUMP, `None` for a tag HPROF does not define.
+fn head_hint(tag: u8, id: usize) -> Option<usize> {
+    Some(match tag {
+        sub::ROOT_UNKNOWN
+        | sub::ROOT_STICKY_CLASS
+        | sub::ROOT_MONITOR_USED
+        | sub::ROOT_INTERNED_STRING
+        | sub::ROOT_FINALIZING
+        | sub::ROOT_DEBUGGER
+        | sub::ROOT_REFERENCE_CLEANUP
+        | sub::ROOT_VM_INTERNAL
+        | sub::UNREACHABLE => 1 + id,
+        sub::ROOT_JNI_GLOBAL => 1 + 2 * id,
+        sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => 1 + id + 8,
+        sub::ROOT_NATIVE_STACK | sub::ROOT_THREAD_BLOCK => 1 + id + 4,
+        sub::HEAP_DUMP_INFO => 1 + 4 + id,
+        sub::INSTANCE_DUMP | sub::OBJECT_ARRAY_DUMP => 1 + 2 * id + 8,
+        sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => 1 + id + 9,
+        sub::CLASS_DUMP => 1 + id + 4 + 6 * id + 4,
+        _ => return None,
+    })
+}
+
 /// Where a scan of a CLASS DUMP being gathered stands, so each new byte is looked at once (a
 /// class with thousands of statics would otherwise be rescanned from its start for each field).
 #[derive(Debug, Clone, Copy, Default)]
@@ -835,8 +855,12 @@ impl ClassScan {
                     self.phase = 1;
                 }
                 1 | 3 => {
+                    // Ask for every entry left at its smallest (and the counts after them) at once.
+                    let (least, rest) = if self.phase == 1 { (3, 4) } else { (id + 1, 2) };
+                    let floor = self.at + self.left * least + rest;
                     while self.left > 0 {
-                        let t = if self.phase == 1 { byte(self.at + 2)? } else { byte(self.at + id)? };
+                        let t = if self.phase == 1 { byte(self.at + 2) } else { byte(self.at + id) };
+                        let t = t.map_err(|need| need.max(floor))?;
                         self.at += if self.phase == 1 { 3 } else { id + 1 } + size(t);
                         self.left -= 1;
                     }
