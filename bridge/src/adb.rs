@@ -78,6 +78,82 @@ pub fn host_request(port: u16, request: &str) -> Result<String, AdbError> {
     }
 }
 
+fn status(s: &mut TcpStream) -> Result<(), AdbError> {
+    let mut status = [0u8; 4];
+    s.read_exact(&mut status).map_err(AdbError::Io)?;
+    match &status {
+        b"OKAY" => Ok(()),
+        b"FAIL" => Err(AdbError::Failed(read_payload(s).unwrap_or_default())),
+        other => Err(AdbError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("unexpected answer {:?}", String::from_utf8_lossy(other)),
+        ))),
+    }
+}
+
+/// Opens `service` (`shell,v2,raw:ls`, `exec:cat f`, `sync:`, `tcp:8700`...) on device `serial`
+/// through the server on `port`: the socket then carries the service's own bytes. No read
+/// timeout: a long command may be silent for minutes.
+pub fn open(port: u16, serial: &str, service: &str) -> Result<TcpStream, AdbError> {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|_| AdbError::NoServer(port))?;
+    let transport = format!("host:transport:{serial}");
+    s.write_all(format!("{:04x}{transport}", transport.len()).as_bytes()).map_err(AdbError::Io)?;
+    status(&mut s)?;
+    s.write_all(format!("{:04x}{service}", service.len()).as_bytes()).map_err(AdbError::Io)?;
+    status(&mut s)?;
+    Ok(s)
+}
+
+/// Asks the server on `port` to forward `local` (`tcp:0` for any free port) to `remote` on device
+/// `serial`; returns the local port the server chose (empty when `local` named one).
+pub fn forward(port: u16, serial: &str, local: &str, remote: &str) -> Result<String, AdbError> {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|_| AdbError::NoServer(port))?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).map_err(AdbError::Io)?;
+    let req = format!("host-serial:{serial}:forward:{local};{remote}");
+    s.write_all(format!("{:04x}{req}", req.len()).as_bytes()).map_err(AdbError::Io)?;
+    // One OKAY for the device, one for the forward, then the port when the server chose it.
+    status(&mut s)?;
+    status(&mut s)?;
+    Ok(read_payload(&mut s).unwrap_or_default())
+}
+
+/// Starts the adb server on `port` when none answers there, as `adb start-server` does (it is
+/// what runs it: the server is adb's own program).
+pub fn ensure_server(port: u16) -> Result<(), AdbError> {
+    if host_request(port, "host:version").is_ok() {
+        return Ok(());
+    }
+    let out =
+        std::process::Command::new("adb").args(["-P", &port.to_string(), "start-server"]).output().map_err(|e| {
+            AdbError::Failed(format!("cannot run `adb start-server` ({e}): install adb (Debian: apt install adb)"))
+        })?;
+    if !out.status.success() {
+        return Err(AdbError::Failed(format!(
+            "`adb start-server` failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    host_request(port, "host:version").map(|_| ())
+}
+
+/// Follows the device list as it changes (`host:track-devices-l`): `on_change` gets each new
+/// list and returns false to stop.
+pub fn track_devices(port: u16, mut on_change: impl FnMut(Vec<DeviceInfo>) -> bool) -> Result<(), AdbError> {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).map_err(|_| AdbError::NoServer(port))?;
+    let req = "host:track-devices-l";
+    s.write_all(format!("{:04x}{req}", req.len()).as_bytes()).map_err(AdbError::Io)?;
+    status(&mut s)?;
+    loop {
+        let list = read_payload(&mut s).map_err(AdbError::Io)?;
+        if !on_change(parse_devices(&list)) {
+            return Ok(());
+        }
+    }
+}
+
 /// Parses the payload of `host:devices-l`.
 pub fn parse_devices(text: &str) -> Vec<DeviceInfo> {
     text.lines()

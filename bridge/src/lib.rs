@@ -1,10 +1,12 @@
-//! Host ↔ device bridge. Today: the adb server's device list, read over its host protocol (the
-//! same socket `adb devices -l` uses). To come (issue "Device bridge and agent"): the `Device`
-//! trait, `AdbDevice` with shell v2 and `exec:`, `LocalDevice`, agent deployment and the agent's
-//! JSON-lines protocol.
+//! Host ↔ device bridge: the adb server's host protocol ([`adb`]), a phone or this machine behind
+//! one [`device::Device`] trait ([`device::AdbDevice`]: shell protocol v2 with exit codes and
+//! streaming, `exec:`, push and pull through mozdevice's sync code, forwards to TCP ports and
+//! abstract sockets; [`device::LocalDevice`]), and the agent on the phone ([`agent`]).
 #![deny(missing_docs)]
 
 pub mod adb;
+pub mod agent;
+pub mod device;
 
 /// Version of the agent wire protocol this bridge speaks.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = ::agent::PROTOCOL;

@@ -92,7 +92,7 @@ pub fn pids() -> std::collections::HashSet<u32> {
 }
 
 /// Java heap use of a HotSpot JVM, as `jstat -gc` sums it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JavaHeap {
     /// Eden + survivors + old generation, bytes.
     pub used: u64,

@@ -1,6 +1,6 @@
 //! The on-device side of heaptui. Today: sampling a process from `/proc` and, for HotSpot JVMs,
 //! from the `hsperfdata` counters `jstat` reads, and the triggers (KOOM's heap rule, Probe's
-//! alarms) that run on the samples. Dumpers and the agent protocol come with the device issues.
+//! alarms) that run on the samples. The binary speaks versioned JSON lines on its stdout (see `main.rs`).
 //! This code runs the same on Linux and Android (it probes files at run time, no
 //! `cfg(target_os)`).
 #![deny(missing_docs)]
@@ -11,3 +11,10 @@ pub mod hsperf;
 pub mod proc;
 pub mod sample;
 pub mod trigger;
+
+/// Version of the JSON lines the agent writes. A bridge speaking another version refuses to
+/// use the agent (and pushes its own); fields a reader does not know are ignored.
+pub const PROTOCOL: u32 = 1;
+
+/// The agent's version: a bridge re-pushes the agent when the phone's differs from its own.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,27 +1,47 @@
-//! `heaptui-agent`: samples a process and writes one JSON line per sample (protocol version 1).
+//! `heaptui-agent`: what heaptui runs on a phone (and that works the same on any Linux). It speaks
+//! versioned JSON lines on its stdout; every run begins with a hello line naming the protocol and
+//! the agent's version, so the host can refuse an agent it does not understand:
 //!
 //! ```text
+//! heaptui-agent version                       # {"v":1,"type":"hello","protocol":1,"agent":"0.1.0"}
+//! heaptui-agent ps                            # hello, then {"v":1,"type":"process","process":{…}} lines
 //! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
 //! ```
 //!
 //! Each sample is a `{"v":1,"type":"sample","sample":{…}}` line; each trigger that fires on it
 //! follows as `{"v":1,"type":"trigger","event":{…}}` (thresholds: `--trigger`, as `heaptui monitor`
-//! takes them).
-//!
-//! The rest of the agent (triggers, dumpers, the stripper on the device) comes with the device
-//! issues.
+//! takes them). Readers ignore fields they do not know.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Version of the JSON lines this agent writes.
-const PROTOCOL: u32 = 1;
+use agent::PROTOCOL;
+
+const USAGE: &str =
+    "usage: heaptui-agent version | ps | sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) != Some("sample") {
-        eprintln!("usage: heaptui-agent sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]");
-        return ExitCode::from(2);
+    let hello = serde_json::json!({"v": PROTOCOL, "type": "hello", "protocol": PROTOCOL, "agent": agent::VERSION});
+    let mut out = std::io::stdout().lock();
+    match args.first().map(String::as_str) {
+        Some("version") => {
+            let _ = writeln!(out, "{hello}");
+            return ExitCode::SUCCESS;
+        }
+        Some("ps") => {
+            let mut text = format!("{hello}\n");
+            for p in agent::proc::list() {
+                text.push_str(&format!("{}\n", serde_json::json!({"v": PROTOCOL, "type": "process", "process": p})));
+            }
+            let _ = out.write_all(text.as_bytes());
+            return ExitCode::SUCCESS;
+        }
+        Some("sample") => {}
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
     }
     let get = |flag: &str| {
         args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<u64>().ok())
@@ -42,7 +62,9 @@ fn main() -> ExitCode {
     let mut triggers = agent::trigger::Triggers::new(config);
     let interval = std::time::Duration::from_millis(get("--interval-ms").unwrap_or(1000));
     let count = get("--count");
-    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{hello}").and_then(|_| out.flush()).is_err() {
+        return ExitCode::SUCCESS;
+    }
     let mut n = 0u64;
     loop {
         let (line, events) = match agent::sample::sample(pid) {

@@ -231,7 +231,7 @@ mod tests {
 }
 
 /// A process as the picker lists it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProcessInfo {
     /// Process id.
     pub pid: u32,

@@ -39,9 +39,12 @@ fn sample_jvm(gc: &str) -> serde_json::Value {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(lines.len(), 2);
-    assert_eq!(lines[1]["v"], 1);
-    let s = lines[1]["sample"].clone();
+    // The hello line, then the two samples.
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["type"], "hello");
+    assert_eq!(lines[0]["protocol"], 1);
+    assert_eq!(lines[2]["v"], 1);
+    let s = lines[2]["sample"].clone();
     assert_eq!(s["pid"], pid);
     s
 }
@@ -73,7 +76,8 @@ fn check(s: &serde_json::Value, gc: &str) {
 fn a_missing_process_is_an_error_line() {
     let out = agent(&["sample", "--pid", "999999999", "--count", "1"]);
     assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_str(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(v["type"], "error");
 }
 
@@ -96,10 +100,10 @@ fn trigger_events_follow_their_sample() {
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let kinds: Vec<&str> = lines.iter().map(|l| l["type"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["sample", "trigger", "sample", "sample"]);
-    let e = &lines[1]["event"];
+    assert_eq!(kinds, ["hello", "sample", "trigger", "sample", "sample"]);
+    let e = &lines[2]["event"];
     assert_eq!((e["kind"].as_str(), e["threshold"].as_u64()), (Some("threads"), Some(1)));
-    assert_eq!(e["value"], lines[0]["sample"]["threads"]);
+    assert_eq!(e["value"], lines[1]["sample"]["threads"]);
     let bad = agent(&["sample", "--pid", "1", "--trigger", "bogus=1"]);
     assert_eq!(bad.status.code(), Some(2));
 }

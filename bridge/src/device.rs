@@ -1,0 +1,451 @@
+//! A device heaptui works on: a phone through the adb server ([`AdbDevice`]) or this machine
+//! ([`LocalDevice`]), behind one trait so monitoring and dumping do not care which.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::adb::{self, AdbError, DeviceInfo};
+
+/// What went wrong on a device.
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceError {
+    /// The adb server said no, or could not be reached.
+    #[error("{0}")]
+    Adb(#[from] AdbError),
+    /// No phone is attached.
+    #[error("no phone attached: plug one in with USB debugging on (or `adb connect HOST:PORT`), or use --local")]
+    NoDevice,
+    /// Several phones are attached and none was named.
+    #[error("{} phones attached ({}): pick one with -s SERIAL or ANDROID_SERIAL", .0.len(), .0.join(", "))]
+    Several(Vec<String>),
+    /// The named phone is not attached.
+    #[error("no phone {0:?} attached (attached: {1})")]
+    Unknown(String, String),
+    /// The phone is attached but not usable.
+    #[error("phone {0} is {1}{2}")]
+    NotReady(String, String, &'static str),
+    /// The connection ended before the command did.
+    #[error("{0} went away during `{1}`")]
+    Gone(String, String),
+    /// A file transfer failed.
+    #[error("{0}")]
+    Transfer(String),
+    /// Anything else from the operating system.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Result of this module.
+pub type Result<T> = std::result::Result<T, DeviceError>;
+
+/// Which stream a piece of output came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// A finished command's output.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// Standard output.
+    pub stdout: Vec<u8>,
+    /// Standard error.
+    pub stderr: Vec<u8>,
+    /// Exit code.
+    pub code: i32,
+}
+
+/// A finished pull.
+#[derive(Debug, Clone)]
+pub struct Pulled {
+    /// Bytes written.
+    pub bytes: u64,
+    /// SHA-256 of those bytes, lowercase hex.
+    pub sha256: String,
+}
+
+/// Where a forward leads on the device.
+#[derive(Debug, Clone)]
+pub enum Remote {
+    /// A TCP port.
+    Tcp(u16),
+    /// A socket in the abstract namespace (`localabstract:`).
+    Abstract(String),
+}
+
+/// A forward from a local TCP port; removed when dropped.
+pub struct Forward {
+    /// The local port.
+    pub local_port: u16,
+    remove: Option<Box<dyn FnOnce() + Send>>,
+}
+
+impl Drop for Forward {
+    fn drop(&mut self) {
+        if let Some(f) = self.remove.take() {
+            f();
+        }
+    }
+}
+
+/// A device: a phone or this machine.
+pub trait Device: Send + Sync {
+    /// `local`, or the phone's serial.
+    fn serial(&self) -> &str;
+
+    /// Runs `command` under the device's shell, handing output to `sink` as it arrives; returns
+    /// the exit code. No timeout: a command may be silent for as long as it likes.
+    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32>;
+
+    /// Runs `command` and returns everything it wrote and its exit code.
+    fn output(&self, command: &str) -> Result<Output> {
+        let mut o = Output::default();
+        o.code = self.run(command, &mut |s, b| match s {
+            Stream::Stdout => o.stdout.extend_from_slice(b),
+            Stream::Stderr => o.stderr.extend_from_slice(b),
+        })?;
+        Ok(o)
+    }
+
+    /// Copies local file `from` to `to` on the device with permission bits `mode`.
+    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()>;
+
+    /// Copies `from` on the device to local file `to` (written under a temporary name and renamed
+    /// when whole), reporting bytes so far and the total when known.
+    fn pull(&self, from: &str, to: &Path, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Pulled>;
+
+    /// Forwards a free local TCP port to `remote` on the device.
+    fn forward(&self, remote: &Remote) -> Result<Forward>;
+}
+
+/// Quotes `s` for a POSIX shell.
+pub fn quote(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b)) {
+        return s.to_string();
+    }
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// Writes through to `inner` while hashing, counting and reporting progress.
+struct Hashing<'a, W: Write> {
+    inner: W,
+    hash: sha2::Sha256,
+    bytes: u64,
+    total: Option<u64>,
+    progress: &'a mut dyn FnMut(u64, Option<u64>),
+}
+
+impl<W: Write> Write for Hashing<'_, W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(b)?;
+        self.hash.update(&b[..n]);
+        self.bytes += n as u64;
+        (self.progress)(self.bytes, self.total);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Writes `to` through a temporary file beside it, linked to its name when `fill` succeeds (an
+/// existing file is never replaced; a failed pull leaves nothing behind).
+fn pull_into(
+    to: &Path,
+    total: Option<u64>,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
+) -> Result<Pulled> {
+    use sha2::Digest;
+    let dir = to.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let (file, tmp_path) = tempfile::Builder::new().prefix(".heaptui-pull").tempfile_in(dir)?.into_parts();
+    let mut w = Hashing {
+        inner: std::io::BufWriter::with_capacity(1 << 20, file),
+        hash: sha2::Sha256::new(),
+        bytes: 0,
+        total,
+        progress,
+    };
+    fill(&mut w)?;
+    w.flush()?;
+    let Hashing { inner, hash, bytes, .. } = w;
+    inner.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    std::fs::hard_link(&tmp_path, to)?;
+    drop(tmp_path);
+    Ok(Pulled { bytes, sha256: hex(&hash.finalize()) })
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// This machine.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LocalDevice;
+
+impl Device for LocalDevice {
+    fn serial(&self) -> &str {
+        "local"
+    }
+
+    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        let (tx, rx) = std::sync::mpsc::channel::<(Stream, Vec<u8>)>();
+        let mut pumps = Vec::new();
+        let out: Option<Box<dyn Read + Send>> = child.stdout.take().map(|s| Box::new(s) as _);
+        let err: Option<Box<dyn Read + Send>> = child.stderr.take().map(|s| Box::new(s) as _);
+        for (which, r) in [(Stream::Stdout, out), (Stream::Stderr, err)] {
+            let (Some(mut r), tx) = (r, tx.clone()) else { continue };
+            pumps.push(std::thread::spawn(move || {
+                let mut buf = vec![0u8; 64 * 1024];
+                while let Ok(n) = r.read(&mut buf) {
+                    if n == 0 || tx.send((which, buf[..n].to_vec())).is_err() {
+                        break;
+                    }
+                }
+            }));
+        }
+        drop(tx);
+        for (which, chunk) in rx {
+            sink(which, &chunk);
+        }
+        let status = child.wait()?;
+        use std::os::unix::process::ExitStatusExt;
+        Ok(status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0)))
+    }
+
+    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let to = Path::new(to);
+        let dir = to.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)?;
+        let tmp = tempfile::Builder::new().prefix(".heaptui-push").tempfile_in(dir)?;
+        std::fs::copy(from, tmp.path())?;
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
+        tmp.persist(to).map_err(|e| e.error)?;
+        Ok(())
+    }
+
+    fn pull(&self, from: &str, to: &Path, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Pulled> {
+        let mut f = std::fs::File::open(from)?;
+        let total = f.metadata().ok().map(|m| m.len());
+        pull_into(to, total, progress, |w| {
+            std::io::copy(&mut f, w)?;
+            Ok(())
+        })
+    }
+
+    fn forward(&self, remote: &Remote) -> Result<Forward> {
+        match remote {
+            // The same machine: the port is already reachable.
+            Remote::Tcp(p) => Ok(Forward { local_port: *p, remove: None }),
+            Remote::Abstract(name) => Err(DeviceError::Transfer(format!(
+                "this machine's abstract socket {name:?} is reachable directly; no forward needed"
+            ))),
+        }
+    }
+}
+
+/// A phone, through the adb server.
+#[derive(Debug, Clone)]
+pub struct AdbDevice {
+    /// The adb server's port.
+    pub port: u16,
+    /// The phone's serial.
+    pub serial: String,
+    /// `model:` of the listing.
+    pub model: Option<String>,
+}
+
+impl AdbDevice {
+    /// Picks the phone `serial` names, else `ANDROID_SERIAL`'s, else the only one attached,
+    /// starting the adb server on `port` if none runs.
+    pub fn select(port: u16, serial: Option<&str>) -> Result<AdbDevice> {
+        adb::ensure_server(port)?;
+        let list = adb::devices(port)?;
+        let wanted =
+            serial.map(str::to_string).or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
+        let pick = |d: &DeviceInfo| -> Result<AdbDevice> {
+            match d.state.as_str() {
+                "device" => Ok(AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() }),
+                "unauthorized" => Err(DeviceError::NotReady(
+                    d.serial.clone(),
+                    d.state.clone(),
+                    ": accept the USB debugging prompt on the phone",
+                )),
+                _ => Err(DeviceError::NotReady(
+                    d.serial.clone(),
+                    d.state.clone(),
+                    ": reconnect it or run `adb reconnect`",
+                )),
+            }
+        };
+        match wanted {
+            Some(s) => match list.iter().find(|d| d.serial == s) {
+                Some(d) => pick(d),
+                None => Err(DeviceError::Unknown(
+                    s,
+                    if list.is_empty() {
+                        "none".into()
+                    } else {
+                        list.iter().map(|d| d.serial.as_str()).collect::<Vec<_>>().join(", ")
+                    },
+                )),
+            },
+            None => match list.as_slice() {
+                [] => Err(DeviceError::NoDevice),
+                [one] => pick(one),
+                many => Err(DeviceError::Several(many.iter().map(|d| d.serial.clone()).collect())),
+            },
+        }
+    }
+
+    fn open(&self, service: &str) -> Result<TcpStream> {
+        adb::open(self.port, &self.serial, service).map_err(|e| match e {
+            AdbError::Failed(m) if m.contains("not found") || m.contains("offline") => {
+                DeviceError::Gone(self.serial.clone(), service.to_string())
+            }
+            e => DeviceError::Adb(e),
+        })
+    }
+
+    /// Runs `command` with `exec:` (raw bytes out, no shell protocol: binary-safe, stderr mixed
+    /// in, no exit code) and returns its output.
+    pub fn exec(&self, command: &str) -> Result<Vec<u8>> {
+        let mut s = self.open(&format!("exec:{command}"))?;
+        let mut v = Vec::new();
+        s.read_to_end(&mut v)?;
+        Ok(v)
+    }
+
+    /// The mozdevice view of this phone, built field by field (`mozdevice::Device::new` would
+    /// run `setenforce permissive` on a rooted phone). No read timeout: a pull of a large dump
+    /// may stall for longer than mozdevice's default 2 s.
+    fn moz(&self) -> mozdevice::Device {
+        mozdevice::Device {
+            host: mozdevice::Host {
+                host: Some("127.0.0.1".into()),
+                port: Some(self.port),
+                read_timeout: None,
+                write_timeout: None,
+            },
+            serial: self.serial.clone(),
+            adbd_root: false,
+            is_rooted: false,
+            su_0_root: false,
+            su_c_root: false,
+            run_as_package: None,
+            storage: mozdevice::AndroidStorage::Sdcard,
+            tempfile: mozdevice::UnixPathBuf::from("/data/local/tmp/heaptui-push.tmp"),
+        }
+    }
+
+    /// The size of `path` on the phone, if it exists.
+    pub fn size(&self, path: &str) -> Result<Option<u64>> {
+        let o = self.output(&format!("stat -c %s {}", quote(path)))?;
+        Ok(if o.code == 0 { String::from_utf8_lossy(&o.stdout).trim().parse().ok() } else { None })
+    }
+}
+
+impl Device for AdbDevice {
+    fn serial(&self) -> &str {
+        &self.serial
+    }
+
+    /// Shell protocol v2: stdout and stderr apart, the exit code, streaming, no timeout.
+    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
+        let mut s = self.open(&format!("shell,v2,raw:{command}"))?;
+        // Nothing to say on its stdin: close it at once (a command reading it sees its end).
+        s.write_all(&[4, 0, 0, 0, 0])?;
+        let gone = || DeviceError::Gone(self.serial.clone(), command.to_string());
+        let mut head = [0u8; 5];
+        let mut buf = Vec::new();
+        loop {
+            if s.read_exact(&mut head).is_err() {
+                return Err(gone());
+            }
+            let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+            buf.resize(len, 0);
+            if s.read_exact(&mut buf).is_err() {
+                return Err(gone());
+            }
+            match head[0] {
+                1 => sink(Stream::Stdout, &buf),
+                2 => sink(Stream::Stderr, &buf),
+                3 => return Ok(buf.first().copied().map_or(0, i32::from)),
+                _ => {}
+            }
+        }
+    }
+
+    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()> {
+        let mut f = std::fs::File::open(from)?;
+        self.moz()
+            .push(&mut f, mozdevice::UnixPath::new(to), mode)
+            .map_err(|e| DeviceError::Transfer(format!("push {} to {}:{to}: {e}", from.display(), self.serial)))
+    }
+
+    fn pull(&self, from: &str, to: &Path, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Pulled> {
+        let total = self.size(from)?;
+        let serial = self.serial.clone();
+        let pulled = pull_into(to, total, progress, |w| {
+            self.moz()
+                .pull(mozdevice::UnixPath::new(from), w)
+                .map_err(|e| DeviceError::Transfer(format!("pull {serial}:{from}: {e}")))
+        })?;
+        // The phone's own checksum of what it holds, against what arrived.
+        let o = self.output(&format!("sha256sum {}", quote(from)))?;
+        let theirs = String::from_utf8_lossy(&o.stdout).split_whitespace().next().unwrap_or("").to_string();
+        if o.code == 0 && theirs.len() == 64 && theirs != pulled.sha256 {
+            let _ = std::fs::remove_file(to);
+            return Err(DeviceError::Transfer(format!(
+                "pull {}:{from}: checksum mismatch (phone {theirs}, received {})",
+                self.serial, pulled.sha256
+            )));
+        }
+        Ok(pulled)
+    }
+
+    fn forward(&self, remote: &Remote) -> Result<Forward> {
+        let target = match remote {
+            Remote::Tcp(p) => format!("tcp:{p}"),
+            Remote::Abstract(n) => format!("localabstract:{n}"),
+        };
+        // `tcp:0` asks the server for a free port and returns it.
+        let answer = adb::forward(self.port, &self.serial, "tcp:0", &target)?;
+        let local_port: u16 = answer
+            .trim()
+            .parse()
+            .map_err(|_| DeviceError::Transfer(format!("forward to {target}: unexpected answer {answer:?}")))?;
+        let (port, serial) = (self.port, self.serial.clone());
+        Ok(Forward {
+            local_port,
+            remove: Some(Box::new(move || {
+                let _ = adb::host_request(port, &format!("host-serial:{serial}:killforward:tcp:{local_port}"));
+            })),
+        })
+    }
+}
+
+/// Where the agent lives on a phone.
+pub const AGENT_DIR: &str = "/data/local/tmp";
+
+/// Picks a device: `local` (or `--local`) is this machine, anything else a phone.
+pub fn select(local: bool, serial: Option<&str>) -> Result<Box<dyn Device>> {
+    if local || serial == Some("local") {
+        return Ok(Box::new(LocalDevice));
+    }
+    Ok(Box::new(AdbDevice::select(adb::server_port(), serial)?))
+}

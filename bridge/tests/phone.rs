@@ -1,0 +1,213 @@
+//! The bridge against the real adb server (Debian `adb`, started on a free port) and the test
+//! double of a phone (`tests/phone`: the device end of the adb protocol, running commands in a
+//! sandbox on this machine). No device, one, two, and one that goes away mid-command.
+
+use std::io::{Read, Write};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use bridge::device::{AdbDevice, Device, DeviceError, Remote};
+use test_phone::{PhoneSpec, TestPhone};
+
+struct Server(u16);
+
+impl Server {
+    fn start() -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        // What heaptui does when no server runs.
+        bridge::adb::ensure_server(port).expect("adb (Debian `adb`)");
+        Server(port)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("adb").args(["-P", &self.0.to_string(), "kill-server"]).output();
+    }
+}
+
+/// The agent built for x86_64 musl (what is pushed to an x86_64 phone), brought up to date with
+/// cargo (a no-op when `.ci/run` or an earlier run built it).
+fn agent_dir() -> &'static std::path::Path {
+    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let triple = "x86_64-unknown-linux-musl";
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let target = root.join("target");
+        let st = Command::new(env!("CARGO"))
+            .args(["build", "--release", "-p", "heaptui-agent", "--target", triple])
+            .current_dir(&root)
+            .status()
+            .unwrap();
+        assert!(st.success(), "building the musl agent (needs `rustup target add {triple}`)");
+        // HEAPTUI_AGENT_DIR's layout: <dir>/<triple>/heaptui-agent.
+        let dir = target.join("agent-for-tests");
+        std::fs::create_dir_all(dir.join(triple)).unwrap();
+        std::fs::copy(target.join(triple).join("release/heaptui-agent"), dir.join(triple).join("heaptui-agent"))
+            .unwrap();
+        dir
+    })
+}
+
+#[test]
+fn no_device_then_one_then_two() {
+    let server = Server::start();
+    let e = AdbDevice::select(server.0, None).unwrap_err();
+    assert!(matches!(e, DeviceError::NoDevice), "{e}");
+    assert!(e.to_string().contains("adb connect"), "{e}");
+
+    let a = TestPhone::start(PhoneSpec::default()).unwrap();
+    a.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, None).unwrap();
+    assert_eq!(d.serial, a.serial());
+    assert_eq!(d.model.as_deref(), Some("heaptui_test_phone"));
+
+    let b = TestPhone::start(PhoneSpec { model: "second".into(), ..Default::default() }).unwrap();
+    b.connect(server.0).unwrap();
+    let e = AdbDevice::select(server.0, None).unwrap_err();
+    assert!(matches!(&e, DeviceError::Several(s) if s.len() == 2), "{e}");
+    assert!(e.to_string().contains("-s SERIAL"), "{e}");
+    let d = AdbDevice::select(server.0, Some(&b.serial())).unwrap();
+    assert_eq!(d.model.as_deref(), Some("second"));
+    let e = AdbDevice::select(server.0, Some("nonesuch")).unwrap_err();
+    assert!(matches!(e, DeviceError::Unknown(..)), "{e}");
+}
+
+#[test]
+fn shell_v2_exec_push_pull_forward() {
+    let server = Server::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, Some(&phone.serial())).unwrap();
+
+    // Shell v2: streams apart, the exit code kept, output beginning with FAIL is output.
+    let o = d.output("echo FAIL looks like an error; echo to-stderr >&2; exit 3").unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "FAIL looks like an error\n");
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "to-stderr\n");
+    assert_eq!(o.code, 3);
+    // Silent for longer than mozdevice's 2 s timeout, then output.
+    let o = d.output("sleep 3; echo late").unwrap();
+    assert_eq!((String::from_utf8_lossy(&o.stdout).as_ref(), o.code), ("late\n", 0));
+    // Streaming: chunks arrive while the command runs.
+    let mut chunks = Vec::new();
+    let t0 = std::time::Instant::now();
+    d.run("echo one; sleep 1; echo two", &mut |_, b| chunks.push((t0.elapsed(), b.to_vec()))).unwrap();
+    assert!(chunks.len() >= 2 && chunks[0].0 < std::time::Duration::from_millis(900), "{chunks:?}");
+
+    // exec: binary output, every byte value intact.
+    let bin = d.exec("printf '\\000\\001\\377\\n\\r'").unwrap();
+    assert_eq!(bin, [0u8, 1, 255, b'\n', b'\r']);
+
+    // Push and pull a 3 MB file of every byte value; the pull's checksum is the phone's.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("blob");
+    let data: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(&src, &data).unwrap();
+    d.push(&src, "/data/local/tmp/blob", 0o640).unwrap();
+    assert_eq!(std::fs::read(phone.tmp_dir().join("blob")).unwrap(), data);
+    let back = dir.path().join("back");
+    let mut seen = Vec::new();
+    let pulled = d.pull("/data/local/tmp/blob", &back, &mut |n, total| seen.push((n, total))).unwrap();
+    assert_eq!(std::fs::read(&back).unwrap(), data);
+    assert_eq!(pulled.bytes, data.len() as u64);
+    let sha = Command::new("sha256sum").arg(&src).output().unwrap();
+    assert_eq!(pulled.sha256, String::from_utf8_lossy(&sha.stdout).split_whitespace().next().unwrap());
+    assert_eq!(seen.last(), Some(&(data.len() as u64, Some(data.len() as u64))));
+    assert!(seen.len() > 2, "progress is reported as bytes arrive");
+    // A pull never replaces a file.
+    std::fs::write(&back, b"mine").unwrap();
+    assert!(d.pull("/data/local/tmp/blob", &back, &mut |_, _| {}).is_err());
+    assert_eq!(std::fs::read(&back).unwrap(), b"mine");
+    assert!(d.pull("/data/local/tmp/no-such-file", &dir.path().join("x"), &mut |_, _| {}).is_err());
+    assert!(!dir.path().join("x").exists());
+
+    // Forward to a TCP port and to an abstract socket on the phone.
+    let echo = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let echo_port = echo.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let (mut s, _) = echo.accept().unwrap();
+        let mut b = [0u8; 5];
+        s.read_exact(&mut b).unwrap();
+        s.write_all(&b).unwrap();
+    });
+    {
+        let f = d.forward(&Remote::Tcp(echo_port)).unwrap();
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", f.local_port)).unwrap();
+        s.write_all(b"hello").unwrap();
+        let mut b = [0u8; 5];
+        s.read_exact(&mut b).unwrap();
+        assert_eq!(&b, b"hello");
+    }
+    use std::os::linux::net::SocketAddrExt;
+    let name = format!("heaptui-test-{}", std::process::id());
+    let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes()).unwrap();
+    let ab = std::os::unix::net::UnixListener::bind_addr(&addr).unwrap();
+    std::thread::spawn(move || {
+        let (mut s, _) = ab.accept().unwrap();
+        s.write_all(b"abstract").unwrap();
+    });
+    let f = d.forward(&Remote::Abstract(name)).unwrap();
+    let port = f.local_port;
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut b = [0u8; 8];
+    s.read_exact(&mut b).unwrap();
+    assert_eq!(&b, b"abstract");
+    // Dropping the forward removes it from the server.
+    drop(f);
+    let list = bridge::adb::host_request(server.0, "host:list-forward").unwrap();
+    assert!(!list.contains(&format!("tcp:{port}")), "{list}");
+}
+
+#[test]
+fn a_phone_that_goes_away_mid_command() {
+    let server = Server::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, None).unwrap();
+    let t = std::thread::spawn(move || d.output("echo started; sleep 30"));
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    phone.go_away();
+    let e = t.join().unwrap().unwrap_err();
+    assert!(matches!(e, DeviceError::Gone(..)), "{e}");
+    assert!(e.to_string().contains("went away"), "{e}");
+}
+
+#[test]
+fn the_agent_is_pushed_once_and_lists_processes() {
+    let server = Server::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    std::env::set_var("HEAPTUI_AGENT_DIR", agent_dir());
+    let d = AdbDevice::select(server.0, None).unwrap();
+    let a = bridge::agent::Agent::deploy(&d).unwrap();
+    assert!(a.pushed);
+    assert_eq!(a.version, env!("CARGO_PKG_VERSION"));
+    assert!(phone.tmp_dir().join("heaptui-agent").is_file());
+    // Same build on the phone: not pushed again.
+    assert!(!bridge::agent::Agent::deploy(&d).unwrap().pushed);
+
+    // The phone's processes are this machine's: this test is one of them.
+    let me = std::process::id();
+    let list = a.processes().unwrap();
+    assert!(list.iter().any(|p| p.pid == me), "{} processes, none is {me}", list.len());
+
+    // Samples stream back as the agent takes them.
+    let mut samples = Vec::new();
+    let code = a.sample(me, 100, Some(3), &mut |l| samples.push(l)).unwrap();
+    assert_eq!(code, 0);
+    assert_eq!(samples.len(), 3);
+    match &samples[0] {
+        bridge::agent::Line::Sample(s) => {
+            assert_eq!(s.pid, me);
+            assert!(s.rss_kb > 0 && s.threads >= 1);
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // A phone whose CPU has no agent build is a clear error.
+    let odd = TestPhone::start(PhoneSpec { abi: "mips".into(), ..Default::default() }).unwrap();
+    odd.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, Some(&odd.serial())).unwrap();
+    let e = bridge::agent::Agent::deploy(&d).err().unwrap();
+    assert!(e.to_string().contains("arm64-v8a and x86_64"), "{e}");
+}

@@ -1,0 +1,733 @@
+//! **A test double of an Android phone**: the device end of the adb protocol, for tests that need
+//! the real adb server (Debian `adb`) to talk to "a phone" on a machine that has none.
+//!
+//! The real server connects to it after `adb connect 127.0.0.1:PORT`, as it does to a phone over
+//! Wi-Fi. It answers CNXN without authentication and serves `shell:` (v1), `shell,v2,…:` (shell
+//! protocol v2: stdout, stderr, exit code, stdin), `exec:`, `sync:` (STAT, LIST, SEND, RECV) and
+//! the forwarding services `tcp:PORT` and `localabstract:NAME`. Commands run under `sh -c` on
+//! this machine, in a sandbox: the phone's `/data/local/tmp` is a temporary directory (the path is
+//! mapped in commands and file transfers), and its `PATH` starts with test doubles of Android's
+//! `getprop` and `dumpsys` that print fixed values. Processes are this machine's: a local JVM is
+//! "an app on the phone".
+//!
+//! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
+
+use std::collections::HashMap;
+use std::io::{BufRead, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const A_CNXN: u32 = 0x4e58_4e43;
+const A_OPEN: u32 = 0x4e45_504f;
+const A_OKAY: u32 = 0x5941_4b4f;
+const A_CLSE: u32 = 0x4553_4c43;
+const A_WRTE: u32 = 0x4554_5257;
+const A_VERSION: u32 = 0x0100_0001;
+const MAX_DATA: u32 = 256 * 1024;
+
+/// The device path that the sandbox stands for.
+pub const DEVICE_TMP: &str = "/data/local/tmp";
+
+/// How the phone presents itself.
+#[derive(Debug, Clone)]
+pub struct PhoneSpec {
+    /// `ro.product.model`.
+    pub model: String,
+    /// `ro.product.cpu.abi` (`x86_64`: this machine runs what is pushed to it).
+    pub abi: String,
+    /// `ro.build.version.sdk`.
+    pub sdk: u32,
+    /// `dalvik.vm.heapgrowthlimit`.
+    pub heap_growth_limit: String,
+}
+
+impl Default for PhoneSpec {
+    fn default() -> Self {
+        PhoneSpec {
+            model: "heaptui_test_phone".into(),
+            abi: "x86_64".into(),
+            sdk: 30,
+            heap_growth_limit: "256m".into(),
+        }
+    }
+}
+
+/// A running test phone. Dropping it disconnects it from the adb server it was connected to.
+pub struct TestPhone {
+    port: u16,
+    sandbox: tempfile::TempDir,
+    adb_port: Mutex<Option<u16>>,
+    links: Arc<Mutex<Vec<TcpStream>>>,
+    gone: Arc<AtomicBool>,
+}
+
+impl TestPhone {
+    /// Starts a phone listening on a free port of 127.0.0.1.
+    pub fn start(spec: PhoneSpec) -> std::io::Result<TestPhone> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let port = listener.local_addr()?.port();
+        let sandbox = tempfile::Builder::new().prefix("heaptui-test-phone").tempdir()?;
+        std::fs::create_dir_all(sandbox.path().join("tmp"))?;
+        write_tools(&sandbox.path().join("bin"), &spec)?;
+        let links: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
+        let gone = Arc::new(AtomicBool::new(false));
+        let root = sandbox.path().to_path_buf();
+        let (l2, g2) = (links.clone(), gone.clone());
+        thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(conn) = conn else { continue };
+                if g2.load(Ordering::SeqCst) {
+                    let _ = conn.shutdown(Shutdown::Both);
+                    continue;
+                }
+                if let Ok(c) = conn.try_clone() {
+                    l2.lock().unwrap().push(c);
+                }
+                let (root, spec) = (root.clone(), spec.clone());
+                thread::spawn(move || {
+                    let _ = Link::serve(conn, root, spec);
+                });
+            }
+        });
+        Ok(TestPhone { port, sandbox, adb_port: Mutex::new(None), links, gone })
+    }
+
+    /// The serial the adb server will know it by (`127.0.0.1:PORT`).
+    pub fn serial(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// The directory standing for the phone's `/data/local/tmp`.
+    pub fn tmp_dir(&self) -> PathBuf {
+        self.sandbox.path().join("tmp")
+    }
+
+    /// `adb -P ADB_PORT connect 127.0.0.1:PORT`, then waits until the server lists it as `device`.
+    pub fn connect(&self, adb_port: u16) -> std::io::Result<()> {
+        let out = Command::new("adb").args(["-P", &adb_port.to_string(), "connect", &self.serial()]).output()?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        if !text.contains("connected to") {
+            return Err(std::io::Error::other(format!("adb connect: {text}{}", String::from_utf8_lossy(&out.stderr))));
+        }
+        *self.adb_port.lock().unwrap() = Some(adb_port);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            let out = Command::new("adb").args(["-P", &adb_port.to_string(), "devices"]).output()?;
+            let listing = String::from_utf8_lossy(&out.stdout);
+            if listing.lines().any(|l| l.starts_with(&self.serial()) && l.ends_with("device")) {
+                return Ok(());
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        Err(std::io::Error::other("the adb server did not list the test phone as a device within 10 s"))
+    }
+
+    /// The phone goes away (cable pulled): every connection to it is cut and new ones refused.
+    pub fn go_away(&self) {
+        self.gone.store(true, Ordering::SeqCst);
+        for c in self.links.lock().unwrap().drain(..) {
+            let _ = c.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+impl Drop for TestPhone {
+    fn drop(&mut self) {
+        self.go_away();
+        if let Some(p) = *self.adb_port.lock().unwrap() {
+            let _ = Command::new("adb").args(["-P", &p.to_string(), "disconnect", &self.serial()]).output();
+        }
+    }
+}
+
+/// Test doubles of Android's `getprop` and `dumpsys meminfo` (fixed values; the real ones need
+/// Android's property service and system server).
+fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(bin)?;
+    let props = [
+        ("ro.product.model", spec.model.clone()),
+        ("ro.product.cpu.abi", spec.abi.clone()),
+        ("ro.build.version.sdk", spec.sdk.to_string()),
+        ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
+        ("dalvik.vm.heapsize", "512m".to_string()),
+    ];
+    let mut getprop = String::from("#!/bin/sh\n# Test double of Android's getprop.\ncase \"$1\" in\n");
+    for (k, v) in &props {
+        getprop.push_str(&format!("  {k}) echo '{v}' ;;\n"));
+    }
+    getprop.push_str("  '') ");
+    for (k, v) in &props {
+        getprop.push_str(&format!("echo '[{k}]: [{v}]'; "));
+    }
+    getprop.push_str(";;\n  *) echo ;;\nesac\n");
+    for (name, text) in [("getprop", getprop)] {
+        let p = bin.join(name);
+        std::fs::write(&p, text)?;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(())
+}
+
+struct Message {
+    cmd: u32,
+    arg0: u32,
+    arg1: u32,
+    data: Vec<u8>,
+}
+
+fn read_message(r: &mut impl Read) -> std::io::Result<Message> {
+    let mut h = [0u8; 24];
+    r.read_exact(&mut h)?;
+    let w = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+    let (cmd, arg0, arg1, len, magic) = (w(0), w(4), w(8), w(12), w(20));
+    if magic != cmd ^ 0xffff_ffff {
+        return Err(std::io::Error::other("bad adb message magic"));
+    }
+    if len > 16 << 20 {
+        return Err(std::io::Error::other("adb message too long"));
+    }
+    let mut data = vec![0u8; len as usize];
+    r.read_exact(&mut data)?;
+    Ok(Message { cmd, arg0, arg1, data })
+}
+
+/// One stream's state seen from the writer's side: may another WRTE go out (the peer acknowledged
+/// the last one)?
+struct Window {
+    ready: Mutex<Option<bool>>,
+    cv: Condvar,
+}
+
+/// The device end of one transport connection.
+struct Link {
+    out: Mutex<TcpStream>,
+    max_data: AtomicU32,
+    next_id: AtomicU32,
+    streams: Mutex<HashMap<u32, (Sender<Vec<u8>>, Arc<Window>)>>,
+}
+
+impl Link {
+    fn send(&self, cmd: u32, arg0: u32, arg1: u32, data: &[u8]) -> std::io::Result<()> {
+        let mut m = Vec::with_capacity(24 + data.len());
+        for v in [cmd, arg0, arg1, data.len() as u32, 0, cmd ^ 0xffff_ffff] {
+            m.extend_from_slice(&v.to_le_bytes());
+        }
+        m.extend_from_slice(data);
+        self.out.lock().unwrap().write_all(&m)
+    }
+
+    fn serve(conn: TcpStream, root: PathBuf, spec: PhoneSpec) -> std::io::Result<()> {
+        let mut input = conn.try_clone()?;
+        let link = Arc::new(Link {
+            out: Mutex::new(conn),
+            max_data: AtomicU32::new(MAX_DATA),
+            next_id: AtomicU32::new(1),
+            streams: Mutex::default(),
+        });
+        let result = link.clone().pump(&mut input, root, spec);
+        // The connection is gone: every stream ends.
+        for (_, (_, w)) in link.streams.lock().unwrap().drain() {
+            *w.ready.lock().unwrap() = None;
+            w.cv.notify_all();
+        }
+        result
+    }
+
+    fn pump(self: Arc<Self>, input: &mut TcpStream, root: PathBuf, spec: PhoneSpec) -> std::io::Result<()> {
+        loop {
+            let m = read_message(input)?;
+            match m.cmd {
+                A_CNXN => {
+                    self.max_data.store(m.arg1.clamp(4096, MAX_DATA), Ordering::SeqCst);
+                    let banner = format!(
+                        "device::ro.product.name=heaptui_test;ro.product.model={};ro.product.device=heaptui_test;features=shell_v2,cmd",
+                        spec.model
+                    );
+                    self.send(A_CNXN, A_VERSION, MAX_DATA, banner.as_bytes())?;
+                }
+                A_OPEN => {
+                    let service = String::from_utf8_lossy(&m.data).trim_end_matches('\0').to_string();
+                    let remote = m.arg0;
+                    let local = self.next_id.fetch_add(1, Ordering::SeqCst);
+                    let (tx, rx) = channel();
+                    let window = Arc::new(Window { ready: Mutex::new(Some(true)), cv: Condvar::new() });
+                    self.streams.lock().unwrap().insert(local, (tx, window.clone()));
+                    let io = StreamIo { link: self.clone(), local, remote, window, rx, pending: Vec::new() };
+                    let (root, spec) = (root.clone(), spec.clone());
+                    match open_service(&service, &root) {
+                        Some(svc) => {
+                            self.send(A_OKAY, local, remote, &[])?;
+                            thread::spawn(move || {
+                                let mut io = io;
+                                let _ = svc.run(&mut io, &root, &spec);
+                                io.close();
+                            });
+                        }
+                        None => {
+                            self.streams.lock().unwrap().remove(&local);
+                            self.send(A_CLSE, 0, remote, &[])?;
+                        }
+                    }
+                }
+                A_WRTE => {
+                    let s = self.streams.lock().unwrap().get(&m.arg1).map(|(tx, _)| tx.clone());
+                    if let Some(tx) = s {
+                        let _ = tx.send(m.data);
+                        self.send(A_OKAY, m.arg1, m.arg0, &[])?;
+                    }
+                }
+                A_OKAY => {
+                    if let Some((_, w)) = self.streams.lock().unwrap().get(&m.arg1) {
+                        *w.ready.lock().unwrap() = Some(true);
+                        w.cv.notify_all();
+                    }
+                }
+                A_CLSE => {
+                    if let Some((_, w)) = self.streams.lock().unwrap().remove(&m.arg1) {
+                        *w.ready.lock().unwrap() = None;
+                        w.cv.notify_all();
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// One stream as a service sees it: bytes from the host, bytes to the host (flow-controlled).
+struct StreamIo {
+    link: Arc<Link>,
+    local: u32,
+    remote: u32,
+    window: Arc<Window>,
+    rx: Receiver<Vec<u8>>,
+    pending: Vec<u8>,
+}
+
+impl StreamIo {
+    /// Writes to the host; false once the stream or the link is closed.
+    fn write(&mut self, mut data: &[u8]) -> bool {
+        let max = self.link.max_data.load(Ordering::SeqCst) as usize;
+        while !data.is_empty() {
+            {
+                let mut ready = self.window.ready.lock().unwrap();
+                while *ready == Some(false) {
+                    ready = self.window.cv.wait(ready).unwrap();
+                }
+                if ready.is_none() {
+                    return false;
+                }
+                *ready = Some(false);
+            }
+            let n = data.len().min(max);
+            if self.link.send(A_WRTE, self.local, self.remote, &data[..n]).is_err() {
+                return false;
+            }
+            data = &data[n..];
+        }
+        true
+    }
+
+    /// The next bytes from the host; `None` once it closed the stream.
+    fn read_some(&mut self) -> Option<Vec<u8>> {
+        if !self.pending.is_empty() {
+            return Some(std::mem::take(&mut self.pending));
+        }
+        loop {
+            match self.rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(d) => return Some(d),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if self.window.ready.lock().unwrap().is_none() {
+                        return None;
+                    }
+                }
+                Err(_) => return None,
+            }
+        }
+    }
+
+    /// Exactly `n` bytes from the host.
+    fn read_exact(&mut self, n: usize) -> Option<Vec<u8>> {
+        let mut buf = Vec::with_capacity(n);
+        while buf.len() < n {
+            let mut d = self.read_some()?;
+            let take = (n - buf.len()).min(d.len());
+            buf.extend_from_slice(&d[..take]);
+            if take < d.len() {
+                self.pending = d.split_off(take);
+            }
+        }
+        Some(buf)
+    }
+
+    fn close(&mut self) {
+        let open = self.link.streams.lock().unwrap().remove(&self.local).is_some();
+        if open {
+            let _ = self.link.send(A_CLSE, self.local, self.remote, &[]);
+        }
+    }
+}
+
+enum Service {
+    ShellV1(String),
+    ShellV2(String),
+    Exec(String),
+    Sync,
+    Tcp(u16),
+    Abstract(String),
+}
+
+fn open_service(service: &str, root: &Path) -> Option<Service> {
+    let tmp = root.join("tmp");
+    let map = |c: &str| c.replace(DEVICE_TMP, &tmp.to_string_lossy());
+    if let Some(rest) = service.strip_prefix("shell,") {
+        let (opts, cmd) = rest.split_once(':')?;
+        return opts.split(',').any(|o| o == "v2").then(|| Service::ShellV2(map(cmd)));
+    }
+    if let Some(cmd) = service.strip_prefix("shell:") {
+        return Some(Service::ShellV1(map(cmd)));
+    }
+    if let Some(cmd) = service.strip_prefix("exec:") {
+        return Some(Service::Exec(map(cmd)));
+    }
+    if service == "sync:" {
+        return Some(Service::Sync);
+    }
+    if let Some(p) = service.strip_prefix("tcp:") {
+        return p.parse().ok().map(Service::Tcp);
+    }
+    service.strip_prefix("localabstract:").map(|n| Service::Abstract(n.to_string()))
+}
+
+fn command(cmd: &str, root: &Path) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(if cmd.is_empty() { "exit 0" } else { cmd });
+    c.current_dir(root.join("tmp"));
+    let path = std::env::var("PATH").unwrap_or_default();
+    c.env("PATH", format!("{}:{path}", root.join("bin").display()));
+    c.env("TMPDIR", root.join("tmp"));
+    c
+}
+
+impl Service {
+    fn run(self, io: &mut StreamIo, root: &Path, _spec: &PhoneSpec) -> std::io::Result<()> {
+        match self {
+            Service::ShellV1(cmd) | Service::Exec(cmd) => {
+                let mut child =
+                    command(&cmd, root).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+                let (tx, rx) = channel::<Vec<u8>>();
+                let out = child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
+                let err = child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
+                // No shell protocol: stderr shares the stream with stdout, as adbd does it.
+                for r in [out, err].into_iter().flatten() {
+                    let tx = tx.clone();
+                    thread::spawn(move || pipe_to(r, &tx, 0));
+                }
+                drop(tx);
+                feed_stdin(io, child.stdin.take(), false);
+                while let Ok(chunk) = rx.recv() {
+                    if !io.write(&chunk[1..]) {
+                        let _ = child.kill();
+                        break;
+                    }
+                }
+                let _ = child.wait();
+                Ok(())
+            }
+            Service::ShellV2(cmd) => {
+                let mut child =
+                    command(&cmd, root).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+                let (tx, rx) = channel::<Vec<u8>>();
+                let out = child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
+                let err = child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
+                let mut pumps = Vec::new();
+                for (id, r) in [(1u8, out), (2u8, err)] {
+                    if let Some(r) = r {
+                        let tx = tx.clone();
+                        pumps.push(thread::spawn(move || pipe_to(r, &tx, id)));
+                    }
+                }
+                drop(tx);
+                feed_stdin(io, child.stdin.take(), true);
+                let mut broken = false;
+                while let Ok(chunk) = rx.recv() {
+                    let mut p = vec![chunk[0]];
+                    p.extend_from_slice(&((chunk.len() - 1) as u32).to_le_bytes());
+                    p.extend_from_slice(&chunk[1..]);
+                    if !io.write(&p) {
+                        // The host went away: adbd hangs the command up.
+                        let _ = child.kill();
+                        broken = true;
+                        break;
+                    }
+                }
+                let status = child.wait()?;
+                if !broken {
+                    let code = status.code().unwrap_or_else(|| {
+                        use std::os::unix::process::ExitStatusExt;
+                        128 + status.signal().unwrap_or(0)
+                    });
+                    let mut p = vec![3u8];
+                    p.extend_from_slice(&1u32.to_le_bytes());
+                    p.push(code as u8);
+                    io.write(&p);
+                }
+                Ok(())
+            }
+            Service::Sync => sync(io, root),
+            Service::Tcp(port) => {
+                let s = TcpStream::connect(("127.0.0.1", port))?;
+                relay(io, Box::new(s.try_clone()?), Box::new(s))
+            }
+            Service::Abstract(name) => {
+                use std::os::linux::net::SocketAddrExt;
+                let addr = std::os::unix::net::SocketAddr::from_abstract_name(name.as_bytes())?;
+                let s = std::os::unix::net::UnixStream::connect_addr(&addr)?;
+                relay(io, Box::new(s.try_clone()?), Box::new(s))
+            }
+        }
+    }
+}
+
+/// Reads `r` to its end, sending chunks tagged with `id` (their first byte).
+fn pipe_to(mut r: Box<dyn Read + Send>, tx: &Sender<Vec<u8>>, id: u8) {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match r.read(&mut buf[1..]) {
+            Ok(0) | Err(_) => return,
+            Ok(n) => {
+                buf[0] = id;
+                if tx.send(buf[..n + 1].to_vec()).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Copies what the host sends to the command's stdin on a thread of its own (shell v2: only the
+/// stdin packets; a close-stdin packet or the end of the stream closes it).
+fn feed_stdin(io: &mut StreamIo, stdin: Option<std::process::ChildStdin>, v2: bool) {
+    let Some(mut stdin) = stdin else { return };
+    // From now on the host's bytes are the command's.
+    let rx = std::mem::replace(&mut io.rx, channel().1);
+    let window = io.window.clone();
+    thread::spawn(move || {
+        let mut buf: Vec<u8> = Vec::new();
+        loop {
+            let data = match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(d) => d,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if window.ready.lock().unwrap().is_none() {
+                        return;
+                    }
+                    continue;
+                }
+                Err(_) => return,
+            };
+            if !v2 {
+                if stdin.write_all(&data).is_err() {
+                    return;
+                }
+                continue;
+            }
+            buf.extend_from_slice(&data);
+            while buf.len() >= 5 {
+                let len = u32::from_le_bytes([buf[1], buf[2], buf[3], buf[4]]) as usize;
+                if buf.len() < 5 + len {
+                    break;
+                }
+                let id = buf[0];
+                let body: Vec<u8> = buf[5..5 + len].to_vec();
+                buf.drain(..5 + len);
+                match id {
+                    0 => {
+                        if stdin.write_all(&body).is_err() {
+                            return;
+                        }
+                    }
+                    4 => return,
+                    _ => {}
+                }
+            }
+        }
+    });
+}
+
+/// Pumps bytes both ways between the stream and a local socket.
+fn relay(io: &mut StreamIo, r: Box<dyn Read + Send>, mut w: Box<dyn Write + Send>) -> std::io::Result<()> {
+    let (tx, rx) = channel::<Vec<u8>>();
+    thread::spawn(move || pipe_to(r, &tx, 0));
+    let rx_host = std::mem::replace(&mut io.rx, channel().1);
+    let window = io.window.clone();
+    thread::spawn(move || loop {
+        match rx_host.recv_timeout(Duration::from_millis(200)) {
+            Ok(d) => {
+                if w.write_all(&d).is_err() {
+                    return;
+                }
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if window.ready.lock().unwrap().is_none() {
+                    return;
+                }
+            }
+            Err(_) => return,
+        }
+    });
+    while let Ok(chunk) = rx.recv() {
+        if !io.write(&chunk[1..]) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn sync_status(io: &mut StreamIo, id: &[u8; 4], msg: &[u8]) -> bool {
+    let mut p = id.to_vec();
+    p.extend_from_slice(&(msg.len() as u32).to_le_bytes());
+    p.extend_from_slice(msg);
+    io.write(&p)
+}
+
+/// The sync service: STAT, LIST, SEND, RECV, QUIT (v1 requests).
+fn sync(io: &mut StreamIo, root: &Path) -> std::io::Result<()> {
+    let tmp = root.join("tmp");
+    let map = |p: &[u8]| -> PathBuf {
+        let p = String::from_utf8_lossy(p).to_string();
+        PathBuf::from(p.replace(DEVICE_TMP, &tmp.to_string_lossy()))
+    };
+    loop {
+        let Some(head) = io.read_exact(8) else { return Ok(()) };
+        let id: [u8; 4] = [head[0], head[1], head[2], head[3]];
+        let len = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        if len > 4096 {
+            sync_status(io, b"FAIL", b"path too long");
+            return Ok(());
+        }
+        let Some(arg) = io.read_exact(len) else { return Ok(()) };
+        match &id {
+            b"STAT" => {
+                let md = std::fs::metadata(map(&arg)).ok();
+                let mut p = b"STAT".to_vec();
+                use std::os::unix::fs::MetadataExt;
+                let (mode, size, mtime) = md.map_or((0, 0, 0), |m| (m.mode(), m.size() as u32, m.mtime() as u32));
+                for v in [mode, size, mtime] {
+                    p.extend_from_slice(&v.to_le_bytes());
+                }
+                io.write(&p);
+            }
+            b"LIST" => {
+                use std::os::unix::fs::MetadataExt;
+                for e in std::fs::read_dir(map(&arg)).into_iter().flatten().flatten() {
+                    let Ok(m) = e.metadata() else { continue };
+                    let name = e.file_name().to_string_lossy().to_string();
+                    let mut p = b"DENT".to_vec();
+                    for v in [m.mode(), m.size() as u32, m.mtime() as u32, name.len() as u32] {
+                        p.extend_from_slice(&v.to_le_bytes());
+                    }
+                    p.extend_from_slice(name.as_bytes());
+                    io.write(&p);
+                }
+                let mut p = b"DONE".to_vec();
+                p.extend_from_slice(&[0u8; 16]);
+                io.write(&p);
+            }
+            b"SEND" => {
+                let arg = String::from_utf8_lossy(&arg).to_string();
+                let (path, mode) = arg.rsplit_once(',').unwrap_or((&arg, "420"));
+                let path = map(path.as_bytes());
+                let mode: u32 = mode.parse().unwrap_or(0o644);
+                let mut data = Vec::new();
+                let ok = loop {
+                    let Some(h) = io.read_exact(8) else { return Ok(()) };
+                    let n = u32::from_le_bytes([h[4], h[5], h[6], h[7]]) as usize;
+                    match &h[..4] {
+                        b"DATA" => {
+                            if n > 1 << 20 {
+                                break false;
+                            }
+                            let Some(d) = io.read_exact(n) else { return Ok(()) };
+                            data.extend_from_slice(&d);
+                        }
+                        b"DONE" => break true,
+                        _ => break false,
+                    }
+                };
+                if !ok {
+                    sync_status(io, b"FAIL", b"bad SEND data");
+                    return Ok(());
+                }
+                let written = (|| -> std::io::Result<()> {
+                    use std::os::unix::fs::PermissionsExt;
+                    if let Some(d) = path.parent() {
+                        std::fs::create_dir_all(d)?;
+                    }
+                    let part = path.with_extension("heaptui-test-phone-part");
+                    std::fs::write(&part, &data)?;
+                    std::fs::set_permissions(&part, std::fs::Permissions::from_mode(mode & 0o7777))?;
+                    std::fs::rename(&part, &path)
+                })();
+                match written {
+                    Ok(()) => {
+                        let mut p = b"OKAY".to_vec();
+                        p.extend_from_slice(&[0u8; 4]);
+                        io.write(&p);
+                    }
+                    Err(e) => {
+                        sync_status(io, b"FAIL", e.to_string().as_bytes());
+                    }
+                }
+            }
+            b"RECV" => match std::fs::File::open(map(&arg)) {
+                Ok(mut f) => {
+                    let mut buf = vec![0u8; 64 * 1024];
+                    loop {
+                        let n = f.read(&mut buf)?;
+                        if n == 0 {
+                            break;
+                        }
+                        let mut p = b"DATA".to_vec();
+                        p.extend_from_slice(&(n as u32).to_le_bytes());
+                        p.extend_from_slice(&buf[..n]);
+                        if !io.write(&p) {
+                            return Ok(());
+                        }
+                    }
+                    let mut p = b"DONE".to_vec();
+                    p.extend_from_slice(&[0u8; 4]);
+                    io.write(&p);
+                }
+                Err(e) => {
+                    sync_status(io, b"FAIL", e.to_string().as_bytes());
+                }
+            },
+            b"QUIT" => return Ok(()),
+            _ => {
+                sync_status(io, b"FAIL", b"unknown sync request");
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Reads lines of `r` until one satisfies `f` (helper for tests reading a child's output).
+pub fn wait_for_line(r: &mut impl BufRead, f: impl Fn(&str) -> bool) -> Option<String> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if f(&line) {
+            return Some(line);
+        }
+    }
+}
