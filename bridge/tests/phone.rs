@@ -4,7 +4,6 @@
 
 use std::io::{Read, Write};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use bridge::device::{AdbDevice, Device, DeviceError, Remote};
 use test_phone::{PhoneSpec, TestPhone};
@@ -24,29 +23,6 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = Command::new("adb").args(["-P", &self.0.to_string(), "kill-server"]).output();
     }
-}
-
-/// The agent built for x86_64 musl (what is pushed to an x86_64 phone), brought up to date with
-/// cargo (a no-op when `.ci/run` or an earlier run built it).
-fn agent_dir() -> &'static std::path::Path {
-    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let triple = "x86_64-unknown-linux-musl";
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let target = root.join("target");
-        let st = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "heaptui-agent", "--target", triple])
-            .current_dir(&root)
-            .status()
-            .unwrap();
-        assert!(st.success(), "building the musl agent (needs `rustup target add {triple}`)");
-        // HEAPTUI_AGENT_DIR's layout: <dir>/<triple>/heaptui-agent.
-        let dir = target.join("agent-for-tests");
-        std::fs::create_dir_all(dir.join(triple)).unwrap();
-        std::fs::copy(target.join(triple).join("release/heaptui-agent"), dir.join(triple).join("heaptui-agent"))
-            .unwrap();
-        dir
-    })
 }
 
 #[test]
@@ -177,7 +153,7 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     let server = Server::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
     phone.connect(server.0).unwrap();
-    std::env::set_var("HEAPTUI_AGENT_DIR", agent_dir());
+    std::env::set_var("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir());
     let d = AdbDevice::select(server.0, None).unwrap();
     let a = bridge::agent::Agent::deploy(&d).unwrap();
     assert!(a.pushed);

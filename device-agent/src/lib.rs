@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
+pub mod android;
 pub mod attach;
 pub mod hsperf;
 pub mod proc;

@@ -66,9 +66,20 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut n = 0u64;
+    // Android: the Java heap from dumpsys (no hsperfdata there), read every few seconds and
+    // carried over in between; given up once it answers nothing (not Android, or not an app).
+    let mut android = (true, None, std::time::Instant::now());
     loop {
         let (line, events) = match agent::sample::sample(pid) {
-            Ok(s) => {
+            Ok(mut s) => {
+                if s.java_heap.is_none() && android.0 {
+                    if n == 0 || android.2.elapsed() >= std::time::Duration::from_secs(5) {
+                        android.1 = agent::android::java_heap(pid);
+                        android.2 = std::time::Instant::now();
+                        android.0 = android.1.is_some();
+                    }
+                    s.java_heap = android.1;
+                }
                 let events = triggers.feed(&s);
                 (serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}), events)
             }

@@ -86,16 +86,13 @@ fn a_churning_heap_never_fires() {
 }
 
 #[test]
-fn names_that_match_nothing_or_a_phone_are_clear_errors() {
+fn names_that_match_nothing_are_clear_errors() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "--local", "no-such-process-name"])
         .output()
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no process named"));
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["ps", "-s", "emulator-5554"]).output().unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--local"));
 }
 
 /// `devices` with no phone exits 0 and lists this machine (no adb server on the port it is given).

@@ -13,7 +13,7 @@
 //! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
 
 use std::collections::HashMap;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -167,7 +167,21 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         getprop.push_str(&format!("echo '[{k}]: [{v}]'; "));
     }
     getprop.push_str(";;\n  *) echo ;;\nesac\n");
-    for (name, text) in [("getprop", getprop)] {
+    // Android 10's layout; the Dalvik Heap row says 45056 KiB allocated of a 49152 KiB heap.
+    let dumpsys = "#!/bin/sh\n# Test double of Android's dumpsys (meminfo only, fixed numbers).\n\
+[ \"$1\" = meminfo ] || exit 1\n\
+[ -d \"/proc/$2\" ] || { echo \"No process found for: $2\"; exit 0; }\n\
+cat <<EOF\n\
+Applications Memory Usage (in Kilobytes):\n\
+** MEMINFO in pid $2 [com.example.app] **\n\
+                   Pss  Private  Private  SwapPss     Heap     Heap     Heap\n\
+                 Total    Dirty    Clean    Dirty     Size    Alloc     Free\n\
+                ------   ------   ------   ------   ------   ------   ------\n\
+  Native Heap    10436    10380        0       28    22528    17145     5382\n\
+  Dalvik Heap    41203    41148        0       20    49152    45056     4096\n\
+EOF\n"
+        .to_string();
+    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys)] {
         let p = bin.join(name);
         std::fs::write(&p, text)?;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
@@ -206,11 +220,14 @@ struct Window {
 }
 
 /// The device end of one transport connection.
+/// A stream's inbox (bytes the host wrote) and its window.
+type Streams = HashMap<u32, (Sender<Vec<u8>>, Arc<Window>)>;
+
 struct Link {
     out: Mutex<TcpStream>,
     max_data: AtomicU32,
     next_id: AtomicU32,
-    streams: Mutex<HashMap<u32, (Sender<Vec<u8>>, Arc<Window>)>>,
+    streams: Mutex<Streams>,
 }
 
 impl Link {
@@ -548,11 +565,7 @@ fn feed_stdin(io: &mut StreamIo, stdin: Option<std::process::ChildStdin>, v2: bo
                 let body: Vec<u8> = buf[5..5 + len].to_vec();
                 buf.drain(..5 + len);
                 match id {
-                    0 => {
-                        if stdin.write_all(&body).is_err() {
-                            return;
-                        }
-                    }
+                    0 if stdin.write_all(&body).is_err() => return,
                     4 => return,
                     _ => {}
                 }
@@ -718,16 +731,48 @@ fn sync(io: &mut StreamIo, root: &Path) -> std::io::Result<()> {
     }
 }
 
-/// Reads lines of `r` until one satisfies `f` (helper for tests reading a child's output).
-pub fn wait_for_line(r: &mut impl BufRead, f: impl Fn(&str) -> bool) -> Option<String> {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        if f(&line) {
-            return Some(line);
-        }
+/// A directory laid out as `HEAPTUI_AGENT_DIR` wants it (`<dir>/<triple>/heaptui-agent`) holding
+/// the agent built for x86_64 musl, the build an x86_64 phone gets; brought up to date with cargo
+/// (a no-op when `.ci/run` or an earlier test built it).
+pub fn musl_agent_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let triple = "x86_64-unknown-linux-musl";
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let st = Command::new(env!("CARGO"))
+            .args(["build", "--release", "-p", "heaptui-agent", "--target", triple])
+            .current_dir(&root)
+            .status()
+            .expect("cargo");
+        assert!(st.success(), "building the musl agent (needs `rustup target add {triple}`)");
+        let target = root.join("target");
+        let dir = target.join("agent-for-tests");
+        std::fs::create_dir_all(dir.join(triple)).expect("target/agent-for-tests");
+        // Under a temporary name, then renamed: test binaries may run this at the same time.
+        let part = dir.join(triple).join(format!("heaptui-agent.{}", std::process::id()));
+        std::fs::copy(target.join(triple).join("release/heaptui-agent"), &part).expect("the agent build");
+        std::fs::rename(&part, dir.join(triple).join("heaptui-agent")).expect("rename");
+        dir
+    })
+}
+
+/// The real adb server on a free port (`adb start-server`), killed when dropped.
+pub struct AdbServer(pub u16);
+
+impl AdbServer {
+    /// Starts one.
+    pub fn start() -> AdbServer {
+        let port =
+            TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
+        let out =
+            Command::new("adb").args(["-P", &port.to_string(), "start-server"]).output().expect("adb (Debian `adb`)");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        AdbServer(port)
+    }
+}
+
+impl Drop for AdbServer {
+    fn drop(&mut self) {
+        let _ = Command::new("adb").args(["-P", &self.0.to_string(), "kill-server"]).output();
     }
 }

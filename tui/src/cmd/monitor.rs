@@ -1,25 +1,58 @@
-//! `devices`, `ps` and `monitor`: what can be watched, and watching it. Local processes today;
-//! adb devices are listed, and their processes come with the device bridge.
+//! `devices`, `ps` and `monitor`: what can be watched, and watching it, on this machine or on a
+//! phone (through the adb server and the agent the bridge pushes to it).
 
 use anyhow::{bail, Context};
+use bridge::device::AdbDevice;
 
 /// Where to look: this machine or a phone.
 #[derive(clap::Args, Clone)]
 pub struct Target {
-    /// This machine (the default while the phone side is being built).
+    /// This machine.
     #[arg(long, conflicts_with = "serial")]
     pub local: bool,
-    /// The phone with this serial (as `adb -s`); `ANDROID_SERIAL` works too.
+    /// The phone with this serial (as `adb -s`); `ANDROID_SERIAL` works too. Without either, the
+    /// one phone attached, or this machine when none is.
     #[arg(short = 's', long = "serial", value_name = "SERIAL")]
     pub serial: Option<String>,
 }
 
+/// A resolved target.
+pub(crate) enum Where {
+    Local,
+    Phone(AdbDevice),
+}
+
 impl Target {
+    fn named_serial(&self) -> Option<String> {
+        self.serial.clone().or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()))
+    }
+
+    /// This machine, or the phone named (or the only one attached).
+    pub(crate) fn resolve(&self) -> anyhow::Result<Where> {
+        if self.local {
+            return Ok(Where::Local);
+        }
+        let port = bridge::adb::server_port();
+        match self.named_serial() {
+            Some(s) if s == "local" => Ok(Where::Local),
+            Some(s) => Ok(Where::Phone(AdbDevice::select(port, Some(&s))?)),
+            None => {
+                // No phone named: a running server's only phone, else this machine (no server is
+                // started just to find out).
+                let attached = bridge::adb::devices(port).unwrap_or_default();
+                if attached.is_empty() {
+                    Ok(Where::Local)
+                } else {
+                    Ok(Where::Phone(AdbDevice::select(port, None)?))
+                }
+            }
+        }
+    }
+
     pub(crate) fn require_local(&self) -> anyhow::Result<()> {
-        let serial = self.serial.clone().or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
-        match serial {
-            Some(s) if !self.local => bail!(
-                "processes on phones ({s}) need the device bridge, which is not built yet; \
+        match self.named_serial() {
+            Some(s) if !self.local && s != "local" => bail!(
+                "dumping on phones ({s}) comes with the fork dump, which is not built yet; \
                  use --local for this machine's processes"
             ),
             _ => Ok(()),
@@ -104,8 +137,10 @@ pub fn devices(args: DevicesArgs) -> anyhow::Result<()> {
 
 /// Lists the processes of the target.
 pub fn ps(args: PsArgs) -> anyhow::Result<()> {
-    args.target.require_local()?;
-    let list = agent::proc::list();
+    let list = match args.target.resolve()? {
+        Where::Local => agent::proc::list(),
+        Where::Phone(d) => bridge::agent::Agent::deploy(&d)?.processes()?,
+    };
     if args.json {
         let mut s = String::new();
         for p in &list {
@@ -128,13 +163,12 @@ pub fn ps(args: PsArgs) -> anyhow::Result<()> {
     super::print(&s)
 }
 
-/// The one process `query` names on this machine.
-pub(crate) fn pick(query: &str) -> anyhow::Result<u32> {
-    let list = agent::proc::list();
-    let found = agent::proc::find(&list, query);
+/// The one process `query` names in `list`.
+fn pick_in(list: &[agent::proc::ProcessInfo], query: &str, hint: &str) -> anyhow::Result<u32> {
+    let found = agent::proc::find(list, query);
     match found.as_slice() {
         [one] => Ok(one.pid),
-        [] => bail!("no process named {query:?} (see `heaptui ps --local`)"),
+        [] => bail!("no process named {query:?} (see `heaptui ps {hint}`)"),
         many => {
             let names: Vec<String> = many.iter().take(10).map(|p| format!("{} ({})", p.pid, p.name)).collect();
             bail!("{} processes match {query:?}: {}; give a pid", many.len(), names.join(", "))
@@ -142,9 +176,13 @@ pub(crate) fn pick(query: &str) -> anyhow::Result<u32> {
     }
 }
 
+/// The one process `query` names on this machine.
+pub(crate) fn pick(query: &str) -> anyhow::Result<u32> {
+    pick_in(&agent::proc::list(), query, "--local")
+}
+
 /// Samples a process and prints samples and trigger events.
 pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
-    args.target.require_local()?;
     if !(args.interval > 0.0 && args.interval.is_finite()) {
         bail!("--interval must be a positive number of seconds");
     }
@@ -152,32 +190,100 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     for spec in &args.trigger {
         config = agent::trigger::parse(spec, config).map_err(anyhow::Error::msg).context("--trigger")?;
     }
-    let pid = pick(&args.process)?;
-    let mut triggers = agent::trigger::Triggers::new(config);
+    let place = args.target.resolve()?;
     let start = std::time::Instant::now();
-    let interval = std::time::Duration::from_secs_f64(args.interval);
-    let mut header = false;
-    let mut sampled = false;
-    let mut dumped = false;
-    let mut next = start;
-    loop {
-        let sample = match agent::sample::sample(pid) {
-            Ok(s) => s,
-            Err(_) if sampled && !std::path::Path::new(&format!("/proc/{pid}")).exists() => {
-                let line = serde_json::json!({"type": "exit", "t": start.elapsed().as_secs_f64(), "pid": pid});
-                if args.json {
-                    super::print(&format!("{line}\n"))?;
-                } else {
-                    super::print(&format!("process {pid} ended\n"))?;
+    let mut watch =
+        Watch { args: &args, triggers: agent::trigger::Triggers::new(config), start, header: false, dumped: false };
+    let phone = match place {
+        Where::Local => None,
+        Where::Phone(d) => Some(d),
+    };
+    let Some(phone) = phone else {
+        let pid = pick(&args.process)?;
+        let interval = std::time::Duration::from_secs_f64(args.interval);
+        let mut sampled = false;
+        let mut next = start;
+        loop {
+            let sample = match agent::sample::sample(pid) {
+                Ok(s) => s,
+                Err(_) if sampled && !std::path::Path::new(&format!("/proc/{pid}")).exists() => {
+                    return watch.ended(pid)
                 }
+                Err(e) => return Err(e).with_context(|| format!("process {pid}")),
+            };
+            sampled = true;
+            watch.on_sample(&sample, Some(pid))?;
+            if args.duration.is_some_and(|d| start.elapsed().as_secs_f64() + args.interval > d) {
                 return Ok(());
             }
-            Err(e) => return Err(e).with_context(|| format!("process {pid}")),
-        };
-        sampled = true;
-        let t = start.elapsed().as_secs_f64();
-        let events = triggers.feed(&sample);
-        let line = sample_line(&sample, t, &triggers);
+            next += interval;
+            std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
+        }
+    };
+    if args.auto_dump {
+        bail!("--auto-dump on a phone needs the fork dump, which is not built yet (it works with --local)");
+    }
+    let agent = bridge::agent::Agent::deploy(&phone)?;
+    let pid = pick_in(&agent.processes()?, &args.process, &format!("-s {}", phone.serial))?;
+    // As many samples as the local loop takes in the same time.
+    let count = args.duration.map(|d| (d / args.interval).floor() as u64 + 1);
+    let interval_ms = ((args.interval * 1000.0).round() as u64).max(1);
+    let mut failed: Option<anyhow::Error> = None;
+    let mut sampled = false;
+    let mut gone = false;
+    agent.sample(pid, interval_ms, count, &mut |line| {
+        if failed.is_some() || gone {
+            return;
+        }
+        match line {
+            bridge::agent::Line::Sample(s) => {
+                sampled = true;
+                if let Err(e) = watch.on_sample(&s, None) {
+                    failed = Some(e);
+                }
+            }
+            // The process ended (the agent says so once it cannot read it any more).
+            bridge::agent::Line::Error(_) if sampled => gone = true,
+            bridge::agent::Line::Error(m) => failed = Some(anyhow::anyhow!("{}: {m}", phone.serial)),
+            // The host decides with its own thresholds (the agent's are for the device side).
+            bridge::agent::Line::Trigger(_) => {}
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if gone {
+        return watch.ended(pid);
+    }
+    Ok(())
+}
+
+/// What `monitor` prints as samples arrive, wherever they come from.
+struct Watch<'a> {
+    args: &'a MonitorArgs,
+    triggers: agent::trigger::Triggers,
+    start: std::time::Instant,
+    header: bool,
+    dumped: bool,
+}
+
+impl Watch<'_> {
+    fn ended(&self, pid: u32) -> anyhow::Result<()> {
+        if self.args.json {
+            let line = serde_json::json!({"type": "exit", "t": self.start.elapsed().as_secs_f64(), "pid": pid});
+            super::print(&format!("{line}\n"))
+        } else {
+            super::print(&format!("process {pid} ended\n"))
+        }
+    }
+
+    /// Prints a sample and the events it fires; `local_pid`: the process is on this machine
+    /// (auto-dump possible).
+    fn on_sample(&mut self, sample: &agent::sample::Sample, local_pid: Option<u32>) -> anyhow::Result<()> {
+        let args = self.args;
+        let t = self.start.elapsed().as_secs_f64();
+        let events = self.triggers.feed(sample);
+        let line = sample_line(sample, t, &self.triggers);
         let mut out = String::new();
         if args.json {
             out.push_str(&format!("{line}\n"));
@@ -188,13 +294,13 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                 out.push_str(&format!("{v}\n"));
             }
         } else {
-            if !header {
-                header = true;
+            if !self.header {
+                self.header = true;
                 out.push_str(&format!(
                     "monitoring {} ({}); thresholds: {}\n{:>7} {:>10} {:>10} {:>10} {:>10} {:>8} {:>6}\n",
                     sample.name,
-                    pid,
-                    describe(&triggers, &sample),
+                    sample.pid,
+                    describe(&self.triggers, sample),
                     "t",
                     "java used",
                     "java max",
@@ -220,26 +326,20 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
             }
         }
         super::print(&out)?;
-        if args.auto_dump && !dumped {
-            if let Some(e) = events.first() {
-                dumped = true;
-                let path = super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, e.kind)?;
-                let line = if args.json {
-                    format!(
-                        "{}\n",
-                        serde_json::json!({"type": "dump", "t": start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path})
-                    )
-                } else {
-                    format!("  DUMPED to {}\n", path.display())
-                };
-                super::print(&line)?;
-            }
+        if let (true, false, Some(pid), Some(e)) = (args.auto_dump, self.dumped, local_pid, events.first()) {
+            self.dumped = true;
+            let path = super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, e.kind)?;
+            let line = if args.json {
+                format!(
+                    "{}\n",
+                    serde_json::json!({"type": "dump", "t": self.start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path})
+                )
+            } else {
+                format!("  DUMPED to {}\n", path.display())
+            };
+            super::print(&line)?;
         }
-        if args.duration.is_some_and(|d| start.elapsed().as_secs_f64() + args.interval > d) {
-            return Ok(());
-        }
-        next += interval;
-        std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
+        Ok(())
     }
 }
 

@@ -1,0 +1,142 @@
+//! `devices`, `ps -s` and `monitor -s` on "a phone": the test double of one (`tests/phone`, the
+//! device end of the adb protocol) connected to the real adb server, running the real agent the
+//! bridge pushes to it. Its processes are this machine's, so a real JVM stands for the app.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use test_phone::{AdbServer, PhoneSpec, TestPhone};
+
+fn heaptui(server: &AdbServer, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(args)
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env_remove("ANDROID_SERIAL")
+        .output()
+        .unwrap()
+}
+
+fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+
+    let out = heaptui(&server, &["devices", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["devices"][0];
+    assert_eq!((d["serial"].as_str(), d["state"].as_str()), (Some(phone.serial().as_str()), Some("device")));
+    assert_eq!(d["model"], "heaptui_test_phone");
+
+    // The app: a JVM whose heap grows to 86 % of 64 MiB and stays there.
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    let mut jvm = Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["HeapGrowth", "grow"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+
+    // The one phone attached is the default target.
+    let ps = json_lines(&heaptui(&server, &["ps", "--json"]));
+    let app = ps.iter().find(|p| p["pid"] == jvm.id()).expect("the JVM in the phone's list");
+    assert_eq!(app["jvm"], true);
+    assert!(phone.tmp_dir().join("heaptui-agent").is_file(), "the agent was pushed");
+
+    let lines = json_lines(&heaptui(
+        &server,
+        &["monitor", "-s", &phone.serial(), "HeapGrowth", "--interval", "0.2", "--duration", "6", "--json"],
+    ));
+    let _ = jvm.kill();
+    let _ = jvm.wait();
+    let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
+    assert!(samples.len() >= 20, "{} samples", samples.len());
+    assert_eq!(samples[0]["pid"], jvm.id());
+    let max = samples[0]["java_max"].as_u64().unwrap();
+    assert!((64 << 20..65 << 20).contains(&max), "{max}");
+    let first = samples[0]["java_used"].as_u64().unwrap();
+    let last = samples.last().unwrap()["java_used"].as_u64().unwrap();
+    assert!(last > first && last as f64 > max as f64 * 0.8, "{first} -> {last} of {max}");
+    let heap: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger" && l["kind"] == "heap").collect();
+    assert_eq!(heap.len(), 1, "{heap:?}");
+    assert_eq!(heap[0]["threshold"].as_u64().unwrap(), (max as f64 * 0.8) as u64);
+}
+
+#[test]
+fn none_two_unknown_and_gone_phones_are_clear() {
+    let server = AdbServer::start();
+    // None attached: this machine is the default; a named phone is an error.
+    let out = heaptui(&server, &["ps", "-s", "emulator-5554"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("no phone \"emulator-5554\" attached (attached: none)"), "{err}");
+    let ps = json_lines(&heaptui(&server, &["ps", "--json"]));
+    assert!(ps.iter().any(|p| p["pid"] == std::process::id()));
+
+    let a = TestPhone::start(PhoneSpec::default()).unwrap();
+    let b = TestPhone::start(PhoneSpec::default()).unwrap();
+    a.connect(server.0).unwrap();
+    b.connect(server.0).unwrap();
+    let out = heaptui(&server, &["monitor", "1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("2 phones attached") && err.contains("-s SERIAL"), "{err}");
+
+    // A phone that goes away while being watched: monitor stops with an error saying so.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "-s", &a.serial(), &std::process::id().to_string(), "--interval", "0.2", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("\"type\":\"sample\""), "{line}");
+    a.go_away();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("went away"), "{err}");
+}
+
+/// An app without hsperfdata (any process on the test phone that is not a JVM): the agent reads
+/// its Java heap from `dumpsys meminfo` (the phone's test double prints Android 10's layout with
+/// 45056 KiB allocated) against `dalvik.vm.heapgrowthlimit` (256m), and KOOM's rule draws the
+/// line at 85 % for a heap of 256 MB and more.
+#[test]
+fn an_app_without_hsperfdata_is_read_through_dumpsys() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let mut app = Command::new("sleep").arg("30").spawn().unwrap();
+    let lines = json_lines(&heaptui(
+        &server,
+        &["monitor", &app.id().to_string(), "--interval", "0.2", "--duration", "0.4", "--json"],
+    ));
+    let _ = app.kill();
+    let _ = app.wait();
+    let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
+    assert_eq!(samples.len(), 3);
+    for s in samples {
+        assert_eq!(s["java_used"], 45056 * 1024);
+        assert_eq!(s["java_max"], 256u64 << 20);
+        assert_eq!(s["java_threshold"], ((256u64 << 20) as f64 * 0.85) as u64);
+    }
+}
