@@ -186,6 +186,8 @@ mod tests {
         // Option values are not main classes.
         assert_eq!(pids("/tmp/x"), Vec::<u32>::new());
         assert_eq!(pids("2000"), Vec::<u32>::new());
+        let names: Vec<String> = list.iter().map(display_name).collect();
+        assert_eq!(names, ["LeakyCache", "server.jar", "my (odd) tool", "com.example.app", "bash"]);
     }
 
     /// Our own process: readable, 64-bit on this machine's targets, named in the list.
@@ -282,28 +284,44 @@ pub fn find(list: &[ProcessInfo], query: &str) -> Vec<ProcessInfo> {
             v.push(first.to_string());
             v.push(first.rsplit('/').next().unwrap_or(first).to_string());
         }
-        if p.jvm {
-            // The main class or jar: the first word after the options that is not an option's value.
-            let mut skip = false;
-            for w in words.iter().skip(1) {
-                if skip {
-                    skip = false;
-                } else if matches!(*w, "-cp" | "-classpath" | "--class-path" | "-p" | "--module-path") {
-                    skip = true;
-                } else if *w == "-jar" {
-                    continue;
-                } else if !w.starts_with('-') {
-                    v.push(w.to_string());
-                    v.push(w.rsplit('/').next().unwrap_or(w).to_string());
-                    v.push(w.rsplit(['.', '/']).next().unwrap_or(w).to_string());
-                    if let Some(jar) = w.strip_suffix(".jar") {
-                        v.push(jar.rsplit('/').next().unwrap_or(jar).to_string());
-                    }
-                    break;
-                }
+        if let Some(w) = main_word(p) {
+            v.push(w.to_string());
+            v.push(w.rsplit('/').next().unwrap_or(w).to_string());
+            v.push(w.rsplit(['.', '/']).next().unwrap_or(w).to_string());
+            if let Some(jar) = w.strip_suffix(".jar") {
+                v.push(jar.rsplit('/').next().unwrap_or(jar).to_string());
             }
         }
         v
     };
     list.iter().filter(|p| names(p).iter().any(|n| n == query)).cloned().collect()
+}
+
+/// A JVM's main class or jar as its command line names it: the first word after the options
+/// that is not an option's value.
+fn main_word(p: &ProcessInfo) -> Option<&str> {
+    if !p.jvm {
+        return None;
+    }
+    let mut skip = false;
+    for w in p.cmdline.split(' ').skip(1) {
+        if skip {
+            skip = false;
+        } else if matches!(w, "-cp" | "-classpath" | "--class-path" | "-p" | "--module-path") {
+            skip = true;
+        } else if w != "-jar" && !w.starts_with('-') && !w.is_empty() {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// What to call a process in a list: a JVM by its main class (`com.example.Main` -> `Main`) or
+/// jar (`app.jar`), anything else by its command name.
+pub fn display_name(p: &ProcessInfo) -> String {
+    match main_word(p) {
+        Some(w) if w.ends_with(".jar") => w.rsplit('/').next().unwrap_or(w).to_string(),
+        Some(w) => w.rsplit(['.', '/']).next().unwrap_or(w).to_string(),
+        None => p.name.clone(),
+    }
 }

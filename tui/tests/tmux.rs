@@ -105,7 +105,7 @@ fn walk_every_screen_of_a_fixture() {
     t.keys(&["Right"]);
     t.wait_for("▾ class android.content.res.Resources");
     t.keys(&["6"]);
-    t.wait_for("Live monitoring is not built yet");
+    t.wait_for("Nothing is being watched");
     t.keys(&["Tab"]);
     t.wait_for("43687 objects");
     t.keys(&["?"]);
@@ -161,5 +161,61 @@ fn the_live_demo_opens_the_leak() {
     assert!(s.contains("application"), "{s}");
     t.keys(&["q"]);
     let dumps = std::fs::read_dir(dir.path().join("heaptui/dumps/local/LeakyCache")).unwrap().count();
+    assert_eq!(dumps, 2, "the dump and its sidecar");
+}
+
+/// `heaptui` with no argument lists local JVMs; `/` filters, Enter watches one on screen 6; the
+/// growing heap crosses KOOM's line and the trigger is logged; `d` dumps it (attach protocol,
+/// stripped) and the dump opens on screens 1-5.
+#[test]
+fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    /// Kills the JVM however the test ends.
+    struct Jvm(std::process::Child);
+    impl Drop for Jvm {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut jvm = Jvm(Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["HeapGrowth", "grow"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(jvm.0.stdout.take().unwrap()), &mut line).unwrap();
+    assert_eq!(line.trim(), "ready");
+    let pid = jvm.0.id();
+    let xdg = dir.path().to_str().unwrap();
+    let t = Tmux::start_with_env(
+        "picker-monitor",
+        &[("XDG_DATA_HOME", xdg), ("ANDROID_ADB_SERVER_PORT", "1")],
+        &[],
+        140,
+        40,
+    );
+    t.wait_for("Open a heap dump or watch a process");
+    t.keys(&["/"]);
+    t.keys(&["-l", &format!("HeapGrowth {pid}")]);
+    let s = t.wait_for("[local JVM]");
+    assert!(s.contains(&pid.to_string()), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for(&format!("HeapGrowth ({pid}) on local"));
+    // 80 % of the 64 MiB heap (KOOM's line under 128 MB), crossed three samples in a row.
+    let s = t.wait_for("TRIGGER heap");
+    assert!(s.contains("dump at 51.2 MiB"), "{s}");
+    t.keys(&["d"]);
+    t.wait_for("dumped to");
+    t.keys(&["1"]);
+    let s = t.wait_for("byte[]");
+    assert!(s.contains("heaptui/dumps/local/HeapGrowth") || s.contains("HeapGrowth"), "{s}");
+    t.keys(&["q"]);
+    drop(jvm);
+    let dumps = std::fs::read_dir(dir.path().join("heaptui/dumps/local/HeapGrowth")).unwrap().count();
     assert_eq!(dumps, 2, "the dump and its sidecar");
 }

@@ -60,7 +60,7 @@ fn utc_stamp(time_ms: u64) -> String {
 pub fn run(args: DumpArgs) -> anyhow::Result<()> {
     args.target.require_local()?;
     if args.method != "attach" {
-        bail!("--method {} dumps an Android app and needs the device bridge, which is not built yet", args.method);
+        bail!("--method {} dumps an Android app on a phone; that dump (fork or am dumpheap) is not built yet", args.method);
     }
     let pid = super::monitor::pick(&args.process)?;
     let out = dump_local(pid, &args.process, &args.mode, !args.all, args.output.clone(), "manual")?;
@@ -131,7 +131,7 @@ pub fn dump_local(
         std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
         std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
     }
-    eprintln!(
+    super::note(&format!(
         "heaptui: dumped {} ({pid}) in {} ms: {} ({}{})",
         before.name,
         dumped.as_millis(),
@@ -142,8 +142,8 @@ pub fn dump_local(
         } else {
             format!(", {} before {mode}", heap::report::human_bytes(raw_bytes))
         }
-    );
-    eprintln!("heaptui: open it with `heaptui {}`", out.display());
+    ));
+    super::note(&format!("heaptui: open it with `heaptui {}`", out.display()));
     Ok(out)
 }
 

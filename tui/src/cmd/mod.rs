@@ -61,3 +61,13 @@ pub fn print(s: &str) -> anyhow::Result<()> {
     out.flush()?;
     Ok(())
 }
+
+/// Whether notes to stderr are off (the interactive UI owns the terminal).
+pub static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// A note for people on stderr (what was written where), unless the UI owns the terminal.
+pub fn note(s: &str) {
+    if !QUIET.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!("{s}");
+    }
+}

@@ -60,6 +60,39 @@ impl Target {
     }
 }
 
+/// The trigger config file: `$HEAPTUI_TRIGGERS`, else `$XDG_CONFIG_HOME/heaptui/triggers`
+/// (`~/.config/heaptui/triggers`).
+pub(crate) fn config_path() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("HEAPTUI_TRIGGERS") {
+        return Some(p.into());
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".config")))?;
+    Some(base.join("heaptui").join("triggers"))
+}
+
+/// The thresholds before any `--trigger`: the defaults, then the config file's lines (trigger
+/// specs, as `--trigger` takes them; `#` starts a comment).
+pub(crate) fn base_config() -> anyhow::Result<agent::trigger::Config> {
+    let mut config = agent::trigger::Config::default();
+    let Some(path) = config_path() else { return Ok(config) };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(config),
+        Err(e) => return Err(e).with_context(|| path.display().to_string()),
+    };
+    for (i, line) in text.lines().enumerate() {
+        let spec = line.split('#').next().unwrap_or("").trim();
+        if !spec.is_empty() {
+            config = agent::trigger::parse(spec, config)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        }
+    }
+    Ok(config)
+}
+
 /// `heaptui devices`.
 #[derive(clap::Args)]
 pub struct DevicesArgs {
@@ -186,7 +219,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     if !(args.interval > 0.0 && args.interval.is_finite()) {
         bail!("--interval must be a positive number of seconds");
     }
-    let mut config = agent::trigger::Config::default();
+    let mut config = base_config()?;
     for spec in &args.trigger {
         config = agent::trigger::parse(spec, config).map_err(anyhow::Error::msg).context("--trigger")?;
     }
@@ -363,7 +396,7 @@ fn sample_line(s: &agent::sample::Sample, t: f64, triggers: &agent::trigger::Tri
     })
 }
 
-fn describe(t: &agent::trigger::Triggers, s: &agent::sample::Sample) -> String {
+pub(crate) fn describe(t: &agent::trigger::Triggers, s: &agent::sample::Sample) -> String {
     let mut v = Vec::new();
     if let Some(line) = s.java_heap.and_then(|h| t.heap_line(h.max)) {
         v.push(format!("heap {} x{}", heap::report::human_bytes(line), t.config.heap_polls));

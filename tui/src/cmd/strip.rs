@@ -144,7 +144,7 @@ fn run_plan(input: &str, output: &str, plan: Plan, zstd_out: bool) -> anyhow::Re
             w.flush()?;
             drop(w);
             out.commit()?;
-            eprintln!(
+            super::note(&format!(
                 "heaptui: {} -> {} bytes ({:.1} %); {} arrays emptied, {} objects dropped, {} arrays restored",
                 stats.bytes_in,
                 stats.bytes_out,
@@ -152,7 +152,7 @@ fn run_plan(input: &str, output: &str, plan: Plan, zstd_out: bool) -> anyhow::Re
                 stats.arrays_emptied,
                 stats.objects_dropped,
                 stats.arrays_restored
-            );
+            ));
             Ok(())
         }
         Err(e) => {

@@ -55,15 +55,25 @@ pub enum Msg {
     Loaded(Result<Box<Loaded>, String>),
     /// Time passed (redraw progress).
     Tick,
+    /// A sample of the watched process.
+    Sample(Box<agent::sample::Sample>),
+    /// The watch ended (the process exited, the phone went away).
+    WatchEnded(String),
+    /// More things to pick (processes, found after the picker opened).
+    Picks(Vec<PickItem>),
+    /// A dump asked for on the monitor screen finished.
+    Dumped(Result<std::path::PathBuf, String>),
 }
 
-/// A dump to open.
+/// A dump to open, or a process to watch.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     /// A file.
     File(std::path::PathBuf),
     /// The bundled demo dump.
     Demo,
+    /// A process to watch on the monitor screen.
+    Process(super::monitor::Target),
 }
 
 /// Something for the main loop to do.
@@ -75,6 +85,10 @@ pub enum Effect {
     Copy(String),
     /// Write `contents` to a new text file named after `stem`, and `json` beside it.
     Export { stem: String, contents: String, json: Option<String> },
+    /// Start sampling a process.
+    Watch(super::monitor::Target),
+    /// Dump the watched process (the trigger's kind, or `manual`).
+    Dump(super::monitor::Target, &'static str),
 }
 
 /// An analysed dump with what the screens show.
@@ -130,12 +144,66 @@ pub struct Progress {
 pub struct PickItem {
     pub label: String,
     pub source: Source,
+    /// Where it sorts: phones' apps, then dumps, then local JVMs, then other local processes,
+    /// then the phones' other processes.
+    pub rank: u8,
+}
+
+/// The picker: what is on offer, its filter, the cursor over the rows the filter keeps.
+#[derive(Default)]
+pub struct Picker {
+    pub items: Vec<PickItem>,
+    pub filter: String,
+    pub editing: bool,
+    pub cursor: Cursor,
+    /// Indices into `items` of the rows shown.
+    pub shown: Vec<usize>,
+}
+
+impl Picker {
+    fn refilter(&mut self, matcher: &SkimMatcherV2) {
+        self.shown = if self.filter.is_empty() {
+            (0..self.items.len()).collect()
+        } else {
+            let mut scored: Vec<(i64, usize)> = self
+                .items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, it)| matcher.fuzzy_match(&it.label, &self.filter).map(|s| (s, i)))
+                .collect();
+            scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            scored.into_iter().map(|x| x.1).collect()
+        };
+        if self.cursor.selected >= self.shown.len() {
+            self.cursor = Cursor::default();
+        }
+    }
+
+    /// Adds items in rank order, keeping the selected one selected.
+    fn add(&mut self, more: Vec<PickItem>, matcher: &SkimMatcherV2) {
+        let selected = self.shown.get(self.cursor.selected).map(|&i| self.items[i].label.clone());
+        self.items.extend(more);
+        self.items.sort_by_key(|it| it.rank);
+        self.refilter(matcher);
+        if let Some(label) = selected {
+            if let Some(pos) = self.shown.iter().position(|&i| self.items[i].label == label) {
+                self.cursor.selected = pos;
+            }
+        }
+    }
+
+    /// The selected item.
+    pub fn selected(&self) -> Option<&PickItem> {
+        self.shown.get(self.cursor.selected).map(|&i| &self.items[i])
+    }
 }
 
 /// Where loading is.
 pub enum Load {
-    /// Nothing chosen yet: the dumps on offer.
-    Picking(Vec<PickItem>, Cursor),
+    /// Nothing chosen yet: the dumps and processes on offer.
+    Picking(Picker),
+    /// Watching a process, no dump yet.
+    Empty,
     Loading(Progress),
     Failed(String),
     Ready(Box<Loaded>),
@@ -310,6 +378,10 @@ pub struct App {
     pub leaks: LeaksState,
     pub dom: DomState,
     pub inspector: InspectorState,
+    /// The process being watched (screen 6).
+    pub monitor: Option<super::monitor::MonitorState>,
+    /// Thresholds a new watch starts with (the config file's, then `--trigger`'s).
+    pub trigger_config: agent::trigger::Config,
     matcher: SkimMatcherV2,
 }
 
@@ -328,6 +400,8 @@ impl App {
             leaks: LeaksState::default(),
             dom: DomState::default(),
             inspector: InspectorState::default(),
+            monitor: None,
+            trigger_config: agent::trigger::Config::default(),
             matcher: SkimMatcherV2::default(),
         }
     }
@@ -335,7 +409,9 @@ impl App {
     /// A model that offers dumps to open (`heaptui` with no argument).
     pub fn picker(theme: Theme, items: Vec<PickItem>) -> App {
         let mut app = App::new(theme);
-        app.load = Load::Picking(items, Cursor::default());
+        let mut picker = Picker::default();
+        picker.add(items, &app.matcher);
+        app.load = Load::Picking(picker);
         app
     }
 
@@ -381,6 +457,46 @@ impl App {
                 Vec::new()
             }
             Msg::Tick => Vec::new(),
+            Msg::Sample(sample) => {
+                let Some(m) = &mut self.monitor else { return Vec::new() };
+                match m.on_sample(*sample) {
+                    Some(super::monitor::Request::Dump(kind)) => vec![Effect::Dump(m.target.clone(), kind)],
+                    None => Vec::new(),
+                }
+            }
+            Msg::WatchEnded(why) => {
+                if let Some(m) = &mut self.monitor {
+                    let t = m.now();
+                    m.events.push((t, format!("watch ended: {why}")));
+                    m.ended = Some(why);
+                }
+                Vec::new()
+            }
+            Msg::Picks(more) => {
+                if let Load::Picking(p) = &mut self.load {
+                    p.add(more, &self.matcher);
+                }
+                Vec::new()
+            }
+            Msg::Dumped(result) => {
+                let Some(m) = &mut self.monitor else { return Vec::new() };
+                m.dumping = false;
+                let t = m.now();
+                match result {
+                    Ok(path) => {
+                        m.events.push((t, format!("dumped to {}", path.display())));
+                        m.dumps.push(path.clone());
+                        self.status = Some("dump taken: opening it (screens 1-5)".into());
+                        self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
+                        vec![Effect::Open(Source::File(path))]
+                    }
+                    Err(e) => {
+                        m.events.push((t, format!("dump failed: {e}")));
+                        self.status = Some(format!("dump failed: {e}"));
+                        Vec::new()
+                    }
+                }
+            }
             Msg::Input(Event::Key(key)) => self.key(key),
             Msg::Input(Event::Mouse(m)) => match m.kind {
                 MouseEventKind::ScrollDown => self.act(Action::Down),
@@ -401,21 +517,81 @@ impl App {
         if key.kind == ratatui::crossterm::event::KeyEventKind::Release {
             return Vec::new();
         }
-        if let Load::Picking(items, cursor) = &mut self.load {
+        if let Load::Picking(p) = &mut self.load {
+            if p.editing {
+                match key.code {
+                    KeyCode::Char(c) if !key.modifiers.contains(ratatui::crossterm::event::KeyModifiers::CONTROL) => {
+                        p.filter.push(c);
+                        p.refilter(&self.matcher);
+                    }
+                    KeyCode::Backspace => {
+                        p.filter.pop();
+                        p.refilter(&self.matcher);
+                    }
+                    KeyCode::Esc => {
+                        p.editing = false;
+                        p.filter.clear();
+                        p.refilter(&self.matcher);
+                    }
+                    // Enter ends the filter and opens what it selected.
+                    KeyCode::Enter => {
+                        p.editing = false;
+                        if let Some(item) = p.selected() {
+                            let source = item.source.clone();
+                            return self.choose(source);
+                        }
+                    }
+                    KeyCode::Up => p.cursor.step(-1, p.shown.len(), self.page),
+                    KeyCode::Down => p.cursor.step(1, p.shown.len(), self.page),
+                    _ => {}
+                }
+                return Vec::new();
+            }
+            let n = p.shown.len();
             match action_for(Screen::Overview, key) {
                 Some(Action::Quit) => self.quit = true,
-                Some(Action::Up) => cursor.step(-1, items.len(), self.page),
-                Some(Action::Down) => cursor.step(1, items.len(), self.page),
-                Some(Action::Top) => cursor.step(isize::MIN / 2, items.len(), self.page),
-                Some(Action::Bottom) => cursor.step(isize::MAX / 2, items.len(), self.page),
+                Some(Action::Up) => p.cursor.step(-1, n, self.page),
+                Some(Action::Down) => p.cursor.step(1, n, self.page),
+                Some(Action::PageUp) => p.cursor.step(-(self.page as isize), n, self.page),
+                Some(Action::PageDown) => p.cursor.step(self.page as isize, n, self.page),
+                Some(Action::Top) => p.cursor.step(isize::MIN / 2, n, self.page),
+                Some(Action::Bottom) => p.cursor.step(isize::MAX / 2, n, self.page),
                 Some(Action::Open) => {
-                    if let Some(item) = items.get(cursor.selected) {
+                    if let Some(item) = p.selected() {
                         let source = item.source.clone();
-                        self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
-                        return vec![Effect::Open(source)];
+                        return self.choose(source);
                     }
                 }
                 Some(Action::Help) => self.help = !self.help,
+                _ if key.code == KeyCode::Char('/') => p.editing = true,
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if let Some(spec) = self.monitor.as_mut().and_then(|m| m.editing.as_mut()) {
+            match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(ratatui::crossterm::event::KeyModifiers::CONTROL) => {
+                    spec.push(c)
+                }
+                KeyCode::Backspace => {
+                    spec.pop();
+                }
+                KeyCode::Esc => {
+                    if let Some(m) = &mut self.monitor {
+                        m.editing = None;
+                    }
+                }
+                KeyCode::Enter => {
+                    if let Some(m) = &mut self.monitor {
+                        let spec = m.editing.take().unwrap_or_default();
+                        if !spec.trim().is_empty() {
+                            self.status = Some(match m.apply(spec.trim()) {
+                                Ok(()) => format!("thresholds: {}", m.describe()),
+                                Err(e) => format!("thresholds not changed: {e}"),
+                            });
+                        }
+                    }
+                }
                 _ => {}
             }
             return Vec::new();
@@ -491,8 +667,53 @@ impl App {
             }
             Action::Copy => return self.copy(),
             Action::Export => return self.export(),
+            Action::AutoDump => match &mut self.monitor {
+                Some(m) => {
+                    m.auto_dump = !m.auto_dump;
+                    let t = m.now();
+                    let on = if m.auto_dump { "on" } else { "off" };
+                    m.events.push((t, format!("auto-dump {on}")));
+                    self.status = Some(format!("auto-dump {on}"));
+                }
+                None => self.status = Some("nothing is being watched".into()),
+            },
+            Action::Thresholds => match &mut self.monitor {
+                Some(m) => m.editing = Some(String::new()),
+                None => self.status = Some("nothing is being watched".into()),
+            },
+            Action::DumpNow => match &mut self.monitor {
+                Some(m) if m.dumping => self.status = Some("a dump is already under way".into()),
+                Some(m) => {
+                    m.dumping = true;
+                    let t = m.now();
+                    m.events.push((t, "dump asked for (d)".into()));
+                    return vec![Effect::Dump(m.target.clone(), "manual")];
+                }
+                None => self.status = Some("nothing is being watched".into()),
+            },
         }
         Vec::new()
+    }
+
+    /// Acts on a picked item: opens a dump, or starts watching a process.
+    fn choose(&mut self, source: Source) -> Vec<Effect> {
+        match source {
+            Source::Process(target) => {
+                self.monitor = Some(super::monitor::MonitorState::new(target.clone(), self.trigger_config.clone()));
+                self.load = Load::Empty;
+                self.screen = Screen::Monitor;
+                vec![Effect::Watch(target)]
+            }
+            source => {
+                self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
+                vec![Effect::Open(source)]
+            }
+        }
+    }
+
+    /// Starts watching `target` (`heaptui` with a process, tests).
+    pub fn watch(&mut self, target: super::monitor::Target) -> Vec<Effect> {
+        self.choose(Source::Process(target))
     }
 
     fn heap(&self) -> Option<Arc<Heap>> {
@@ -900,7 +1121,7 @@ fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
 /// (`$XDG_DATA_HOME/heaptui/dumps`), newest first.
 pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
     let mut items =
-        vec![PickItem { label: "bundled demo (a JVM app with a leaking cache)".into(), source: Source::Demo }];
+        vec![PickItem { label: "bundled demo (a JVM app with a leaking cache)".into(), source: Source::Demo, rank: 1 }];
     let is_dump = |p: &std::path::Path| {
         let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
         [".hprof", ".hprof.gz", ".hprof.zst", ".android-hprof"].iter().any(|e| name.ends_with(e))
@@ -934,6 +1155,7 @@ pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
         items.push(PickItem {
             label: format!("{}  ({})", p.display(), heap::report::human_bytes(size)),
             source: Source::File(p),
+            rank: 1,
         });
     }
     items

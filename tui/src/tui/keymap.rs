@@ -30,6 +30,9 @@ pub enum Action {
     Inspect,
     Copy,
     Export,
+    AutoDump,
+    Thresholds,
+    DumpNow,
 }
 
 /// Where a binding applies.
@@ -92,6 +95,9 @@ pub const KEYMAP: &[Binding] = &[
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
     b(On(Screen::Dominators), &[K::Left, K::Char('h')], "← h", A::Collapse, "collapse"),
+    b(On(Screen::Monitor), &[K::Char('a')], "a", A::AutoDump, "auto-dump on trigger"),
+    b(On(Screen::Monitor), &[K::Char('t')], "t", A::Thresholds, "edit thresholds"),
+    b(On(Screen::Monitor), &[K::Char('d')], "d", A::DumpNow, "dump now"),
 ];
 
 /// The action a key has on `screen`, screen bindings first.

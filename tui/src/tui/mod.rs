@@ -3,6 +3,7 @@
 pub mod app;
 pub mod export;
 pub mod keymap;
+pub mod monitor;
 pub mod run;
 pub mod theme;
 pub mod view;

@@ -20,14 +20,31 @@ pub use super::app::Source;
 
 /// Runs the UI until the user quits: on `source`, or with none, on the picker.
 pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
+    crate::cmd::QUIET.store(true, std::sync::atomic::Ordering::Relaxed);
     let (tx, rx) = channel::<Msg>();
     let mut app = match source {
+        Some(Source::Process(target)) => {
+            let mut app = App::new(theme);
+            for e in app.watch(target) {
+                if let Effect::Watch(t) = e {
+                    spawn_watch(t, tx.clone());
+                }
+            }
+            app
+        }
         Some(s) => {
             spawn_loader(s, tx.clone());
             App::new(theme)
         }
-        None => App::picker(theme, super::app::pick_items(Path::new("."))),
+        None => {
+            spawn_picks(tx.clone());
+            App::picker(theme, super::app::pick_items(Path::new(".")))
+        }
     };
+    match crate::cmd::monitor::base_config() {
+        Ok(c) => app.trigger_config = c,
+        Err(e) => app.status = Some(format!("{e:#}")),
+    }
     let input = tx.clone();
     std::thread::spawn(move || loop {
         match event::poll(Duration::from_millis(250)) {
@@ -62,10 +79,15 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
                 effects.extend(app.update(m));
             }
             for e in effects {
-                if let Effect::Open(source) = e {
-                    spawn_loader(source, tx.clone());
-                } else if let Some(s) = carry_out(e) {
-                    app.status = Some(s);
+                match e {
+                    Effect::Open(source) => spawn_loader(source, tx.clone()),
+                    Effect::Watch(target) => spawn_watch(target, tx.clone()),
+                    Effect::Dump(target, kind) => spawn_dump(target, kind, tx.clone()),
+                    e => {
+                        if let Some(s) = carry_out(e) {
+                            app.status = Some(s);
+                        }
+                    }
                 }
             }
             if app.quit {
@@ -76,6 +98,106 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
     ratatui::restore();
     result
+}
+
+/// Samples `target` every second on a thread of its own, posting each sample, then why it ended.
+fn spawn_watch(target: super::monitor::Target, tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        let pid = target.pid;
+        let why = match &target.serial {
+            None => loop {
+                match agent::sample::sample(pid) {
+                    Ok(s) => {
+                        if tx.send(Msg::Sample(Box::new(s))).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => break format!("process {pid}: {e}"),
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            },
+            Some(serial) => (|| -> anyhow::Result<String> {
+                let d = bridge::device::AdbDevice::select(bridge::adb::server_port(), Some(serial))?;
+                let a = bridge::agent::Agent::deploy(&d)?;
+                let mut last = String::from("the agent stopped");
+                a.sample(pid, 1000, None, &mut |line| match line {
+                    bridge::agent::Line::Sample(s) => {
+                        let _ = tx.send(Msg::Sample(Box::new(s)));
+                    }
+                    bridge::agent::Line::Error(m) => last = m,
+                    bridge::agent::Line::Trigger(_) => {}
+                })?;
+                Ok(last)
+            })()
+            .unwrap_or_else(|e| format!("{e:#}")),
+        };
+        let _ = tx.send(Msg::WatchEnded(why));
+    });
+}
+
+/// Dumps `target` on a thread (this machine: the attach protocol, stripped for triage).
+fn spawn_dump(target: super::monitor::Target, kind: &'static str, tx: Sender<Msg>) {
+    std::thread::spawn(move || {
+        let r = match &target.serial {
+            None => crate::cmd::dump::dump_local(target.pid, &target.name, "triage", true, None, kind)
+                .map_err(|e| format!("{e:#}")),
+            Some(s) => Err(format!("dumping on a phone ({s}) needs the fork dump, which is not built yet")),
+        };
+        let _ = tx.send(Msg::Dumped(r));
+    });
+}
+
+/// Finds processes to offer, after the picker is up: this machine's at once, then each phone's
+/// (its agent pushed first, which takes a moment).
+fn spawn_picks(tx: Sender<Msg>) {
+    use super::app::PickItem;
+    use super::monitor::Target;
+    std::thread::spawn(move || {
+        let item = |p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8, place: &str| PickItem {
+            label: format!(
+                "{:<24} {:>7} {:>10}  [{place}]  {}",
+                heap::report::shorten(&agent::proc::display_name(p), 24),
+                p.pid,
+                heap::report::human_bytes(p.rss_kb * 1024),
+                heap::report::shorten(&p.cmdline, 60)
+            ),
+            source: Source::Process(Target {
+                serial: serial.map(str::to_string),
+                pid: p.pid,
+                name: agent::proc::display_name(p),
+            }),
+            rank,
+        };
+        let me = std::process::id();
+        let local: Vec<PickItem> = agent::proc::list()
+            .iter()
+            .filter(|p| p.pid != me)
+            .map(|p| if p.jvm { item(p, None, 2, "local JVM") } else { item(p, None, 3, "local") })
+            .collect();
+        if tx.send(Msg::Picks(local)).is_err() {
+            return;
+        }
+        let port = bridge::adb::server_port();
+        for d in bridge::adb::devices(port).unwrap_or_default() {
+            if d.state != "device" {
+                continue;
+            }
+            let dev = bridge::device::AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() };
+            let Ok(list) = bridge::agent::Agent::deploy(&dev).and_then(|a| a.processes()) else { continue };
+            let place = format!("{} {}", d.serial, d.model.as_deref().unwrap_or(""));
+            let items = list
+                .iter()
+                .map(|p| {
+                    // Apps run under their package name (zygote sets argv[0] to it).
+                    let app = p.cmdline.contains('.') && !p.cmdline.contains('/') && !p.cmdline.contains(' ');
+                    item(p, Some(&d.serial), if app { 0 } else { 4 }, place.trim())
+                })
+                .collect();
+            if tx.send(Msg::Picks(items)).is_err() {
+                return;
+            }
+        }
+    });
 }
 
 fn spawn_loader(source: Source, tx: Sender<Msg>) {
@@ -96,6 +218,7 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
             (heap::Index::open(p, options).with_context(|| p.display().to_string())?, p.display().to_string(), bytes)
         }
+        Source::Process(_) => anyhow::bail!("a process is watched, not loaded"),
         Source::Demo => {
             let bytes = crate::cmd::demo::bytes()?;
             let len = bytes.len() as u64;
@@ -116,7 +239,7 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
 /// Carries out an effect; returns a status line.
 fn carry_out(effect: Effect) -> Option<String> {
     match effect {
-        Effect::Open(_) => None,
+        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
             let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());

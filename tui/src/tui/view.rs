@@ -18,7 +18,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App) {
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     draw_tabs(frame, tabs, app);
     match &app.load {
-        Load::Picking(items, cursor) => draw_picker(frame, body, app, items, *cursor),
+        Load::Picking(p) => draw_picker(frame, body, app, p),
+        _ if app.screen == Screen::Monitor => draw_monitor(frame, body, app),
+        Load::Empty => draw_no_dump(frame, body, app),
         Load::Loading(_) => draw_loading(frame, body, app),
         Load::Failed(e) => draw_error(frame, body, app, e),
         Load::Ready(_) => match app.screen {
@@ -96,30 +98,40 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(text).style(app.theme.status), area);
 }
 
-fn draw_picker(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    app: &App,
-    items: &[super::app::PickItem],
-    cursor: super::app::Cursor,
-) {
+fn draw_picker(frame: &mut Frame<'_>, area: Rect, app: &App, p: &super::app::Picker) {
     let [head, list] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
+    let second = if p.editing || !p.filter.is_empty() {
+        Line::raw(format!("filter: {}{}", p.filter, if p.editing { "▏" } else { "" }))
+    } else {
+        Line::styled(
+            "Enter opens a dump or watches a process (phones' apps, then dumps, then local JVMs) · / filter",
+            app.theme.dim,
+        )
+    };
     frame.render_widget(
-        Paragraph::new(vec![
-            Line::styled("Open a heap dump", app.theme.header),
-            Line::styled("Phones and local JVMs appear here once the device bridge exists.", app.theme.dim),
-        ]),
+        Paragraph::new(vec![Line::styled("Open a heap dump or watch a process", app.theme.header), second]),
         head,
     );
     let height = list.height as usize;
-    let lines: Vec<Line<'_>> = items
+    let lines: Vec<Line<'_>> = p
+        .shown
         .iter()
         .enumerate()
-        .skip(cursor.offset)
+        .skip(p.cursor.offset)
         .take(height)
-        .map(|(i, it)| Line::styled(format!(" {}", it.label), selected_style(app, i == cursor.selected)))
+        .map(|(row, &i)| Line::styled(format!(" {}", p.items[i].label), selected_style(app, row == p.cursor.selected)))
         .collect();
     frame.render_widget(Paragraph::new(lines), list);
+}
+
+fn draw_no_dump(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let text = vec![
+        Line::styled("No dump yet", app.theme.header),
+        Line::raw(""),
+        Line::raw("The monitor (6) is watching a process: press d there to dump it now, or a to dump"),
+        Line::raw("when a trigger fires. The dump opens here when it is taken."),
+    ];
+    frame.render_widget(Paragraph::new(text), area);
 }
 
 fn draw_loading(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -506,13 +518,7 @@ fn draw_inspector(frame: &mut Frame<'_>, area: Rect, app: &App) {
 }
 
 fn draw_monitor(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let text = vec![
-        Line::styled("Live monitoring is not built yet", app.theme.header),
-        Line::raw(""),
-        Line::raw("It will chart a phone's or a local JVM's Java heap, RSS/PSS, threads and open files"),
-        Line::raw("with the thresholds that trigger a dump (issue: device bridge and agent)."),
-    ];
-    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), area);
+    super::monitor::draw(frame, area, &app.theme, app.monitor.as_ref());
 }
 
 fn draw_help(frame: &mut Frame<'_>, area: Rect, app: &App) {
