@@ -110,3 +110,38 @@ fn devices_without_phones_lists_local() {
     assert_eq!(v["local"]["serial"], "local");
     assert!(v["adb"].as_str().unwrap().contains("adb start-server"));
 }
+
+/// Standing thresholds from the config file (`HEAPTUI_TRIGGERS`), under `--trigger`; a bad line
+/// is an error naming the file and line.
+#[test]
+fn thresholds_from_the_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("triggers");
+    std::fs::write(&file, "# standing thresholds\nthreads=2   # any test harness has more\nheap=off\n").unwrap();
+    let me = std::process::id().to_string();
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["monitor", "--local", &me, "--interval", "0.1", "--duration", "0.15", "--json"])
+            .args(extra)
+            .env("HEAPTUI_TRIGGERS", &file)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let t: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger").collect();
+    assert_eq!(t.len(), 1, "{lines:?}");
+    assert_eq!((t[0]["kind"].as_str(), t[0]["threshold"].as_u64()), (Some("threads"), Some(2)));
+    // --trigger wins over the file.
+    let out = run(&["--trigger", "threads=off"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"sample\"") && !text.contains("\"trigger\""), "{text}");
+    std::fs::write(&file, "threads=2\nheap=lots\n").unwrap();
+    let out = run(&[]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{}:2", file.display())), "{err}");
+}

@@ -60,7 +60,10 @@ fn utc_stamp(time_ms: u64) -> String {
 pub fn run(args: DumpArgs) -> anyhow::Result<()> {
     args.target.require_local()?;
     if args.method != "attach" {
-        bail!("--method {} dumps an Android app on a phone; that dump (fork or am dumpheap) is not built yet", args.method);
+        bail!(
+            "--method {} dumps an Android app on a phone; that dump (fork or am dumpheap) is not built yet",
+            args.method
+        );
     }
     let pid = super::monitor::pick(&args.process)?;
     let out = dump_local(pid, &args.process, &args.mode, !args.all, args.output.clone(), "manual")?;
