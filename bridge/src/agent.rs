@@ -144,6 +144,23 @@ impl<'a> Agent<'a> {
             .collect())
     }
 
+    /// Probe's breakdowns of `pid`: FDs by what they point to, threads by name.
+    pub fn groups(&self, pid: u32) -> Result<agent::proc::Groups> {
+        let o = self.device.output(&format!("{} groups --pid {pid}", quote(&self.path)))?;
+        let text = String::from_utf8_lossy(&o.stdout);
+        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
+            match v["type"].as_str() {
+                Some("groups") => {
+                    return serde_json::from_value(v["groups"].clone())
+                        .map_err(|e| DeviceError::Transfer(format!("the agent's groups: {e}")))
+                }
+                Some("error") => return Err(DeviceError::Transfer(v["message"].as_str().unwrap_or("").to_string())),
+                _ => {}
+            }
+        }
+        Err(DeviceError::Transfer(format!("the agent said nothing about process {pid}")))
+    }
+
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`
     /// as it arrives.
     pub fn sample(&self, pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line)) -> Result<i32> {

@@ -98,6 +98,10 @@ pub trait Device: Send + Sync {
     /// `local`, or the phone's serial.
     fn serial(&self) -> &str;
 
+    /// The device's processes, JVMs first, then by resident set (a phone's through its agent,
+    /// pushed if needed).
+    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>>;
+
     /// Runs `command` under the device's shell, handing output to `sink` as it arrives; returns
     /// the exit code. No timeout: a command may be silent for as long as it likes.
     fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32>;
@@ -192,6 +196,10 @@ pub struct LocalDevice;
 impl Device for LocalDevice {
     fn serial(&self) -> &str {
         "local"
+    }
+
+    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>> {
+        Ok(agent::proc::list())
     }
 
     fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
@@ -362,6 +370,10 @@ impl AdbDevice {
 impl Device for AdbDevice {
     fn serial(&self) -> &str {
         &self.serial
+    }
+
+    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>> {
+        crate::agent::Agent::deploy(self)?.processes()
     }
 
     /// Shell protocol v2: stdout and stderr apart, the exit code, streaming, no timeout.

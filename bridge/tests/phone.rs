@@ -32,8 +32,22 @@ fn no_device_then_one_then_two() {
     assert!(matches!(e, DeviceError::NoDevice), "{e}");
     assert!(e.to_string().contains("adb connect"), "{e}");
 
+    // Device tracking: the server tells of the phone as it arrives.
+    let port = server.0;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = bridge::adb::track_devices(port, |list| tx.send(list).is_ok());
+    });
+    assert_eq!(rx.recv_timeout(std::time::Duration::from_secs(5)).unwrap(), Vec::new());
     let a = TestPhone::start(PhoneSpec::default()).unwrap();
     a.connect(server.0).unwrap();
+    let seen = loop {
+        let list = rx.recv_timeout(std::time::Duration::from_secs(10)).expect("a tracking update");
+        if list.iter().any(|d| d.state == "device") {
+            break list;
+        }
+    };
+    assert_eq!(seen[0].serial, a.serial());
     let d = AdbDevice::select(server.0, None).unwrap();
     assert_eq!(d.serial, a.serial());
     assert_eq!(d.model.as_deref(), Some("heaptui_test_phone"));
@@ -166,6 +180,13 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     let me = std::process::id();
     let list = a.processes().unwrap();
     assert!(list.iter().any(|p| p.pid == me), "{} processes, none is {me}", list.len());
+
+    // Probe's breakdowns, read on the phone: this test's threads, its open files.
+    let g = a.groups(me).unwrap();
+    assert!(g.threads.iter().map(|t| t.1).sum::<u64>() >= 1, "{g:?}");
+    assert!(g.fds.iter().map(|t| t.1).sum::<u64>() >= 3, "{g:?}");
+    assert!(a.groups(999_999_999).is_err());
+    assert_eq!(Device::processes(&d).unwrap().iter().filter(|p| p.pid == me).count(), 1);
 
     // Samples stream back as the agent takes them.
     let mut samples = Vec::new();

@@ -5,6 +5,7 @@
 //! ```text
 //! heaptui-agent version                       # {"v":1,"type":"hello","protocol":1,"agent":"0.1.0"}
 //! heaptui-agent ps                            # hello, then {"v":1,"type":"process","process":{…}} lines
+//! heaptui-agent groups --pid PID              # hello, then {"v":1,"type":"groups","groups":{"fds":…,"threads":…}}
 //! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
 //! ```
 //!
@@ -37,6 +38,19 @@ fn main() -> ExitCode {
             let _ = out.write_all(text.as_bytes());
             return ExitCode::SUCCESS;
         }
+        Some("groups") => {
+            let pid = args.iter().position(|a| a == "--pid").and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok());
+            let Some(pid) = pid else {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            };
+            let line = match agent::proc::groups(pid) {
+                Ok(g) => serde_json::json!({"v": PROTOCOL, "type": "groups", "pid": pid, "groups": g}),
+                Err(e) => serde_json::json!({"v": PROTOCOL, "type": "error", "message": format!("process {pid}: {e}")}),
+            };
+            let _ = write!(out, "{hello}\n{line}\n");
+            return ExitCode::SUCCESS;
+        }
         Some("sample") => {}
         _ => {
             eprintln!("{USAGE}");
@@ -66,20 +80,10 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let mut n = 0u64;
-    // Android: the Java heap from dumpsys (no hsperfdata there), read every few seconds and
-    // carried over in between; given up once it answers nothing (not Android, or not an app).
-    let mut android = (true, None, std::time::Instant::now());
+    let mut sampler = agent::sample::Sampler::new(pid);
     loop {
-        let (line, events) = match agent::sample::sample(pid) {
-            Ok(mut s) => {
-                if s.java_heap.is_none() && android.0 {
-                    if n == 0 || android.2.elapsed() >= std::time::Duration::from_secs(5) {
-                        android.1 = agent::android::java_heap(pid);
-                        android.2 = std::time::Instant::now();
-                        android.0 = android.1.is_some();
-                    }
-                    s.java_heap = android.1;
-                }
+        let (line, events) = match sampler.take() {
+            Ok(s) => {
                 let events = triggers.feed(&s);
                 (serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}), events)
             }

@@ -153,6 +153,21 @@ impl Proc {
     }
 }
 
+/// Probe's breakdowns of a process: open FDs by what they point to, threads by name.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Groups {
+    /// `[kind, count]`, largest first (`socket`, `pipe`, `anon_inode:[eventfd]`, a file's dir...).
+    pub fds: Vec<(String, u64)>,
+    /// `[name, count]`, largest first.
+    pub threads: Vec<(String, u64)>,
+}
+
+/// The breakdowns of process `pid`.
+pub fn groups(pid: u32) -> std::io::Result<Groups> {
+    let p = Proc::new(pid);
+    Ok(Groups { fds: p.fd_groups()?, threads: p.thread_groups()? })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,8 +32,54 @@ pub struct Sample {
     pub java_heap: Option<JavaHeap>,
 }
 
-/// Samples process `pid` now.
+/// Samples process `pid` now, every figure read afresh.
 pub fn sample(pid: u32) -> std::io::Result<Sample> {
+    read(pid, true)
+}
+
+/// How often the costly figures are read: PSS (the kernel walks every mapping for
+/// `smaps_rollup`) and an Android app's Java heap (dumpsys asks the app itself).
+pub const SLOW_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Samples one process over time: `/proc/<pid>/status`, the FD count and hsperfdata every time,
+/// PSS and dumpsys every [`SLOW_EVERY`] (their last values carried in between).
+pub struct Sampler {
+    pid: u32,
+    slow_at: Option<std::time::Instant>,
+    pss_kb: Option<u64>,
+    /// `None` until tried; `Some(false)` once dumpsys answered nothing (not Android, not an app).
+    android: Option<bool>,
+    android_heap: Option<JavaHeap>,
+}
+
+impl Sampler {
+    /// A sampler of `pid`.
+    pub fn new(pid: u32) -> Sampler {
+        Sampler { pid, slow_at: None, pss_kb: None, android: None, android_heap: None }
+    }
+
+    /// The next sample.
+    pub fn take(&mut self) -> std::io::Result<Sample> {
+        let slow = self.slow_at.is_none_or(|t| t.elapsed() >= SLOW_EVERY);
+        let mut s = read(self.pid, slow)?;
+        if slow {
+            self.slow_at = Some(std::time::Instant::now());
+            self.pss_kb = s.pss_kb;
+        } else {
+            s.pss_kb = self.pss_kb;
+        }
+        if s.java_heap.is_none() && self.android != Some(false) {
+            if slow {
+                self.android_heap = crate::android::java_heap(self.pid);
+                self.android = Some(self.android_heap.is_some());
+            }
+            s.java_heap = self.android_heap;
+        }
+        Ok(s)
+    }
+}
+
+fn read(pid: u32, pss: bool) -> std::io::Result<Sample> {
     let p = Proc::new(pid);
     let status = p.status()?;
     let java_heap = crate::hsperf::find(pid)
@@ -47,7 +93,7 @@ pub fn sample(pid: u32) -> std::io::Result<Sample> {
         pid,
         name: status.name,
         rss_kb: status.vm_rss_kb,
-        pss_kb: p.pss_kb(),
+        pss_kb: if pss { p.pss_kb() } else { None },
         vm_size_kb: status.vm_size_kb,
         vm_peak_kb: status.vm_peak_kb,
         threads: status.threads,

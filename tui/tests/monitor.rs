@@ -134,6 +134,13 @@ fn thresholds_from_the_config_file() {
     let t: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger").collect();
     assert_eq!(t.len(), 1, "{lines:?}");
     assert_eq!((t[0]["kind"].as_str(), t[0]["threshold"].as_u64()), (Some("threads"), Some(2)));
+    // Probe's breakdown follows a thread alarm: the threads by name add up to about the count.
+    let g: Vec<_> = lines.iter().filter(|l| l["type"] == "groups").collect();
+    assert_eq!(g.len(), 1, "{lines:?}");
+    let named: u64 = g[0]["threads"].as_array().unwrap().iter().map(|x| x["count"].as_u64().unwrap()).sum();
+    let counted = t[0]["value"].as_u64().unwrap();
+    assert!(named.abs_diff(counted) <= 4, "{named} named, {counted} counted");
+    assert!(!g[0]["fds"].as_array().unwrap().is_empty());
     // --trigger wins over the file.
     let out = run(&["--trigger", "threads=off"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -94,6 +94,15 @@ fn none_two_unknown_and_gone_phones_are_clear() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("2 phones attached") && err.contains("-s SERIAL"), "{err}");
+    // ANDROID_SERIAL picks one, as adb does.
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["ps", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env("ANDROID_SERIAL", b.serial())
+        .output()
+        .unwrap();
+    assert!(json_lines(&out).iter().any(|p| p["pid"] == std::process::id()));
 
     // A phone that goes away while being watched: monitor stops with an error saying so.
     let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))

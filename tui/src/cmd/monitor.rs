@@ -172,7 +172,7 @@ pub fn devices(args: DevicesArgs) -> anyhow::Result<()> {
 pub fn ps(args: PsArgs) -> anyhow::Result<()> {
     let list = match args.target.resolve()? {
         Where::Local => agent::proc::list(),
-        Where::Phone(d) => bridge::agent::Agent::deploy(&d)?.processes()?,
+        Where::Phone(d) => bridge::device::Device::processes(&d)?,
     };
     if args.json {
         let mut s = String::new();
@@ -236,8 +236,9 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
         let interval = std::time::Duration::from_secs_f64(args.interval);
         let mut sampled = false;
         let mut next = start;
+        let mut sampler = agent::sample::Sampler::new(pid);
         loop {
-            let sample = match agent::sample::sample(pid) {
+            let sample = match sampler.take() {
                 Ok(s) => s,
                 Err(_) if sampled && !std::path::Path::new(&format!("/proc/{pid}")).exists() => {
                     return watch.ended(pid)
@@ -245,7 +246,11 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                 Err(e) => return Err(e).with_context(|| format!("process {pid}")),
             };
             sampled = true;
-            watch.on_sample(&sample, Some(pid))?;
+            if watch.on_sample(&sample, Some(pid))? {
+                if let Ok(g) = agent::proc::groups(pid) {
+                    watch.print_groups(&g)?;
+                }
+            }
             if args.duration.is_some_and(|d| start.elapsed().as_secs_f64() + args.interval > d) {
                 return Ok(());
             }
@@ -271,8 +276,18 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
         match line {
             bridge::agent::Line::Sample(s) => {
                 sampled = true;
-                if let Err(e) = watch.on_sample(&s, None) {
-                    failed = Some(e);
+                let groups = match watch.on_sample(&s, None) {
+                    Ok(true) => agent.groups(pid).ok(),
+                    Ok(false) => None,
+                    Err(e) => {
+                        failed = Some(e);
+                        None
+                    }
+                };
+                if let Some(g) = groups {
+                    if let Err(e) = watch.print_groups(&g) {
+                        failed = Some(e);
+                    }
                 }
             }
             // The process ended (the agent says so once it cannot read it any more).
@@ -310,9 +325,26 @@ impl Watch<'_> {
         }
     }
 
+    /// Probe's breakdowns, printed after a thread or FD alarm: what the threads are called and
+    /// what the descriptors point to.
+    fn print_groups(&self, g: &agent::proc::Groups) -> anyhow::Result<()> {
+        if self.args.json {
+            let v = serde_json::json!({
+                "type": "groups",
+                "t": self.start.elapsed().as_secs_f64(),
+                "fds": g.fds.iter().map(|(k, n)| serde_json::json!({"kind": k, "count": n})).collect::<Vec<_>>(),
+                "threads": g.threads.iter().map(|(k, n)| serde_json::json!({"name": k, "count": n})).collect::<Vec<_>>(),
+            });
+            return super::print(&format!("{v}\n"));
+        }
+        let top =
+            |v: &[(String, u64)]| v.iter().take(5).map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ");
+        super::print(&format!("    threads: {}\n    fds: {}\n", top(&g.threads), top(&g.fds)))
+    }
+
     /// Prints a sample and the events it fires; `local_pid`: the process is on this machine
-    /// (auto-dump possible).
-    fn on_sample(&mut self, sample: &agent::sample::Sample, local_pid: Option<u32>) -> anyhow::Result<()> {
+    /// (auto-dump possible). True when a thread or FD alarm fired.
+    fn on_sample(&mut self, sample: &agent::sample::Sample, local_pid: Option<u32>) -> anyhow::Result<bool> {
         let args = self.args;
         let t = self.start.elapsed().as_secs_f64();
         let events = self.triggers.feed(sample);
@@ -372,7 +404,7 @@ impl Watch<'_> {
             };
             super::print(&line)?;
         }
-        Ok(())
+        Ok(events.iter().any(|e| matches!(e.kind, "threads" | "fds")))
     }
 }
 

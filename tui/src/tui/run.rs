@@ -104,9 +104,10 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
 fn spawn_watch(target: super::monitor::Target, tx: Sender<Msg>) {
     std::thread::spawn(move || {
         let pid = target.pid;
+        let mut sampler = agent::sample::Sampler::new(pid);
         let why = match &target.serial {
             None => loop {
-                match agent::sample::sample(pid) {
+                match sampler.take() {
                     Ok(s) => {
                         if tx.send(Msg::Sample(Box::new(s))).is_err() {
                             return;
