@@ -161,6 +161,45 @@ impl<'a> Agent<'a> {
         Err(DeviceError::Transfer(format!("the agent said nothing about process {pid}")))
     }
 
+    /// Dumps `pid` on the device into `remote` (`method`: auto, attach or am; `mode`: triage,
+    /// koom, redact or none), stripped there.
+    pub fn dump(&self, pid: u32, method: &str, mode: &str, live: bool, remote: &str) -> Result<agent::dump::Dumped> {
+        let mut cmd = format!(
+            "{} dump --pid {pid} --method {} --mode {} --out {}",
+            quote(&self.path),
+            quote(method),
+            quote(mode),
+            quote(remote)
+        );
+        if !live {
+            cmd.push_str(" --all");
+        }
+        let o = self.device.output(&cmd)?;
+        let text = String::from_utf8_lossy(&o.stdout);
+        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
+            match v["type"].as_str() {
+                Some("dumped") => {
+                    return serde_json::from_value(v["dumped"].clone())
+                        .map_err(|e| DeviceError::Transfer(format!("the agent's dump report: {e}")))
+                }
+                Some("error") => {
+                    return Err(DeviceError::Transfer(format!(
+                        "dumping on {}: {}",
+                        self.device.serial(),
+                        v["message"].as_str().unwrap_or("")
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Err(DeviceError::Transfer(format!(
+            "the agent on {} said nothing of the dump (exit {}): {}",
+            self.device.serial(),
+            o.code,
+            String::from_utf8_lossy(&o.stderr).trim()
+        )))
+    }
+
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`
     /// as it arrives.
     pub fn sample(&self, pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line)) -> Result<i32> {

@@ -8,6 +8,7 @@
 
 pub mod android;
 pub mod attach;
+pub mod dump;
 pub mod hsperf;
 pub mod proc;
 pub mod sample;

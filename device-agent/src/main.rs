@@ -6,6 +6,8 @@
 //! heaptui-agent version                       # {"v":1,"type":"hello","protocol":1,"agent":"0.1.0"}
 //! heaptui-agent ps                            # hello, then {"v":1,"type":"process","process":{…}} lines
 //! heaptui-agent groups --pid PID              # hello, then {"v":1,"type":"groups","groups":{"fds":…,"threads":…}}
+//! heaptui-agent dump --pid PID --out FILE [--method auto|attach|am] [--mode triage|koom|redact|none] [--all]
+//!                                             # hello, then {"v":1,"type":"dumped","dumped":{…}}
 //! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
 //! ```
 //!
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
             let _ = write!(out, "{hello}\n{line}\n");
             return ExitCode::SUCCESS;
         }
+        Some("dump") => return dump(&args, &hello, &mut out),
         Some("sample") => {}
         _ => {
             eprintln!("{USAGE}");
@@ -107,4 +110,40 @@ fn main() -> ExitCode {
         }
         std::thread::sleep(interval);
     }
+}
+
+/// `dump`: the dumper the process offers (or `--method`'s), stripped on the device.
+fn dump(args: &[String], hello: &serde_json::Value, out: &mut impl Write) -> ExitCode {
+    let get = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(String::as_str);
+    let (Some(pid), Some(path)) = (get("--pid").and_then(|p| p.parse::<u32>().ok()), get("--out")) else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let method = match get("--method").unwrap_or("auto") {
+        "auto" => agent::dump::Method::for_process(pid),
+        m => match agent::dump::Method::parse(m) {
+            Some(m) => m,
+            None => {
+                eprintln!("heaptui-agent: --method is auto, attach or am");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mode = match get("--mode").unwrap_or("triage") {
+        "none" => None,
+        m => match heap::strip::Mode::parse(m).filter(|m| *m != heap::strip::Mode::Matrix) {
+            Some(m) => Some(m),
+            None => {
+                eprintln!("heaptui-agent: --mode is triage, koom, redact or none (matrix needs the whole dump: the host runs it)");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let live = !args.iter().any(|a| a == "--all");
+    let (line, code) = match agent::dump::dump(pid, method, mode, live, std::path::Path::new(path)) {
+        Ok(d) => (serde_json::json!({"v": PROTOCOL, "type": "dumped", "dumped": d}), ExitCode::SUCCESS),
+        Err(e) => (serde_json::json!({"v": PROTOCOL, "type": "error", "message": e}), ExitCode::from(1)),
+    };
+    let _ = write!(out, "{hello}\n{line}\n");
+    code
 }

@@ -51,11 +51,16 @@ impl Data {
         // SAFETY: see the contract on `Data::Mapped`.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(path, "map", e))?;
         if map.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-            let mut out = Vec::new();
-            zstd::stream::read::Decoder::new(&map[..])
-                .and_then(|mut d| d.read_to_end(&mut out))
-                .map_err(|e| io_error(path, "decompress (zstd)", e))?;
-            return Ok(Data::Owned(out));
+            #[cfg(feature = "zstd")]
+            {
+                let mut out = Vec::new();
+                zstd::stream::read::Decoder::new(&map[..])
+                    .and_then(|mut d| d.read_to_end(&mut out))
+                    .map_err(|e| io_error(path, "decompress (zstd)", e))?;
+                return Ok(Data::Owned(out));
+            }
+            #[cfg(not(feature = "zstd"))]
+            return Err(io_error(path, "read", std::io::Error::other("a zstd file (this build reads no zstd)")));
         }
         if map.starts_with(&[0x1f, 0x8b]) {
             let mut out = Vec::new();

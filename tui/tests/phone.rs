@@ -149,3 +149,87 @@ fn an_app_without_hsperfdata_is_read_through_dumpsys() {
         assert_eq!(s["java_threshold"], ((256u64 << 20) as f64 * 0.85) as u64);
     }
 }
+
+/// The whole loop through the phone: the demo's LeakyCache (2000 sessions) runs "on the phone";
+/// `heaptui dump -s` has the agent dump it there (attach, as the process offers, then `am
+/// dumpheap` through the phone's test double of `am`), strip it there (triage), pulls it with
+/// the phone's checksum, restores it here, stores it with a sidecar, and leaves nothing on the
+/// phone; the analysis names LeakyCache as the suspect.
+#[test]
+fn dump_on_the_phone_pull_restore_and_find_the_leak() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    struct Jvm(std::process::Child);
+    impl Drop for Jvm {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut jvm = Jvm(Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "2000", "120"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap());
+    let mut line = String::new();
+    BufReader::new(jvm.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    assert!(line.starts_with("ready "), "{line}");
+    let pid = jvm.0.id().to_string();
+    let xdg = dir.path().join("data");
+
+    for method in ["auto", "am"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["dump", "-s", &phone.serial(), &pid, "--method", method])
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+            .env("XDG_DATA_HOME", &xdg)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{method}: {}", String::from_utf8_lossy(&out.stderr));
+        let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        let serial_dir = phone.serial().replace(':', "_");
+        assert!(path.starts_with(xdg.join("heaptui/dumps").join(&serial_dir).join(&pid)), "{}", path.display());
+        let side: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(format!("{}.json", path.display())).unwrap()).unwrap();
+        assert_eq!(side["method"], if method == "am" { "am" } else { "attach" });
+        assert_eq!((side["mode"].as_str(), side["restored"].as_bool()), (Some("triage"), Some(true)));
+        assert_eq!(side["device"], phone.serial());
+        // Stripped on the phone: less crossed adb than the runtime wrote; restored to full length.
+        let (raw, moved, kept) = (
+            side["raw_bytes"].as_u64().unwrap(),
+            side["transferred_bytes"].as_u64().unwrap(),
+            side["bytes"].as_u64().unwrap(),
+        );
+        assert!(moved < raw && kept > moved, "{raw} raw, {moved} moved, {kept} kept");
+        // The phone keeps nothing: no dump, no raw file, no part.
+        let left: Vec<_> = std::fs::read_dir(phone.tmp_dir())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| n != "heaptui-agent")
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+
+        let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["analyze", path.to_str().unwrap(), "--format", "json", "--top", "100"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let sessions =
+            v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap().clone();
+        assert_eq!(sessions["instances"], 2000);
+        let suspects = v["leaks"].as_array().unwrap();
+        assert_eq!(suspects.len(), 1, "{suspects:?}");
+        assert_eq!(
+            (suspects[0]["class"].as_str(), suspects[0]["kind"].as_str()),
+            (Some("class LeakyCache"), Some("application"))
+        );
+    }
+}

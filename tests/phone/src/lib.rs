@@ -7,7 +7,8 @@
 //! the forwarding services `tcp:PORT` and `localabstract:NAME`. Commands run under `sh -c` on
 //! this machine, in a sandbox: the phone's `/data/local/tmp` is a temporary directory (the path is
 //! mapped in commands and file transfers), and its `PATH` starts with test doubles of Android's
-//! `getprop` and `dumpsys` that print fixed values. Processes are this machine's: a local JVM is
+//! `getprop` and `dumpsys` that print fixed values and of `am dumpheap` (which dumps a local JVM
+//! with `jcmd`). Processes are this machine's: a local JVM is
 //! "an app on the phone".
 //!
 //! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
@@ -181,7 +182,15 @@ Applications Memory Usage (in Kilobytes):\n\
   Dalvik Heap    41203    41148        0       20    49152    45056     4096\n\
 EOF\n"
         .to_string();
-    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys)] {
+    // `am dumpheap [-g] PID FILE`: the "app" here is a local JVM, so jcmd writes its dump (after
+    // a GC with -g, as ART does; every object without it).
+    let am = "#!/bin/sh\n# Test double of Android's am (dumpheap only), dumping a local JVM with jcmd.\n\
+[ \"$1\" = dumpheap ] || { echo \"am: only dumpheap here\" >&2; exit 1; }\n\
+shift; all=-all\n\
+[ \"$1\" = -g ] && { all=; shift; }\n\
+exec jcmd \"$1\" GC.heap_dump $all \"$2\" >/dev/null\n"
+        .to_string();
+    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys), ("am", am)] {
         let p = bin.join(name);
         std::fs::write(&p, text)?;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;

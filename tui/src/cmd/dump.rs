@@ -12,13 +12,15 @@ pub struct DumpArgs {
     target: super::monitor::Target,
     /// A pid, or a name: the command name, a JVM's main class or jar, an Android package.
     process: String,
-    /// How: `attach` (HotSpot's attach protocol, spoken by heaptui itself). The phone's methods
-    /// (`fork`, `am`) come with the device bridge.
-    #[arg(long, default_value = "attach", value_parser = ["attach", "fork", "am"])]
+    /// How: `auto` picks what the process offers; `attach` (HotSpot's attach protocol, spoken by
+    /// heaptui or its agent), `am` (Android's `am dumpheap`; the app is paused while it dumps),
+    /// `fork` (not built yet).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "attach", "fork", "am"])]
     method: String,
-    /// Strip the dump on the way (triage, koom, redact); `none` keeps it whole.
-    #[arg(long, default_value = "none", value_parser = ["none", "triage", "koom", "redact"])]
-    mode: String,
+    /// Strip the dump on the way (triage, koom, redact); `none` keeps it whole. Default: none on
+    /// this machine; triage on a phone (stripped there, restored here).
+    #[arg(long, value_parser = ["none", "triage", "koom", "redact"])]
+    mode: Option<String>,
     /// Dump every object, unreachable ones too (default: live objects, after a full GC).
     #[arg(long)]
     all: bool,
@@ -58,15 +60,44 @@ fn utc_stamp(time_ms: u64) -> String {
 
 /// Runs `dump`.
 pub fn run(args: DumpArgs) -> anyhow::Result<()> {
-    args.target.require_local()?;
-    if args.method != "attach" {
-        bail!(
-            "--method {} dumps an Android app on a phone; that dump (fork or am dumpheap) is not built yet",
-            args.method
-        );
+    if args.method == "fork" {
+        bail!("--method fork (KOOM's fork dump) is not built yet; use attach (JVMs) or am (Android apps)");
+    }
+    if let super::monitor::Where::Phone(d) = args.target.resolve()? {
+        let agent = bridge::agent::Agent::deploy(&d)?;
+        let pid = super::monitor::pick_in(&agent.processes()?, &args.process, &format!("-s {}", d.serial))?;
+        let mode = args.mode.as_deref().unwrap_or("triage");
+        let mut shown = 0u64;
+        let mut progress = |phase: &'static str, done: u64, total: u64| {
+            if phase == "transfer" && (done == total || done >= shown + (8 << 20)) {
+                shown = done;
+                super::note(&format!(
+                    "heaptui: transfer {} of {}",
+                    heap::report::human_bytes(done),
+                    heap::report::human_bytes(total)
+                ));
+            }
+        };
+        let out = dump_device(
+            &d,
+            &agent,
+            pid,
+            &args.process,
+            &args.method,
+            mode,
+            !args.all,
+            args.output.clone(),
+            "manual",
+            &mut progress,
+        )?;
+        return super::print(&format!("{}\n", out.display()));
+    }
+    if args.method == "am" {
+        bail!("--method am dumps an Android app: name a phone with -s SERIAL");
     }
     let pid = super::monitor::pick(&args.process)?;
-    let out = dump_local(pid, &args.process, &args.mode, !args.all, args.output.clone(), "manual")?;
+    let mode = args.mode.as_deref().unwrap_or("none");
+    let out = dump_local(pid, &args.process, mode, !args.all, args.output.clone(), "manual")?;
     super::print(&format!("{}\n", out.display()))
 }
 
@@ -147,6 +178,122 @@ pub fn dump_local(
         }
     ));
     super::note(&format!("heaptui: open it with `heaptui {}`", out.display()));
+    Ok(out)
+}
+
+/// Dumps `pid` on a phone: the agent dumps and strips there; the stripped file is pulled (progress,
+/// the phone's SHA-256 checked), restored to a standard HPROF here (dropped values come back as
+/// zeros), stored with a sidecar, and removed from the phone. `progress` gets each phase
+/// (`dump`, `transfer`, `restore`) with bytes done and in all.
+#[allow(clippy::too_many_arguments)]
+pub fn dump_device(
+    d: &bridge::device::AdbDevice,
+    agent: &bridge::agent::Agent<'_>,
+    pid: u32,
+    query: &str,
+    method: &str,
+    mode: &str,
+    live: bool,
+    output: Option<PathBuf>,
+    trigger: &str,
+    progress: &mut dyn FnMut(&'static str, u64, u64),
+) -> anyhow::Result<PathBuf> {
+    use bridge::device::Device;
+    // The sample at dump time (KOOM's runningInfo), taken by the agent now.
+    let mut before = None;
+    agent.sample(pid, 1, Some(1), &mut |l| {
+        if let bridge::agent::Line::Sample(s) = l {
+            before = Some(s);
+        }
+    })?;
+    let before = before.with_context(|| format!("process {pid} on {}", d.serial))?;
+    let out = match output {
+        Some(o) => o,
+        None => default_path(&d.serial, query, before.time_ms)?,
+    };
+    if out.exists() {
+        bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
+    }
+    let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
+
+    progress("dump", 0, 1);
+    let remote = format!("{}/heaptui-{pid}-{}.hprof", bridge::device::AGENT_DIR, utc_stamp(before.time_ms));
+    // Whatever happens next, the phone keeps nothing of it.
+    struct Clean<'a>(&'a bridge::device::AdbDevice, String);
+    impl Drop for Clean<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.output(&format!("rm -f {}", bridge::device::quote(&self.1)));
+        }
+    }
+    let _clean = Clean(d, remote.clone());
+    let dumped = agent.dump(pid, method, mode, live, &remote)?;
+    progress("dump", 1, 1);
+
+    let pulled_path = dir.join(format!(".{name}.{}.pulled", std::process::id()));
+    let start = std::time::Instant::now();
+    let pulled = d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))?;
+    let _pulled = tempfile::TempPath::try_from_path(&pulled_path).with_context(|| pulled_path.display().to_string())?;
+    let transfer_ms = start.elapsed().as_millis() as u64;
+
+    let start = std::time::Instant::now();
+    if mode == "none" {
+        std::fs::hard_link(&pulled_path, &out).with_context(|| format!("cannot create {}", out.display()))?;
+    } else {
+        progress("restore", 0, pulled.bytes);
+        let tmp = dir.join(format!(".{name}.{}.restore", std::process::id()));
+        let tmp_guard = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
+        let input = std::fs::File::open(&pulled_path)?;
+        let file = std::fs::File::create(&tmp).with_context(|| tmp.display().to_string())?;
+        let writer = std::io::BufWriter::with_capacity(1 << 20, file);
+        let (w, _) = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan())
+            .with_context(|| format!("restoring {}", out.display()))?;
+        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::hard_link(&tmp, &out).with_context(|| format!("cannot create {}", out.display()))?;
+        drop(tmp_guard);
+        progress("restore", pulled.bytes, pulled.bytes);
+    }
+    let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    let sidecar = serde_json::json!({
+        "schema": "heaptui.dump/1",
+        "device": d.serial,
+        "model": d.model,
+        "process": {"pid": pid, "name": before.name, "query": query},
+        "method": dumped.method,
+        "live_only": live,
+        "mode": dumped.mode,
+        "trigger": trigger,
+        "time_ms": before.time_ms,
+        "dump_ms": dumped.dump_ms,
+        "strip_ms": dumped.strip_ms,
+        "transfer_ms": transfer_ms,
+        "restore_ms": start.elapsed().as_millis() as u64,
+        "raw_bytes": dumped.raw_bytes,
+        "transferred_bytes": pulled.bytes,
+        "transferred_sha256": pulled.sha256,
+        "bytes": bytes,
+        "restored": mode != "none",
+        "runtime": dumped.message,
+        "sample": before,
+    });
+    let side = dir.join(format!("{name}.json"));
+    if !side.exists() {
+        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
+        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
+        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
+    }
+    super::note(&format!(
+        "heaptui: dumped {} ({pid}) on {} with {} in {} ms: {} raw, {} over adb, {} restored: {}",
+        before.name,
+        d.serial,
+        dumped.method,
+        dumped.dump_ms,
+        heap::report::human_bytes(dumped.raw_bytes),
+        heap::report::human_bytes(pulled.bytes),
+        heap::report::human_bytes(bytes),
+        out.display()
+    ));
     Ok(out)
 }
 

@@ -48,16 +48,6 @@ impl Target {
             }
         }
     }
-
-    pub(crate) fn require_local(&self) -> anyhow::Result<()> {
-        match self.named_serial() {
-            Some(s) if !self.local && s != "local" => bail!(
-                "dumping on phones ({s}) comes with the fork dump, which is not built yet; \
-                 use --local for this machine's processes"
-            ),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// The trigger config file: `$HEAPTUI_TRIGGERS`, else `$XDG_CONFIG_HOME/heaptui/triggers`
@@ -197,7 +187,7 @@ pub fn ps(args: PsArgs) -> anyhow::Result<()> {
 }
 
 /// The one process `query` names in `list`.
-fn pick_in(list: &[agent::proc::ProcessInfo], query: &str, hint: &str) -> anyhow::Result<u32> {
+pub(crate) fn pick_in(list: &[agent::proc::ProcessInfo], query: &str, hint: &str) -> anyhow::Result<u32> {
     let found = agent::proc::find(list, query);
     match found.as_slice() {
         [one] => Ok(one.pid),

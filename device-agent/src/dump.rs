@@ -1,0 +1,161 @@
+//! Dumping on the device: the dumper the target offers (HotSpot's attach protocol, Android's
+//! `am dumpheap`), then the engine's stripper, so only the stripped dump leaves the device.
+//! The raw dump lives under a temporary name beside the output and is removed when done (and on
+//! every failure).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use heap::strip::{rewrite_all, strip_plan, Mode, StripOptions};
+
+/// How the heap is dumped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// HotSpot's dynamic attach protocol (`dumpheap`).
+    Attach,
+    /// Android's `am dumpheap <pid> <file>` (the app is paused while ART writes).
+    Am,
+}
+
+impl Method {
+    /// Parses `attach` or `am`.
+    pub fn parse(s: &str) -> Option<Method> {
+        match s {
+            "attach" => Some(Method::Attach),
+            "am" => Some(Method::Am),
+            _ => None,
+        }
+    }
+
+    /// The method a process offers: attach for a HotSpot JVM (it maps `libjvm.so`), else `am`.
+    pub fn for_process(pid: u32) -> Method {
+        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
+        if maps.contains("libjvm.so") {
+            Method::Attach
+        } else {
+            Method::Am
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Attach => "attach",
+            Method::Am => "am",
+        }
+    }
+}
+
+/// What a dump did.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Dumped {
+    /// Where the (stripped) dump is.
+    pub path: String,
+    /// `attach` or `am`.
+    pub method: String,
+    /// The strip mode, `none` when the dump was kept whole.
+    pub mode: String,
+    /// Bytes the runtime wrote.
+    pub raw_bytes: u64,
+    /// Bytes of the output.
+    pub bytes: u64,
+    /// Milliseconds the runtime took to write the dump (the app is paused for it unless forked).
+    pub dump_ms: u64,
+    /// Milliseconds the stripper took.
+    pub strip_ms: u64,
+    /// What the runtime said.
+    pub message: String,
+}
+
+/// Removes a file when dropped (the agent is pushed to phones: no tempfile dependency).
+struct Remove(PathBuf);
+
+impl Drop for Remove {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Waits until the file at `path` stops growing (`am dumpheap` may return before ART is done).
+fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), String> {
+    let start = Instant::now();
+    let mut last = None;
+    let mut still = Instant::now();
+    loop {
+        let len = std::fs::metadata(path).map(|m| m.len()).ok();
+        if len != last {
+            last = len;
+            still = Instant::now();
+        } else if len.is_some_and(|l| l >= 31) && still.elapsed() >= Duration::from_millis(1500) {
+            return Ok(());
+        }
+        if start.elapsed() > timeout {
+            return Err(format!("{} was not written within {} s", path.display(), timeout.as_secs()));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Dumps process `pid` with `method` into `out`, stripped with `mode` (`None`: kept whole);
+/// `live`: reachable objects only (attach; `am` always dumps after a GC with `-g`).
+pub fn dump(pid: u32, method: Method, mode: Option<Mode>, live: bool, out: &Path) -> Result<Dumped, String> {
+    if out.exists() {
+        return Err(format!("{} exists; the agent never overwrites a file", out.display()));
+    }
+    let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let raw = dir.join(format!(".{name}.{}.raw.hprof", std::process::id()));
+    let _raw_guard = Remove(raw.clone());
+    let start = Instant::now();
+    let message = match method {
+        Method::Attach => crate::attach::dump_heap(pid, &raw, live).map_err(|e| format!("attach to {pid}: {e}"))?,
+        Method::Am => {
+            let mut cmd = std::process::Command::new("am");
+            cmd.arg("dumpheap");
+            if live {
+                cmd.arg("-g");
+            }
+            let o = cmd
+                .arg(pid.to_string())
+                .arg(&raw)
+                .output()
+                .map_err(|e| format!("cannot run `am dumpheap` ({e}): not Android?"))?;
+            let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            if !o.status.success() {
+                return Err(format!("am dumpheap {pid}: {}", said.trim()));
+            }
+            wait_until_whole(&raw, Duration::from_secs(600))?;
+            said.trim().to_string()
+        }
+    };
+    let dump_ms = start.elapsed().as_millis() as u64;
+    let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(|e| format!("{}: {e}", raw.display()))?;
+    let start = Instant::now();
+    // Under a temporary name until whole; linked to its name (never over a file).
+    let part = dir.join(format!(".{name}.{}.part", std::process::id()));
+    let _part_guard = Remove(part.clone());
+    match mode {
+        None => std::fs::copy(&raw, &part).map(|_| ()).map_err(|e| format!("{}: {e}", part.display()))?,
+        Some(mode) => {
+            let input = std::fs::File::open(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
+            let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+            let plan = strip_plan(&StripOptions { mode, ..Default::default() });
+            let (mut w, _) = rewrite_all(input, std::io::BufWriter::with_capacity(1 << 20, file), plan)
+                .map_err(|e| format!("stripping: {e}"))?;
+            w.flush().map_err(|e| format!("{}: {e}", part.display()))?;
+        }
+    }
+    std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    Ok(Dumped {
+        path: out.display().to_string(),
+        method: method.name().to_string(),
+        mode: mode.map_or("none".to_string(), |m| format!("{m:?}").to_lowercase()),
+        raw_bytes,
+        bytes,
+        dump_ms,
+        strip_ms: start.elapsed().as_millis() as u64,
+        message,
+    })
+}
