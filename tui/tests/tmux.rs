@@ -210,7 +210,9 @@ fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
     let s = t.wait_for("TRIGGER heap");
     assert!(s.contains("dump at 51.2 MiB"), "{s}");
     t.keys(&["d"]);
+    // The progress screen, then the analysis on the Leaks screen.
     t.wait_for("dumped to");
+    t.wait_for("class — reason");
     t.keys(&["1"]);
     let s = t.wait_for("byte[]");
     assert!(s.contains("heaptui/dumps/local/HeapGrowth") || s.contains("HeapGrowth"), "{s}");
@@ -218,4 +220,56 @@ fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
     drop(jvm);
     let dumps = std::fs::read_dir(dir.path().join("heaptui/dumps/local/HeapGrowth")).unwrap().count();
     assert_eq!(dumps, 2, "the dump and its sidecar");
+}
+
+/// The same keypress on a phone: the test double of one (`tests/phone`) behind the real adb
+/// server, the demo's LeakyCache running "on" it. `d` has the agent dump and strip it there; the
+/// dump is pulled, restored and opened on the Leaks screen with LeakyCache as the suspect.
+#[test]
+fn d_on_a_phone_ends_on_the_leak() {
+    use test_phone::{AdbServer, PhoneSpec, TestPhone};
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    struct Jvm(std::process::Child);
+    impl Drop for Jvm {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut jvm = Jvm(Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "2000", "120"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(jvm.0.stdout.take().unwrap()), &mut line).unwrap();
+    let pid = jvm.0.id();
+    let port = server.0.to_string();
+    let agents = test_phone::musl_agent_dir().to_str().unwrap().to_string();
+    let xdg = dir.path().to_str().unwrap();
+    let env =
+        [("XDG_DATA_HOME", xdg), ("ANDROID_ADB_SERVER_PORT", port.as_str()), ("HEAPTUI_AGENT_DIR", agents.as_str())];
+    let t = Tmux::start_with_env("phone-dump", &env, &[], 160, 40);
+    t.wait_for("Open a heap dump or watch a process");
+    t.keys(&["/"]);
+    t.keys(&["-l", &format!("LeakyCache {pid} heaptui_test_phone")]);
+    let s = t.wait_for("heaptui_test_phone]");
+    assert!(s.contains(&phone.serial()), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for(&format!("LeakyCache ({pid}) on {}", phone.serial()));
+    t.wait_for("Open files");
+    t.keys(&["d"]);
+    let s = t.wait_for("class LeakyCache retains");
+    assert!(s.contains("application") && s.contains("2000 x LeakyCache$Session"), "{s}");
+    t.keys(&["q"]);
+    drop(jvm);
+    let stored = dir.path().join("heaptui/dumps").join(phone.serial().replace(':', "_")).join("LeakyCache");
+    assert_eq!(std::fs::read_dir(stored).unwrap().count(), 2, "the restored dump and its sidecar");
 }

@@ -137,6 +137,20 @@ impl Loaded {
 pub struct Progress {
     pub phases: Vec<(&'static str, u64, u64)>,
     pub started: Instant,
+    /// When each phase first reported (its rate is measured from there).
+    pub began: HashMap<&'static str, Instant>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress { phases: Vec::new(), started: Instant::now(), began: HashMap::new() }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress::new()
+    }
 }
 
 /// One entry of the picker.
@@ -389,7 +403,7 @@ impl App {
     /// A model that waits for a dump to load.
     pub fn new(theme: Theme) -> App {
         App {
-            load: Load::Loading(Progress { phases: Vec::new(), started: Instant::now() }),
+            load: Load::Loading(Progress::new()),
             screen: Screen::Overview,
             theme,
             help: false,
@@ -437,7 +451,10 @@ impl App {
                 if let Load::Loading(p) = &mut self.load {
                     match p.phases.iter_mut().find(|(n, _, _)| *n == phase) {
                         Some(e) => (e.1, e.2) = (done, total),
-                        None => p.phases.push((phase, done, total)),
+                        None => {
+                            p.phases.push((phase, done, total));
+                            p.began.insert(phase, Instant::now());
+                        }
                     }
                 }
                 Vec::new()
@@ -460,7 +477,11 @@ impl App {
             Msg::Sample(sample) => {
                 let Some(m) = &mut self.monitor else { return Vec::new() };
                 match m.on_sample(*sample) {
-                    Some(super::monitor::Request::Dump(kind)) => vec![Effect::Dump(m.target.clone(), kind)],
+                    Some(super::monitor::Request::Dump(kind)) => {
+                        let target = m.target.clone();
+                        self.start_dump_screen();
+                        vec![Effect::Dump(target, kind)]
+                    }
                     None => Vec::new(),
                 }
             }
@@ -486,13 +507,20 @@ impl App {
                     Ok(path) => {
                         m.events.push((t, format!("dumped to {}", path.display())));
                         m.dumps.push(path.clone());
-                        self.status = Some("dump taken: opening it (screens 1-5)".into());
-                        self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
+                        self.status = Some(format!("dumped to {}", path.display()));
+                        if !matches!(self.load, Load::Loading(_)) {
+                            self.load = Load::Loading(Progress::new());
+                        }
                         vec![Effect::Open(Source::File(path))]
                     }
                     Err(e) => {
                         m.events.push((t, format!("dump failed: {e}")));
                         self.status = Some(format!("dump failed: {e}"));
+                        // Back to what was shown before: the monitor, with the error in its log.
+                        if matches!(self.load, Load::Loading(_)) {
+                            self.load = Load::Empty;
+                        }
+                        self.screen = Screen::Monitor;
                         Vec::new()
                     }
                 }
@@ -687,12 +715,23 @@ impl App {
                     m.dumping = true;
                     let t = m.now();
                     m.events.push((t, "dump asked for (d)".into()));
-                    return vec![Effect::Dump(m.target.clone(), "manual")];
+                    m.marks.push(t);
+                    let target = m.target.clone();
+                    self.start_dump_screen();
+                    return vec![Effect::Dump(target, "manual")];
                 }
                 None => self.status = Some("nothing is being watched".into()),
             },
         }
         Vec::new()
+    }
+
+    /// A dump is under way: the progress screen (dump, strip, transfer, restore, then loading),
+    /// and the Leaks screen once it is analysed.
+    fn start_dump_screen(&mut self) {
+        self.load = Load::Loading(Progress::new());
+        self.screen = Screen::Leaks;
+        self.leaks = LeaksState::default();
     }
 
     /// Acts on a picked item: opens a dump, or starts watching a process.
@@ -705,7 +744,7 @@ impl App {
                 vec![Effect::Watch(target)]
             }
             source => {
-                self.load = Load::Loading(Progress { phases: Vec::new(), started: Instant::now() });
+                self.load = Load::Loading(Progress::new());
                 vec![Effect::Open(source)]
             }
         }

@@ -53,6 +53,8 @@ pub struct MonitorState {
     pub dumping: bool,
     /// Dumps taken in this session.
     pub dumps: Vec<std::path::PathBuf>,
+    /// When dumps were asked for (seconds), marked on the charts.
+    pub marks: Vec<f64>,
     /// The thresholds being edited (`t`), as a trigger spec.
     pub editing: Option<String>,
     /// Why the watch ended, once it has.
@@ -78,6 +80,7 @@ impl MonitorState {
             auto_dump: false,
             dumping: false,
             dumps: Vec::new(),
+            marks: Vec::new(),
             editing: None,
             ended: None,
         }
@@ -98,6 +101,7 @@ impl MonitorState {
             self.events.push((t, format!("TRIGGER {}: {}", e.kind, e.message)));
             if self.auto_dump && !self.dumping && self.dumps.is_empty() && request.is_none() {
                 self.dumping = true;
+                self.marks.push(t);
                 self.events.push((t, "auto-dump: dumping".into()));
                 request = Some(Request::Dump(e.kind));
             }
@@ -198,18 +202,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, theme: &Theme, m: Option<&Monitor
         ),
         None => " Java heap: unknown (no hsperfdata or dumpsys) ".to_string(),
     };
-    chart(
-        frame,
-        heap_area,
-        theme,
-        &title,
-        "MiB",
-        vec![
-            ("used", used, theme.accent),
-            ("max", flat(max.map(mib)), theme.dim),
-            ("trigger", flat(line.map(mib)), theme.error),
-        ],
-    );
+    // Each dump as a vertical line, as high as the heap's max.
+    let top = max.map(mib).unwrap_or_else(|| used.iter().map(|p| p.1).fold(1.0, f64::max));
+    let mut heap_series = vec![
+        ("used", used, theme.accent),
+        ("max", flat(max.map(mib)), theme.dim),
+        ("trigger", flat(line.map(mib)), theme.error),
+    ];
+    for (i, &t) in m.marks.iter().enumerate() {
+        heap_series.push((if i == 0 { "dump" } else { "" }, vec![(t, 0.0), (t, top)], theme.header));
+    }
+    chart(frame, heap_area, theme, &title, "MiB", heap_series);
 
     let rss = series(&|s| Some(s.rss_kb as f64 / 1024.0));
     let pss = series(&|s| s.pss_kb.map(|k| k as f64 / 1024.0));

@@ -136,15 +136,39 @@ fn spawn_watch(target: super::monitor::Target, tx: Sender<Msg>) {
     });
 }
 
-/// Dumps `target` on a thread (this machine: the attach protocol, stripped for triage).
+/// Dumps `target` on a thread, posting each phase: this machine through the attach protocol
+/// (stripped for triage), a phone through its agent (dumped and stripped there, pulled,
+/// restored here).
 fn spawn_dump(target: super::monitor::Target, kind: &'static str, tx: Sender<Msg>) {
     std::thread::spawn(move || {
-        let r = match &target.serial {
-            None => crate::cmd::dump::dump_local(target.pid, &target.name, "triage", true, None, kind)
-                .map_err(|e| format!("{e:#}")),
-            Some(s) => Err(format!("dumping on a phone ({s}) needs the fork dump, which is not built yet")),
+        let progress = |phase: &'static str, done: u64, total: u64| {
+            let _ = tx.send(Msg::Progress { phase, done, total });
         };
-        let _ = tx.send(Msg::Dumped(r));
+        let r = match &target.serial {
+            None => {
+                progress("dump", 0, 1);
+                let r = crate::cmd::dump::dump_local(target.pid, &target.name, "triage", true, None, kind);
+                progress("dump", 1, 1);
+                r
+            }
+            Some(serial) => (|| {
+                let d = bridge::device::AdbDevice::select(bridge::adb::server_port(), Some(serial))?;
+                let agent = bridge::agent::Agent::deploy(&d)?;
+                crate::cmd::dump::dump_device(
+                    &d,
+                    &agent,
+                    target.pid,
+                    &target.name,
+                    "auto",
+                    "triage",
+                    true,
+                    None,
+                    kind,
+                    &mut |phase, done, total| progress(phase, done, total),
+                )
+            })(),
+        };
+        let _ = tx.send(Msg::Dumped(r.map_err(|e| format!("{e:#}"))));
     });
 }
 

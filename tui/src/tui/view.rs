@@ -139,17 +139,30 @@ fn draw_loading(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let block = Block::default().borders(Borders::ALL).title(" Loading ");
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let names = ["read", "index", "dominators", "histogram", "leaks"];
+    // A dump taken from the monitor shows its own phases first.
+    let dumping = p.phases.iter().any(|(n, _, _)| *n == "dump");
+    let names: Vec<&str> = if dumping {
+        vec!["dump", "transfer", "restore", "read", "index", "dominators", "histogram", "leaks"]
+    } else {
+        vec!["read", "index", "dominators", "histogram", "leaks"]
+    };
     let rows = Layout::vertical(names.iter().map(|_| Constraint::Length(2)).collect::<Vec<_>>()).split(inner);
-    let elapsed = p.started.elapsed().as_secs_f64();
     for (i, name) in names.iter().enumerate() {
         let (done, total) = p.phases.iter().find(|(n, _, _)| n == name).map_or((0, 0), |e| (e.1, e.2));
         let ratio = if total > 0 { (done as f64 / total as f64).clamp(0.0, 1.0) } else { 0.0 };
         let mut label = format!("{name:<11} {:>3.0}%", ratio * 100.0);
-        if *name == "read" && total > 0 && done > 0 && ratio < 1.0 {
+        let elapsed = p.began.get(name).unwrap_or(&p.started).elapsed().as_secs_f64();
+        if matches!(*name, "read" | "transfer" | "restore") && total > 1 && done > 0 {
             let rate = done as f64 / elapsed.max(0.001);
-            let eta = (total - done) as f64 / rate;
-            label.push_str(&format!("  {}/s  ETA {eta:.0} s", human_bytes(rate as u64)));
+            label.push_str(&format!(
+                "  {} of {}  {}/s",
+                human_bytes(done),
+                human_bytes(total),
+                human_bytes(rate as u64)
+            ));
+            if ratio < 1.0 {
+                label.push_str(&format!("  ETA {:.0} s", (total - done) as f64 / rate));
+            }
         }
         let later = p.phases.iter().position(|(n, _, _)| n == name).is_some_and(|k| k + 1 < p.phases.len());
         let ratio = if later { 1.0 } else { ratio };
