@@ -1,0 +1,247 @@
+//! Finding ART's symbols in `libart.so` by reading the ELF file, as KOOM does: device builds may
+//! not export what the fork dump needs (`art::hprof::Hprof::Dump`, `~Hprof`), and `dlsym` sees
+//! only exported symbols. Where a name is looked for, in order:
+//!
+//! 1. `.dynsym` through the GNU hash table (`.gnu.hash`), what the dynamic linker uses;
+//! 2. `.dynsym` through the SysV hash table (`.hash`), for libraries linked without the former;
+//! 3. `.symtab`, when the library was not stripped;
+//! 4. the `.symtab` of the MiniDebugInfo in `.gnu_debugdata`: an xz-compressed ELF that Android's
+//!    build keeps in stripped system libraries for unwinding, and that holds local symbols.
+//!
+//! goblin parses the file (headers, sections, symbol and string tables); the two hash-table walks
+//! are here because goblin's own `GnuHash` reads raw pointers of a loaded image (aligned, host
+//! byte order) and it has no SysV lookup.
+
+use goblin::elf::section_header::{SHT_GNU_HASH, SHT_HASH};
+use goblin::elf::sym::Symtab;
+use goblin::elf::Elf;
+use goblin::strtab::Strtab;
+
+/// Where a symbol was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `.dynsym`, through `.gnu.hash`.
+    GnuHash,
+    /// `.dynsym`, through `.hash`.
+    SysvHash,
+    /// `.symtab`.
+    Symtab,
+    /// `.symtab` of the xz-compressed ELF in `.gnu_debugdata`.
+    MiniDebugInfo,
+}
+
+/// A symbol found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Symbol {
+    /// Its value: the address relative to the library's load base.
+    pub value: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Where it was found.
+    pub source: Source,
+}
+
+/// Why a library could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfError {
+    /// Not an ELF file goblin can parse.
+    #[error("not a readable ELF file: {0}")]
+    Parse(String),
+    /// `.gnu_debugdata` is there but does not decompress to an ELF.
+    #[error("the MiniDebugInfo (.gnu_debugdata) cannot be read: {0}")]
+    MiniDebugInfo(String),
+}
+
+/// A library's symbols, ready for lookups.
+pub struct Library<'a> {
+    data: &'a [u8],
+    elf: Elf<'a>,
+    /// The decompressed MiniDebugInfo, when the library has one.
+    mini: Option<Vec<u8>>,
+}
+
+impl<'a> Library<'a> {
+    /// Parses `data` (the library file's bytes).
+    pub fn parse(data: &'a [u8]) -> Result<Library<'a>, ElfError> {
+        let elf = Elf::parse(data).map_err(|e| ElfError::Parse(e.to_string()))?;
+        let mini = match section(&elf, data, ".gnu_debugdata") {
+            Some(xz) => {
+                let mut out = Vec::new();
+                lzma_rs::xz_decompress(&mut std::io::BufReader::new(xz), &mut out)
+                    .map_err(|e| ElfError::MiniDebugInfo(e.to_string()))?;
+                Some(out)
+            }
+            None => None,
+        };
+        Ok(Library { data, elf, mini })
+    }
+
+    /// Whether the library is 64-bit.
+    pub fn is_64(&self) -> bool {
+        self.elf.is_64
+    }
+
+    /// Looks `name` up in the order the module describes.
+    pub fn lookup(&self, name: &str) -> Option<Symbol> {
+        let dynsym = |i: usize, source| {
+            let s = self.elf.dynsyms.get(i)?;
+            (s.st_value != 0 || s.st_shndx != 0).then_some(Symbol { value: s.st_value, size: s.st_size, source })
+        };
+        if let Some(table) = self.hash_table(SHT_GNU_HASH) {
+            if let Some(i) =
+                gnu_lookup(table, self.elf.is_64, self.elf.little_endian, name, &self.elf.dynsyms, &self.elf.dynstrtab)
+            {
+                return dynsym(i, Source::GnuHash);
+            }
+        } else if let Some(table) = self.hash_table(SHT_HASH) {
+            if let Some(i) = sysv_lookup(table, self.elf.little_endian, name, &self.elf.dynsyms, &self.elf.dynstrtab) {
+                return dynsym(i, Source::SysvHash);
+            }
+        }
+        if let Some(s) = linear(&self.elf.syms, &self.elf.strtab, name) {
+            return Some(Symbol { source: Source::Symtab, ..s });
+        }
+        let mini = Elf::parse(self.mini.as_deref()?).ok()?;
+        linear(&mini.syms, &mini.strtab, name).map(|s| Symbol { source: Source::MiniDebugInfo, ..s })
+    }
+
+    fn hash_table(&self, kind: u32) -> Option<&'a [u8]> {
+        let h = self.elf.section_headers.iter().find(|h| h.sh_type == kind)?;
+        self.data.get(h.sh_offset as usize..(h.sh_offset + h.sh_size) as usize)
+    }
+}
+
+fn section<'a>(elf: &Elf<'_>, data: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let h = elf.section_headers.iter().find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(name))?;
+    data.get(h.sh_offset as usize..(h.sh_offset + h.sh_size) as usize)
+}
+
+fn linear(syms: &Symtab<'_>, strtab: &Strtab<'_>, name: &str) -> Option<Symbol> {
+    syms.iter().find(|s| s.st_value != 0 && strtab.get_at(s.st_name) == Some(name)).map(|s| Symbol {
+        value: s.st_value,
+        size: s.st_size,
+        source: Source::Symtab,
+    })
+}
+
+fn u32_at(b: &[u8], at: usize, little: bool) -> Option<u32> {
+    let w: [u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
+    Some(if little { u32::from_le_bytes(w) } else { u32::from_be_bytes(w) })
+}
+
+fn u64_at(b: &[u8], at: usize, little: bool) -> Option<u64> {
+    let w: [u8; 8] = b.get(at..at + 8)?.try_into().ok()?;
+    Some(if little { u64::from_le_bytes(w) } else { u64::from_be_bytes(w) })
+}
+
+fn named(i: usize, name: &str, syms: &Symtab<'_>, strtab: &Strtab<'_>) -> bool {
+    syms.get(i).is_some_and(|s| strtab.get_at(s.st_name) == Some(name))
+}
+
+/// The GNU hash of a symbol name (Daniel J. Bernstein's, as glibc and bionic compute it).
+pub fn gnu_hash(name: &str) -> u32 {
+    name.bytes().fold(5381u32, |h, c| h.wrapping_mul(33).wrapping_add(u32::from(c)))
+}
+
+/// The SysV ELF hash of a symbol name.
+pub fn sysv_hash(name: &str) -> u32 {
+    let mut h = 0u32;
+    for c in name.bytes() {
+        h = (h << 4).wrapping_add(u32::from(c));
+        let g = h & 0xf000_0000;
+        if g != 0 {
+            h ^= g >> 24;
+        }
+        h &= !g;
+    }
+    h
+}
+
+/// Walks a `.gnu.hash` table: header (buckets, first hashed symbol, bloom words, bloom shift),
+/// the bloom filter (words of the class's size), the buckets, the chain of hashes (the low bit
+/// ends a chain). Returns the `.dynsym` index.
+fn gnu_lookup(
+    t: &[u8],
+    is_64: bool,
+    little: bool,
+    name: &str,
+    syms: &Symtab<'_>,
+    strtab: &Strtab<'_>,
+) -> Option<usize> {
+    let (nbuckets, symoffset, bloom_size, shift) =
+        (u32_at(t, 0, little)?, u32_at(t, 4, little)?, u32_at(t, 8, little)?, u32_at(t, 12, little)?);
+    if nbuckets == 0 || bloom_size == 0 {
+        return None;
+    }
+    let h = gnu_hash(name);
+    let word_bits = if is_64 { 64 } else { 32 };
+    let word_bytes = word_bits as usize / 8;
+    let word_at = 16 + ((h / word_bits) % bloom_size) as usize * word_bytes;
+    let word = if is_64 { u64_at(t, word_at, little)? } else { u64::from(u32_at(t, word_at, little)?) };
+    let mask = (1u64 << (h % word_bits)) | (1u64 << ((h >> (shift % 32)) % word_bits));
+    if word & mask != mask {
+        return None;
+    }
+    let buckets_at = 16 + bloom_size as usize * word_bytes;
+    let mut i = u32_at(t, buckets_at + (h % nbuckets) as usize * 4, little)? as usize;
+    if i < symoffset as usize {
+        return None;
+    }
+    let chain_at = buckets_at + nbuckets as usize * 4;
+    loop {
+        let h2 = u32_at(t, chain_at + (i - symoffset as usize) * 4, little)?;
+        if (h | 1) == (h2 | 1) && named(i, name, syms, strtab) {
+            return Some(i);
+        }
+        if h2 & 1 == 1 {
+            return None;
+        }
+        i += 1;
+    }
+}
+
+/// Walks a SysV `.hash` table: bucket and chain counts, the buckets, the chains (0 ends one).
+fn sysv_lookup(t: &[u8], little: bool, name: &str, syms: &Symtab<'_>, strtab: &Strtab<'_>) -> Option<usize> {
+    let (nbucket, nchain) = (u32_at(t, 0, little)?, u32_at(t, 4, little)?);
+    if nbucket == 0 {
+        return None;
+    }
+    let mut i = u32_at(t, 8 + (sysv_hash(name) % nbucket) as usize * 4, little)? as usize;
+    // Each step moves along a chain; more steps than chains means a loop in a malformed table.
+    for _ in 0..=nchain {
+        if i == 0 {
+            return None;
+        }
+        if named(i, name, syms, strtab) {
+            return Some(i);
+        }
+        i = u32_at(t, 8 + (nbucket as usize + i) * 4, little)? as usize;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Published values: glibc's `dl_new_hash` and the System V ABI's `elf_hash`.
+    #[test]
+    fn hashes() {
+        assert_eq!(gnu_hash(""), 5381);
+        assert_eq!(gnu_hash("printf"), 0x156b_2bb8);
+        assert_eq!(sysv_hash("printf"), 0x0779_05a6);
+        assert_eq!(sysv_hash(""), 0);
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(Library::parse(b"not an elf at all").is_err());
+        // Every cut of a real ELF either fails to parse or looks up without panicking.
+        let bytes = std::fs::read("/proc/self/exe").unwrap();
+        for cut in [64, 200, 4096, bytes.len() / 2] {
+            if let Ok(l) = Library::parse(&bytes[..cut]) {
+                let _ = l.lookup("main");
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Symbol lookup against the real Android 11 `libart.so` of Debian's `android-libart` package,
+//! each path of the lookup exercised: the library as shipped (`.gnu.hash`), with `.gnu.hash`
+//! removed (`.hash`), with a symbol only in `.symtab`, and with that `.symtab` moved into an
+//! xz-compressed MiniDebugInfo (`.gnu_debugdata`), as Android's build makes it. The variants are
+//! made with binutils' `objcopy` and `xz`; the expected values are what binutils' `readelf` says.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use forkdump::elf::{Library, Source};
+
+const LIBART: &str = "/usr/lib/x86_64-linux-gnu/android/libart.so.0";
+/// The address given to the symbol only `.symtab` holds: `Hprof::Dump`'s in this build (any
+/// value would do; this one is plausible).
+const HIDDEN: &str = "heaptui_hidden_hprof_dump";
+
+fn run(cmd: &mut Command) {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
+    assert!(out.status.success(), "{cmd:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `readelf`'s value of `name` in `lib` (`--dyn-syms` or `--syms`).
+fn readelf(lib: &Path, table: &str, name: &str) -> u64 {
+    let out = Command::new("readelf").args(["-W", table]).arg(lib).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line =
+        text.lines().find(|l| l.split_whitespace().last() == Some(name)).unwrap_or_else(|| panic!("{name} in {table}"));
+    u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+}
+
+/// The library as if linked with `--hash-style=sysv`: its `.gnu.hash` section typed PROGBITS and
+/// its DT_GNU_HASH entry turned into DT_DEBUG, so nothing finds the GNU table (removing the
+/// section with objcopy would leave DT_GNU_HASH pointing at other bytes). 64-bit little-endian.
+fn sysv_only(elf: &[u8]) -> Vec<u8> {
+    let mut b = elf.to_vec();
+    let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]) as usize;
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+    let u64_at = |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize;
+    let (shoff, shentsize, shnum) = (u64_at(&b, 0x28), u16_at(&b, 0x3a), u16_at(&b, 0x3c));
+    let mut patched = (false, false);
+    for i in 0..shnum {
+        let h = shoff + i * shentsize;
+        match u32_at(&b, h + 4) {
+            0x6fff_fff6 => {
+                b[h + 4..h + 8].copy_from_slice(&1u32.to_le_bytes());
+                patched.0 = true;
+            }
+            6 => {
+                let (off, size) = (u64_at(&b, h + 0x18), u64_at(&b, h + 0x20));
+                for e in (off..off + size).step_by(16) {
+                    if u64_at(&b, e) == 0x6fff_fef5 {
+                        b[e..e + 8].copy_from_slice(&21u64.to_le_bytes());
+                        patched.1 = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(patched, (true, true), "libart.so has .gnu.hash and DT_GNU_HASH");
+    b
+}
+
+fn variants(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let sysv = dir.join("sysv.so");
+    std::fs::write(&sysv, sysv_only(&std::fs::read(LIBART).unwrap())).unwrap();
+    let hidden = readelf(Path::new(LIBART), "--dyn-syms", forkdump::art::HPROF_DUMP);
+    let symtab = dir.join("symtab.so");
+    run(Command::new("objcopy")
+        .arg(format!("--add-symbol={HIDDEN}={hidden:#x},function,global"))
+        .arg(LIBART)
+        .arg(&symtab));
+    // MiniDebugInfo: the symbol table alone, xz-compressed, in .gnu_debugdata of the library as
+    // shipped (which has no .symtab).
+    let debug = dir.join("mini.debug");
+    run(Command::new("objcopy").args(["--only-keep-debug"]).arg(&symtab).arg(&debug));
+    run(Command::new("xz").arg("-k").arg(&debug));
+    let mini = dir.join("mini.so");
+    run(Command::new("objcopy")
+        .arg(format!("--add-section=.gnu_debugdata={}.xz", debug.display()))
+        .arg(LIBART)
+        .arg(&mini));
+    (sysv, symtab, mini)
+}
+
+#[test]
+fn finds_arts_symbols_by_every_path() {
+    assert!(Path::new(LIBART).exists(), "install Debian's android-libart (apt-get install android-libart)");
+    let dir = tempfile::tempdir().unwrap();
+    let (sysv, symtab, mini) = variants(dir.path());
+    let names = [
+        forkdump::art::DUMP_HEAP,
+        forkdump::art::HPROF_DUMP,
+        forkdump::art::HPROF_DTOR,
+        forkdump::art::SUSPEND_ALL,
+        forkdump::art::RESUME_ALL,
+    ];
+
+    let shipped = std::fs::read(LIBART).unwrap();
+    let lib = Library::parse(&shipped).unwrap();
+    assert!(lib.is_64());
+    for name in names {
+        let s = lib.lookup(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!((s.value, s.source), (readelf(Path::new(LIBART), "--dyn-syms", name), Source::GnuHash), "{name}");
+    }
+    // Android 11 has no Dbg::SuspendVM: the fork dump must take ScopedSuspendAll.
+    assert_eq!(lib.lookup(forkdump::art::DBG_SUSPEND), None);
+    assert_eq!(lib.lookup(HIDDEN), None);
+
+    let bytes = std::fs::read(&sysv).unwrap();
+    let lib = Library::parse(&bytes).unwrap();
+    for name in names {
+        let s = lib.lookup(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!((s.value, s.source), (readelf(&sysv, "--dyn-syms", name), Source::SysvHash), "{name}");
+    }
+    assert_eq!(lib.lookup("_ZN3art3Dbg9SuspendVMEv"), None);
+
+    let bytes = std::fs::read(&symtab).unwrap();
+    let lib = Library::parse(&bytes).unwrap();
+    let s = lib.lookup(HIDDEN).unwrap();
+    assert_eq!((s.value, s.source), (readelf(&symtab, "--syms", HIDDEN), Source::Symtab));
+    // Exported names still come from .dynsym.
+    assert_eq!(lib.lookup(forkdump::art::DUMP_HEAP).unwrap().source, Source::GnuHash);
+
+    let bytes = std::fs::read(&mini).unwrap();
+    let lib = Library::parse(&bytes).unwrap();
+    let s = lib.lookup(HIDDEN).unwrap();
+    assert_eq!((s.value, s.source), (readelf(&symtab, "--syms", HIDDEN), Source::MiniDebugInfo));
+    assert_eq!(lib.lookup("no_such_symbol_anywhere"), None);
+}
