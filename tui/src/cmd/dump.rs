@@ -38,7 +38,17 @@ fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result<Pat
         .context("neither XDG_DATA_HOME nor HOME is set; give -o FILE")?;
     let safe =
         |s: &str| s.chars().map(|c| if c.is_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect::<String>();
-    Ok(base.join("heaptui/dumps").join(safe(device)).join(safe(process)).join(format!("{}.hprof", utc_stamp(time_ms))))
+    let dir = base.join("heaptui/dumps").join(safe(device)).join(safe(process));
+    let stamp = utc_stamp(time_ms);
+    // Two dumps in one second get `-2`, `-3`... (an existing file is never the answer).
+    for i in 1..1000 {
+        let name = if i == 1 { format!("{stamp}.hprof") } else { format!("{stamp}-{i}.hprof") };
+        let p = dir.join(&name);
+        if !p.exists() && !dir.join(format!("{name}.json")).exists() {
+            return Ok(p);
+        }
+    }
+    bail!("no free name for {stamp}.hprof in {}", dir.display())
 }
 
 /// `20261123T014126Z` for a time in ms since the epoch (UTC; civil date from days, as in Howard
