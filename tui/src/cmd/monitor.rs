@@ -236,7 +236,8 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                 Err(e) => return Err(e).with_context(|| format!("process {pid}")),
             };
             sampled = true;
-            if watch.on_sample(&sample, Some(pid))? {
+            let mut dump = |kind: &'static str| super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, kind);
+            if watch.on_sample(&sample, &mut dump)? {
                 if let Ok(g) = agent::proc::groups(pid) {
                     watch.print_groups(&g)?;
                 }
@@ -248,9 +249,6 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
             std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
         }
     };
-    if args.auto_dump {
-        bail!("--auto-dump on a phone needs the fork dump, which is not built yet (it works with --local)");
-    }
     let agent = bridge::agent::Agent::deploy(&phone)?;
     let pid = pick_in(&agent.processes()?, &args.process, &format!("-s {}", phone.serial))?;
     // As many samples as the local loop takes in the same time.
@@ -266,7 +264,12 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
         match line {
             bridge::agent::Line::Sample(s) => {
                 sampled = true;
-                let groups = match watch.on_sample(&s, None) {
+                // On the phone: dumped and stripped there, pulled and restored here.
+                let mut dump = |kind: &'static str| {
+                    let mode = args.dump_mode.as_str();
+                    super::dump::dump_device(&phone, &agent, pid, &args.process, "auto", mode, true, None, kind, &mut |_, _, _| {})
+                };
+                let groups = match watch.on_sample(&s, &mut dump) {
                     Ok(true) => agent.groups(pid).ok(),
                     Ok(false) => None,
                     Err(e) => {
@@ -332,9 +335,13 @@ impl Watch<'_> {
         super::print(&format!("    threads: {}\n    fds: {}\n", top(&g.threads), top(&g.fds)))
     }
 
-    /// Prints a sample and the events it fires; `local_pid`: the process is on this machine
-    /// (auto-dump possible). True when a thread or FD alarm fired.
-    fn on_sample(&mut self, sample: &agent::sample::Sample, local_pid: Option<u32>) -> anyhow::Result<bool> {
+    /// Prints a sample and the events it fires, and dumps with `dump` on the first event when
+    /// asked to (`--auto-dump`). True when a thread or FD alarm fired.
+    fn on_sample(
+        &mut self,
+        sample: &agent::sample::Sample,
+        dump: &mut dyn FnMut(&'static str) -> anyhow::Result<std::path::PathBuf>,
+    ) -> anyhow::Result<bool> {
         let args = self.args;
         let t = self.start.elapsed().as_secs_f64();
         let events = self.triggers.feed(sample);
@@ -381,9 +388,9 @@ impl Watch<'_> {
             }
         }
         super::print(&out)?;
-        if let (true, false, Some(pid), Some(e)) = (args.auto_dump, self.dumped, local_pid, events.first()) {
+        if let (true, false, Some(e)) = (args.auto_dump, self.dumped, events.first()) {
             self.dumped = true;
-            let path = super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, e.kind)?;
+            let path = dump(e.kind)?;
             let line = if args.json {
                 format!(
                     "{}\n",
