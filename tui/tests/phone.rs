@@ -56,10 +56,26 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
     assert_eq!(app["jvm"], true);
     assert!(phone.tmp_dir().join("heaptui-agent").is_file(), "the agent was pushed");
 
-    let lines = json_lines(&heaptui(
-        &server,
-        &["monitor", "-s", &phone.serial(), "HeapGrowth", "--interval", "0.2", "--duration", "6", "--json"],
-    ));
+    let xdg = dir.path().join("data");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args([
+            "monitor",
+            "-s",
+            &phone.serial(),
+            "HeapGrowth",
+            "--interval",
+            "0.2",
+            "--duration",
+            "6",
+            "--json",
+            "--auto-dump",
+        ])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env("XDG_DATA_HOME", &xdg)
+        .output()
+        .unwrap();
+    let lines = json_lines(&out);
     let _ = jvm.kill();
     let _ = jvm.wait();
     let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
@@ -73,6 +89,13 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
     let heap: Vec<_> = lines.iter().filter(|l| l["type"] == "trigger" && l["kind"] == "heap").collect();
     assert_eq!(heap.len(), 1, "{heap:?}");
     assert_eq!(heap[0]["threshold"].as_u64().unwrap(), (max as f64 * 0.8) as u64);
+    // --auto-dump: dumped on the phone once, restored here under the phone's serial.
+    let dumps: Vec<_> = lines.iter().filter(|l| l["type"] == "dump").collect();
+    assert_eq!(dumps.len(), 1, "{dumps:?}");
+    assert_eq!(dumps[0]["trigger"], "heap");
+    let path = Path::new(dumps[0]["path"].as_str().unwrap());
+    assert!(path.starts_with(xdg.join("heaptui/dumps").join(phone.serial().replace(':', "_"))), "{}", path.display());
+    assert!(path.is_file());
 }
 
 #[test]

@@ -236,7 +236,8 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                 Err(e) => return Err(e).with_context(|| format!("process {pid}")),
             };
             sampled = true;
-            let mut dump = |kind: &'static str| super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, kind);
+            let mut dump =
+                |kind: &'static str| super::dump::dump_local(pid, &args.process, &args.dump_mode, true, None, kind);
             if watch.on_sample(&sample, &mut dump)? {
                 if let Ok(g) = agent::proc::groups(pid) {
                     watch.print_groups(&g)?;
@@ -267,7 +268,18 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                 // On the phone: dumped and stripped there, pulled and restored here.
                 let mut dump = |kind: &'static str| {
                     let mode = args.dump_mode.as_str();
-                    super::dump::dump_device(&phone, &agent, pid, &args.process, "auto", mode, true, None, kind, &mut |_, _, _| {})
+                    super::dump::dump_device(
+                        &phone,
+                        &agent,
+                        pid,
+                        &args.process,
+                        "auto",
+                        mode,
+                        true,
+                        None,
+                        kind,
+                        &mut |_, _, _| {},
+                    )
                 };
                 let groups = match watch.on_sample(&s, &mut dump) {
                     Ok(true) => agent.groups(pid).ok(),
