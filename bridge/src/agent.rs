@@ -200,6 +200,61 @@ impl<'a> Agent<'a> {
         )))
     }
 
+    /// Dumps `pid` as [`Agent::dump`] does, but streams the dump to the host: `sink` gets its
+    /// bytes as they come (nothing stripped is stored on the device). The report's `sha256` is the
+    /// agent's hash of what it sent.
+    pub fn dump_stream(
+        &self,
+        pid: u32,
+        method: &str,
+        mode: &str,
+        live: bool,
+        sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> Result<agent::dump::Dumped> {
+        let mut cmd =
+            format!("{} dump --pid {pid} --method {} --mode {} --out -", quote(&self.path), quote(method), quote(mode));
+        if !live {
+            cmd.push_str(" --all");
+        }
+        let mut lines = Vec::new();
+        let mut failed = None;
+        let code = self.device.run(&cmd, &mut |s, b| match s {
+            Stream::Stdout => {
+                if failed.is_none() {
+                    if let Err(e) = sink(b) {
+                        failed = Some(e);
+                    }
+                }
+            }
+            Stream::Stderr => lines.extend_from_slice(b),
+        })?;
+        if let Some(e) = failed {
+            return Err(DeviceError::Io(e));
+        }
+        let text = String::from_utf8_lossy(&lines);
+        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
+            match v["type"].as_str() {
+                Some("dumped") => {
+                    return serde_json::from_value(v["dumped"].clone())
+                        .map_err(|e| DeviceError::Transfer(format!("the agent's dump report: {e}")))
+                }
+                Some("error") => {
+                    return Err(DeviceError::Transfer(format!(
+                        "dumping on {}: {}",
+                        self.device.serial(),
+                        v["message"].as_str().unwrap_or("")
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Err(DeviceError::Transfer(format!(
+            "the agent on {} said nothing of the dump (exit {code}): {}",
+            self.device.serial(),
+            text.trim()
+        )))
+    }
+
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`
     /// as it arrives.
     pub fn sample(&self, pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line)) -> Result<i32> {

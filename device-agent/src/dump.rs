@@ -66,6 +66,29 @@ pub struct Dumped {
     pub strip_ms: u64,
     /// What the runtime said.
     pub message: String,
+    /// SHA-256 of the output's bytes, lowercase hex (a streamed dump's check on the host).
+    #[serde(default)]
+    pub sha256: String,
+}
+
+/// Writes through to `inner`, hashing and counting.
+struct Hashing<W: Write> {
+    inner: W,
+    hash: sha2::Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(b)?;
+        self.hash.update(&b[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// Removes a file when dropped (the agent is pushed to phones: no tempfile dependency).
@@ -105,7 +128,27 @@ pub fn dump(pid: u32, method: Method, mode: Option<Mode>, live: bool, out: &Path
     }
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let raw = dir.join(format!(".{name}.{}.raw.hprof", std::process::id()));
+    // Under a temporary name until whole; linked to its name (never over a file).
+    let part = dir.join(format!(".{name}.{}.part", std::process::id()));
+    let _part_guard = Remove(part.clone());
+    let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+    let mut d = dump_into(pid, method, mode, live, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?;
+    std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
+    d.path = out.display().to_string();
+    Ok(d)
+}
+
+/// Dumps as [`dump`] does, writing the (stripped) dump to `out` (the host's end of a pipe when
+/// streaming); the runtime's raw file lives in `dir` meanwhile.
+pub fn dump_into(
+    pid: u32,
+    method: Method,
+    mode: Option<Mode>,
+    live: bool,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<Dumped, String> {
+    let raw = dir.join(format!(".heaptui-{pid}.{}.raw.hprof", std::process::id()));
     let _raw_guard = Remove(raw.clone());
     let start = Instant::now();
     let message = match method {
@@ -132,30 +175,27 @@ pub fn dump(pid: u32, method: Method, mode: Option<Mode>, live: bool, out: &Path
     let dump_ms = start.elapsed().as_millis() as u64;
     let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(|e| format!("{}: {e}", raw.display()))?;
     let start = Instant::now();
-    // Under a temporary name until whole; linked to its name (never over a file).
-    let part = dir.join(format!(".{name}.{}.part", std::process::id()));
-    let _part_guard = Remove(part.clone());
+    let mut w = Hashing { inner: out, hash: <sha2::Sha256 as sha2::Digest>::new(), bytes: 0 };
+    let mut input = std::fs::File::open(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
     match mode {
-        None => std::fs::copy(&raw, &part).map(|_| ()).map_err(|e| format!("{}: {e}", part.display()))?,
+        None => std::io::copy(&mut input, &mut w).map(|_| ()).map_err(|e| format!("writing the dump: {e}"))?,
         Some(mode) => {
-            let input = std::fs::File::open(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
-            let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
             let plan = strip_plan(&StripOptions { mode, ..Default::default() });
-            let (mut w, _) = rewrite_all(input, std::io::BufWriter::with_capacity(1 << 20, file), plan)
-                .map_err(|e| format!("stripping: {e}"))?;
-            w.flush().map_err(|e| format!("{}: {e}", part.display()))?;
+            let (w2, _) = rewrite_all(input, &mut w, plan).map_err(|e| format!("stripping: {e}"))?;
+            let _ = w2;
         }
     }
-    std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    w.flush().map_err(|e| format!("writing the dump: {e}"))?;
+    let sha256 = sha2::Digest::finalize(w.hash).iter().map(|b| format!("{b:02x}")).collect();
     Ok(Dumped {
-        path: out.display().to_string(),
+        path: "-".to_string(),
         method: method.name().to_string(),
         mode: mode.map_or("none".to_string(), |m| format!("{m:?}").to_lowercase()),
         raw_bytes,
-        bytes,
+        bytes: w.bytes,
         dump_ms,
         strip_ms: start.elapsed().as_millis() as u64,
         message,
+        sha256,
     })
 }

@@ -8,6 +8,7 @@
 //! heaptui-agent groups --pid PID              # hello, then {"v":1,"type":"groups","groups":{"fds":…,"threads":…}}
 //! heaptui-agent dump --pid PID --out FILE [--method auto|attach|am] [--mode triage|koom|redact|none] [--all]
 //!                                             # hello, then {"v":1,"type":"dumped","dumped":{…}}
+//!                                             # (--out -: the dump on stdout, the lines on stderr)
 //! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
 //! ```
 //!
@@ -140,6 +141,20 @@ fn dump(args: &[String], hello: &serde_json::Value, out: &mut impl Write) -> Exi
         },
     };
     let live = !args.iter().any(|a| a == "--all");
+    if path == "-" {
+        // Streamed: the dump on stdout, the JSON lines on stderr (shell v2 keeps them apart).
+        let dir = std::env::var_os("TMPDIR").map(std::path::PathBuf::from).unwrap_or_else(|| "/data/local/tmp".into());
+        let dir = if dir.is_dir() { dir } else { std::env::temp_dir() };
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{hello}");
+        let r = agent::dump::dump_into(pid, method, mode, live, &dir, out);
+        let (line, code) = match r {
+            Ok(d) => (serde_json::json!({"v": PROTOCOL, "type": "dumped", "dumped": d}), ExitCode::SUCCESS),
+            Err(e) => (serde_json::json!({"v": PROTOCOL, "type": "error", "message": e}), ExitCode::from(1)),
+        };
+        let _ = writeln!(err, "{line}");
+        return code;
+    }
     let (line, code) = match agent::dump::dump(pid, method, mode, live, std::path::Path::new(path)) {
         Ok(d) => (serde_json::json!({"v": PROTOCOL, "type": "dumped", "dumped": d}), ExitCode::SUCCESS),
         Err(e) => (serde_json::json!({"v": PROTOCOL, "type": "error", "message": e}), ExitCode::from(1)),

@@ -176,8 +176,9 @@ fn an_app_without_hsperfdata_is_read_through_dumpsys() {
 /// The whole loop through the phone: the demo's LeakyCache (2000 sessions) runs "on the phone";
 /// `heaptui dump -s` has the agent dump it there (attach, as the process offers, then `am
 /// dumpheap` through the phone's test double of `am`), strip it there (triage), pulls it with
-/// the phone's checksum, restores it here, stores it with a sidecar, and leaves nothing on the
-/// phone; the analysis names LeakyCache as the suspect.
+/// the phone's checksum (or receives it streamed, checked by the agent's hash), restores it here,
+/// stores it with a sidecar, and leaves nothing on the phone; the analysis names LeakyCache as
+/// the suspect.
 #[test]
 fn dump_on_the_phone_pull_restore_and_find_the_leak() {
     let server = AdbServer::start();
@@ -206,9 +207,15 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
     let pid = jvm.0.id().to_string();
     let xdg = dir.path().join("data");
 
-    for method in ["auto", "am"] {
+    // Stored on the phone and pulled (attach, then am), and streamed straight here (--stream).
+    let serial = phone.serial();
+    for (method, stream) in [("auto", false), ("am", false), ("auto", true)] {
+        let mut args = vec!["dump", "-s", &serial, &pid, "--method", method];
+        if stream {
+            args.push("--stream");
+        }
         let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-            .args(["dump", "-s", &phone.serial(), &pid, "--method", method])
+            .args(&args)
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
             .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
             .env("XDG_DATA_HOME", &xdg)
@@ -223,6 +230,7 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
         assert_eq!(side["method"], if method == "am" { "am" } else { "attach" });
         assert_eq!((side["mode"].as_str(), side["restored"].as_bool()), (Some("triage"), Some(true)));
         assert_eq!(side["device"], phone.serial());
+        assert_eq!(side["streamed"], stream);
         // Stripped on the phone: less crossed adb than the runtime wrote; restored to full length.
         let (raw, moved, kept) = (
             side["raw_bytes"].as_u64().unwrap(),

@@ -24,6 +24,10 @@ pub struct DumpArgs {
     /// Dump every object, unreachable ones too (default: live objects, after a full GC).
     #[arg(long)]
     all: bool,
+    /// On a phone: stream the stripped dump straight to this machine instead of storing it on the
+    /// phone and pulling it.
+    #[arg(long)]
+    stream: bool,
     /// Where to write it (default: $XDG_DATA_HOME/heaptui/dumps/local/PROCESS/YYYYMMDDTHHMMSSZ.hprof).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -98,6 +102,7 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
             !args.all,
             args.output.clone(),
             "manual",
+            args.stream,
             &mut progress,
         )?;
         return super::print(&format!("{}\n", out.display()));
@@ -206,6 +211,7 @@ pub fn dump_device(
     live: bool,
     output: Option<PathBuf>,
     trigger: &str,
+    stream: bool,
     progress: &mut dyn FnMut(&'static str, u64, u64),
 ) -> anyhow::Result<PathBuf> {
     use bridge::device::Device;
@@ -238,13 +244,40 @@ pub fn dump_device(
         }
     }
     let _clean = Clean(d, remote.clone());
-    let dumped = agent.dump(pid, method, mode, live, &remote)?;
-    progress("dump", 1, 1);
-
     let pulled_path = dir.join(format!(".{name}.{}.pulled", std::process::id()));
-    let start = std::time::Instant::now();
-    let pulled = d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))?;
+    // Removed at the end, whatever happens (it may not exist yet).
     let _pulled = tempfile::TempPath::try_from_path(&pulled_path).with_context(|| pulled_path.display().to_string())?;
+    let start = std::time::Instant::now();
+    let (dumped, pulled) = if stream {
+        // Straight from the agent's stdout into a file here; the agent's hash checks it.
+        use sha2::Digest;
+        let file = std::fs::File::create(&pulled_path).with_context(|| pulled_path.display().to_string())?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+        let mut hash = sha2::Sha256::new();
+        let mut bytes = 0u64;
+        let dumped = agent.dump_stream(pid, method, mode, live, &mut |b| {
+            use std::io::Write;
+            hash.update(b);
+            bytes += b.len() as u64;
+            progress("transfer", bytes, 0);
+            w.write_all(b)
+        })?;
+        std::io::Write::flush(&mut w)?;
+        let sha256: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        if sha256 != dumped.sha256 || bytes != dumped.bytes {
+            bail!(
+                "the streamed dump arrived damaged: {bytes} bytes with SHA-256 {sha256}, the agent sent {} bytes with {}",
+                dumped.bytes,
+                dumped.sha256
+            );
+        }
+        (dumped, bridge::device::Pulled { bytes, sha256 })
+    } else {
+        let dumped = agent.dump(pid, method, mode, live, &remote)?;
+        progress("dump", 1, 1);
+        (dumped, d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))?)
+    };
+    progress("dump", 1, 1);
     let transfer_ms = start.elapsed().as_millis() as u64;
 
     let start = std::time::Instant::now();
@@ -282,6 +315,7 @@ pub fn dump_device(
         "raw_bytes": dumped.raw_bytes,
         "transferred_bytes": pulled.bytes,
         "transferred_sha256": pulled.sha256,
+        "streamed": stream,
         "bytes": bytes,
         "restored": mode != "none",
         "runtime": dumped.message,

@@ -278,6 +278,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
                         true,
                         None,
                         kind,
+                        false,
                         &mut |_, _, _| {},
                     )
                 };

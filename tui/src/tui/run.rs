@@ -164,6 +164,7 @@ fn spawn_dump(target: super::monitor::Target, kind: &'static str, tx: Sender<Msg
                     true,
                     None,
                     kind,
+                    false,
                     &mut |phase, done, total| progress(phase, done, total),
                 )
             })(),
