@@ -175,8 +175,12 @@ impl<'a> Agent<'a> {
             cmd.push_str(" --all");
         }
         let o = self.device.output(&cmd)?;
-        let text = String::from_utf8_lossy(&o.stdout);
-        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
+        self.dump_report(&String::from_utf8_lossy(&o.stdout), o.code, &String::from_utf8_lossy(&o.stderr))
+    }
+
+    /// The `dumped` (or `error`) line among the agent's `lines`.
+    fn dump_report(&self, lines: &str, code: i32, also: &str) -> Result<agent::dump::Dumped> {
+        for v in lines.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
             match v["type"].as_str() {
                 Some("dumped") => {
                     return serde_json::from_value(v["dumped"].clone())
@@ -193,10 +197,9 @@ impl<'a> Agent<'a> {
             }
         }
         Err(DeviceError::Transfer(format!(
-            "the agent on {} said nothing of the dump (exit {}): {}",
+            "the agent on {} said nothing of the dump (exit {code}): {}",
             self.device.serial(),
-            o.code,
-            String::from_utf8_lossy(&o.stderr).trim()
+            also.trim()
         )))
     }
 
@@ -232,27 +235,7 @@ impl<'a> Agent<'a> {
             return Err(DeviceError::Io(e));
         }
         let text = String::from_utf8_lossy(&lines);
-        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
-            match v["type"].as_str() {
-                Some("dumped") => {
-                    return serde_json::from_value(v["dumped"].clone())
-                        .map_err(|e| DeviceError::Transfer(format!("the agent's dump report: {e}")))
-                }
-                Some("error") => {
-                    return Err(DeviceError::Transfer(format!(
-                        "dumping on {}: {}",
-                        self.device.serial(),
-                        v["message"].as_str().unwrap_or("")
-                    )))
-                }
-                _ => {}
-            }
-        }
-        Err(DeviceError::Transfer(format!(
-            "the agent on {} said nothing of the dump (exit {code}): {}",
-            self.device.serial(),
-            text.trim()
-        )))
+        self.dump_report(&text, code, &text)
     }
 
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`

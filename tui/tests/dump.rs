@@ -2,33 +2,16 @@
 //! HotSpot's attach protocol spoken by heaptui, the dump stored under its name only when whole,
 //! never over an existing file, optionally stripped, with a sidecar.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-struct Jvm(Child);
+use test_support::Jvm;
 
-impl Drop for Jvm {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
+/// The demo's LeakyCache holding 2000 sessions, on a 64 MiB heap.
 fn leaky_jvm(classes: &Path) -> Jvm {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(classes).arg(&src).status().unwrap().success());
-    let mut jvm = Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(classes)
-        .args(["LeakyCache", "2000", "120"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert!(line.starts_with("ready "), "{line}");
-    Jvm(jvm)
+    let jvm = Jvm::start("demo/LeakyCache.java", classes, "LeakyCache", &["2000", "120"], 64);
+    assert!(jvm.first_line.starts_with("ready "), "{}", jvm.first_line);
+    jvm
 }
 
 fn heaptui(args: &[&str], xdg: &Path) -> std::process::Output {
@@ -48,7 +31,7 @@ fn sessions(path: &Path, xdg: &Path) -> u64 {
 fn dumps_a_local_jvm_without_overwriting() {
     let dir = tempfile::tempdir().unwrap();
     let jvm = leaky_jvm(dir.path());
-    let pid = jvm.0.id().to_string();
+    let pid = jvm.pid().to_string();
     let out_path = dir.path().join("leaky.hprof");
     let out = heaptui(&["dump", "--local", &pid, "-o", out_path.to_str().unwrap()], dir.path());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -2,31 +2,19 @@
 //! a heap that grows to 86 % and stays there fires KOOM's heap trigger (80 % for heaps under
 //! 128 MB, three samples in a row without falling); one that churns garbage never does.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 fn monitor(mode: &str, seconds: &str, dir: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
-    assert!(Command::new("javac").arg("-d").arg(dir).arg(&src).status().unwrap().success());
-    let mut jvm = Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir)
-        .args(["HeapGrowth", mode])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "ready");
+    let jvm = test_support::Jvm::start("tests/java/HeapGrowth.java", dir, "HeapGrowth", &[mode], 64);
+    assert_eq!(jvm.first_line.trim(), "ready");
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["monitor", "--local", &jvm.id().to_string(), "--interval", "0.2", "--duration", seconds, "--json"])
+        .args(["monitor", "--local", &jvm.pid().to_string(), "--interval", "0.2", "--duration", seconds, "--json"])
         .args(extra)
         .env("XDG_DATA_HOME", dir)
         .output()
         .unwrap();
-    let _ = jvm.kill();
-    let _ = jvm.wait();
+    drop(jvm);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }

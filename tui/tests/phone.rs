@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use test_phone::{AdbServer, PhoneSpec, TestPhone};
+use test_support::Jvm;
 
 fn heaptui(server: &AdbServer, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_heaptui"))
@@ -37,22 +38,12 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
 
     // The app: a JVM whose heap grows to 86 % of 64 MiB and stays there.
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
-    let mut jvm = Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["HeapGrowth", "grow"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert_eq!(line.trim(), "ready");
+    let jvm = Jvm::start("tests/java/HeapGrowth.java", dir.path(), "HeapGrowth", &["grow"], 64);
+    assert_eq!(jvm.first_line.trim(), "ready");
 
     // The one phone attached is the default target.
     let ps = json_lines(&heaptui(&server, &["ps", "--json"]));
-    let app = ps.iter().find(|p| p["pid"] == jvm.id()).expect("the JVM in the phone's list");
+    let app = ps.iter().find(|p| p["pid"] == jvm.pid()).expect("the JVM in the phone's list");
     assert_eq!(app["jvm"], true);
     assert!(phone.tmp_dir().join("heaptui-agent").is_file(), "the agent was pushed");
 
@@ -76,11 +67,9 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
         .output()
         .unwrap();
     let lines = json_lines(&out);
-    let _ = jvm.kill();
-    let _ = jvm.wait();
     let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
     assert!(samples.len() >= 20, "{} samples", samples.len());
-    assert_eq!(samples[0]["pid"], jvm.id());
+    assert_eq!(samples[0]["pid"], jvm.pid());
     let max = samples[0]["java_max"].as_u64().unwrap();
     assert!((64 << 20..65 << 20).contains(&max), "{max}");
     let first = samples[0]["java_used"].as_u64().unwrap();
@@ -185,26 +174,9 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
     phone.connect(server.0).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
-    struct Jvm(std::process::Child);
-    impl Drop for Jvm {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut jvm = Jvm(Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["LeakyCache", "2000", "120"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap());
-    let mut line = String::new();
-    BufReader::new(jvm.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    assert!(line.starts_with("ready "), "{line}");
-    let pid = jvm.0.id().to_string();
+    let jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "120"], 64);
+    assert!(jvm.first_line.starts_with("ready "), "{}", jvm.first_line);
+    let pid = jvm.pid().to_string();
     let xdg = dir.path().join("data");
 
     // Stored on the phone and pulled (attach, then am), and streamed straight here (--stream).

@@ -48,7 +48,8 @@ fn am_dumpheap_stripped_on_the_phone_restores_and_opens() {
     let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
     assert!(side["transferred_bytes"].as_u64() < side["raw_bytes"].as_u64(), "{side}");
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["analyze", &path, "--format", "json"]).output().unwrap();
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["analyze", &path, "--format", "json"]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // An Android dump: the app heap is there, the zygote and image heaps were dropped on the phone.

@@ -170,27 +170,9 @@ fn the_live_demo_opens_the_leak() {
 #[test]
 fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/HeapGrowth.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
-    /// Kills the JVM however the test ends.
-    struct Jvm(std::process::Child);
-    impl Drop for Jvm {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut jvm = Jvm(Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["HeapGrowth", "grow"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(jvm.0.stdout.take().unwrap()), &mut line).unwrap();
-    assert_eq!(line.trim(), "ready");
-    let pid = jvm.0.id();
+    let jvm = test_support::Jvm::start("tests/java/HeapGrowth.java", dir.path(), "HeapGrowth", &["grow"], 64);
+    assert_eq!(jvm.first_line.trim(), "ready");
+    let pid = jvm.pid();
     let xdg = dir.path().to_str().unwrap();
     let t = Tmux::start_with_env(
         "picker-monitor",
@@ -232,25 +214,8 @@ fn d_on_a_phone_ends_on_the_leak() {
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
     phone.connect(server.0).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
-    struct Jvm(std::process::Child);
-    impl Drop for Jvm {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut jvm = Jvm(Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["LeakyCache", "2000", "120"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(jvm.0.stdout.take().unwrap()), &mut line).unwrap();
-    let pid = jvm.0.id();
+    let jvm = test_support::Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "120"], 64);
+    let pid = jvm.pid();
     let port = server.0.to_string();
     let agents = test_phone::musl_agent_dir().to_str().unwrap().to_string();
     let xdg = dir.path().to_str().unwrap();

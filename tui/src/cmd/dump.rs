@@ -174,12 +174,7 @@ pub fn dump_local(
         "jvm": message,
         "sample": before,
     });
-    let side = dir.join(format!("{name}.json"));
-    if !side.exists() {
-        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
-        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
-        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
-    }
+    write_sidecar(&dir, &name, &sidecar)?;
     super::note(&format!(
         "heaptui: dumped {} ({pid}) in {} ms: {} ({}{})",
         before.name,
@@ -321,12 +316,7 @@ pub fn dump_device(
         "runtime": dumped.message,
         "sample": before,
     });
-    let side = dir.join(format!("{name}.json"));
-    if !side.exists() {
-        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
-        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
-        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
-    }
+    write_sidecar(&dir, &name, &sidecar)?;
     super::note(&format!(
         "heaptui: dumped {} ({pid}) on {} with {} in {} ms: {} raw, {} over adb, {} restored: {}",
         before.name,
@@ -339,6 +329,18 @@ pub fn dump_device(
         out.display()
     ));
     Ok(out)
+}
+
+/// Writes the sidecar `NAME.json` beside the dump (under a temporary name, then renamed; an
+/// existing one is left alone).
+fn write_sidecar(dir: &Path, name: &str, sidecar: &serde_json::Value) -> anyhow::Result<()> {
+    let side = dir.join(format!("{name}.json"));
+    if !side.exists() {
+        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
+        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
+        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,50 @@
+//! What heaptui's tests share: a real JVM (OpenJDK's `javac` and `java`) running one of the
+//! repository's Java programs, killed when the test ends however it ends.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// A running JVM.
+pub struct Jvm {
+    /// The `java` process.
+    pub child: Child,
+    /// The first line the program printed (they print `ready…` once set up).
+    pub first_line: String,
+}
+
+impl Jvm {
+    /// Compiles `source` (relative to the repository root, e.g. `demo/LeakyCache.java`) into
+    /// `classes`, runs `class args` under `-Xmx<xmx_mb>m -XX:+UseSerialGC`, and waits for the
+    /// program's first line.
+    pub fn start(source: &str, classes: &Path, class: &str, args: &[&str], xmx_mb: u32) -> Jvm {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
+        let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
+        assert!(ok.success(), "javac {}", src.display());
+        let mut child = Command::new("java")
+            .arg(format!("-Xmx{xmx_mb}m"))
+            .args(["-XX:+UseSerialGC", "-cp"])
+            .arg(classes)
+            .arg(class)
+            .args(args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("java (OpenJDK 17)");
+        let mut first_line = String::new();
+        let out = child.stdout.take().expect("the JVM's stdout");
+        BufReader::new(out).read_line(&mut first_line).expect("the program's first line");
+        Jvm { child, first_line }
+    }
+
+    /// Its pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Jvm {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
