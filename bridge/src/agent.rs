@@ -14,41 +14,65 @@ pub fn triple_for_abi(abi: &str) -> Option<&'static str> {
     }
 }
 
-/// Where a build of the agent for `triple` is looked for, in order: `$HEAPTUI_AGENT_DIR/<triple>/`,
-/// then cargo's target directory around the running program (`target/<triple>/release/`, then
-/// `debug/`), then `agents/<triple>/` beside it.
-pub fn agent_candidates(triple: &str) -> Vec<PathBuf> {
+/// The Rust target of Android's own runtime for an ABI: what a library loaded into an app (the
+/// fork dump's) is built for.
+pub fn android_triple_for_abi(abi: &str) -> Option<&'static str> {
+    match abi.trim() {
+        "arm64-v8a" => Some("aarch64-linux-android"),
+        "x86_64" => Some("x86_64-linux-android"),
+        _ => None,
+    }
+}
+
+/// Where a build of `file` (`heaptui-agent`, `libforkdump.so`) for `triple` is looked for, in
+/// order: `$HEAPTUI_AGENT_DIR/<triple>/`, then cargo's target directory around the running
+/// program (`target/<triple>/release/`, then `debug/`), then `agents/<triple>/` beside it.
+pub fn build_candidates(triple: &str, file: &str) -> Vec<PathBuf> {
     let mut v = Vec::new();
     if let Some(d) = std::env::var_os("HEAPTUI_AGENT_DIR") {
-        v.push(Path::new(&d).join(triple).join("heaptui-agent"));
+        v.push(Path::new(&d).join(triple).join(file));
     }
     if let Ok(exe) = std::env::current_exe() {
         // target/<profile>/heaptui, or target/<profile>/deps/<test> under cargo test.
         for up in exe.ancestors().skip(1).take(3) {
             if up.file_name().is_some_and(|n| n == "target") {
                 for profile in ["release", "debug"] {
-                    v.push(up.join(triple).join(profile).join("heaptui-agent"));
+                    v.push(up.join(triple).join(profile).join(file));
                 }
             }
         }
         if let Some(dir) = exe.parent() {
-            v.push(dir.join("agents").join(triple).join("heaptui-agent"));
+            v.push(dir.join("agents").join(triple).join(file));
         }
     }
     v
 }
 
-/// A local build of the agent for `triple`, or an error saying how to make one.
-pub fn local_agent(triple: &str) -> Result<PathBuf> {
-    let candidates = agent_candidates(triple);
+/// Where a build of the agent for `triple` is looked for (see [`build_candidates`]).
+pub fn agent_candidates(triple: &str) -> Vec<PathBuf> {
+    build_candidates(triple, "heaptui-agent")
+}
+
+/// A local build of `file` for `triple`, or an error saying how to make one (`how`).
+pub fn local_build(triple: &str, file: &str, how: &str) -> Result<PathBuf> {
+    let candidates = build_candidates(triple, file);
     candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
         DeviceError::Transfer(format!(
-            "no heaptui-agent built for {triple}; build it with \
-             `rustup target add {triple} && cargo build --release -p heaptui-agent --target {triple}` \
-             (looked in: {})",
+            "no {file} built for {triple}; {how} (looked in: {})",
             candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         ))
     })
+}
+
+/// A local build of the agent for `triple`, or an error saying how to make one.
+pub fn local_agent(triple: &str) -> Result<PathBuf> {
+    local_build(
+        triple,
+        "heaptui-agent",
+        &format!(
+            "build it with `rustup target add {triple} && cargo build --release -p heaptui-agent --target {triple}`"
+        ),
+    )
 }
 
 fn sha256_file(p: &Path) -> Result<String> {

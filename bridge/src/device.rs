@@ -338,6 +338,24 @@ impl AdbDevice {
         Ok(v)
     }
 
+    /// Runs `command` with `exec:` and hands its output to `sink` as it arrives (binary-safe:
+    /// how a file only `run-as` can read is fetched).
+    pub fn exec_stream(&self, command: &str, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<u64> {
+        let mut s = self.open(&format!("exec:{command}"))?;
+        let mut buf = vec![0u8; 256 * 1024];
+        let mut total = 0u64;
+        loop {
+            let n = match s.read(&mut buf) {
+                Ok(0) => return Ok(total),
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(DeviceError::Io(e)),
+            };
+            total += n as u64;
+            sink(&buf[..n])?;
+        }
+    }
+
     /// The mozdevice view of this phone, built field by field (`mozdevice::Device::new` would
     /// run `setenforce permissive` on a rooted phone). No read timeout: a pull of a large dump
     /// may stall for longer than mozdevice's default 2 s.

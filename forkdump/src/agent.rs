@@ -58,16 +58,63 @@ pub fn parse_options(s: &str) -> Result<Options, String> {
     Ok(o)
 }
 
-/// Runs a fork dump as `options` say, writing the dump and its report.
-pub fn run(options: &Options) -> Result<crate::fork::Report, String> {
-    let api = ArtApi::from_loaded(&options.lib).map_err(|e| e.to_string())?;
+/// What [`run`] wrote.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Written {
+    /// The fork dump's own report.
+    pub report: crate::fork::Report,
+    /// Bytes of the output (stripped unless `mode=none`).
+    pub out_bytes: u64,
+    /// Their SHA-256, lowercase hex, for the host to check what it fetches.
+    pub sha256: String,
+}
+
+/// Writes through to `inner`, hashing and counting.
+struct Hashing<W: Write> {
+    inner: W,
+    hash: sha2::Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        use sha2::Digest;
+        let n = self.inner.write(b)?;
+        self.hash.update(&b[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Runs a fork dump as `options` say, writing the dump.
+pub fn run(options: &Options) -> Result<Written, String> {
+    // A path names a library to load first: how the tests bring in their double of libart (on a
+    // phone, libart.so is loaded already and named by its file name).
+    let lib = if options.lib.contains('/') {
+        let c = std::ffi::CString::new(options.lib.clone()).map_err(|e| e.to_string())?;
+        // SAFETY: loading a library the caller named.
+        if unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) }.is_null() {
+            return Err(format!("cannot load {}", options.lib));
+        }
+        std::path::Path::new(&options.lib).file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()
+    } else {
+        options.lib.clone()
+    };
+    let api = ArtApi::from_loaded(&lib).map_err(|e| e.to_string())?;
     let out = std::path::Path::new(&options.out);
     if out.exists() {
         return Err(format!("{} exists; never overwritten", out.display()));
     }
     let part = std::path::PathBuf::from(format!("{}.part", options.out));
     let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
-    let writer = std::io::BufWriter::with_capacity(1 << 20, file);
+    let writer = Hashing {
+        inner: std::io::BufWriter::with_capacity(1 << 20, file),
+        hash: <sha2::Sha256 as sha2::Digest>::new(),
+        bytes: 0,
+    };
     let result = match options.mode {
         Some(mode) => {
             let mut r = Rewriter::new(writer, strip_plan(&StripOptions { mode, ..Default::default() }));
@@ -75,19 +122,21 @@ pub fn run(options: &Options) -> Result<crate::fork::Report, String> {
             report.and_then(|rep| {
                 let (mut w, _) = r.finish().map_err(|e| crate::fork::ForkError::Output(e.to_string()))?;
                 w.flush().map_err(|e| crate::fork::ForkError::Output(e.to_string()))?;
-                Ok(rep)
+                Ok((rep, w))
             })
         }
         None => {
             let mut w = writer;
             let report = fork_dump(&api, options.timeout, &mut |b| w.write_all(b).map_err(|e| e.to_string()));
-            report.and_then(|rep| w.flush().map(|_| rep).map_err(|e| crate::fork::ForkError::Output(e.to_string())))
+            report
+                .and_then(|rep| w.flush().map(|_| (rep, w)).map_err(|e| crate::fork::ForkError::Output(e.to_string())))
         }
     };
     match result {
-        Ok(rep) => {
+        Ok((report, w)) => {
             std::fs::rename(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
-            Ok(rep)
+            let sha256 = sha2::Digest::finalize(w.hash).iter().map(|b| format!("{b:02x}")).collect();
+            Ok(Written { report, out_bytes: w.bytes, sha256 })
         }
         Err(e) => {
             let _ = std::fs::remove_file(&part);
@@ -113,7 +162,7 @@ pub unsafe extern "C" fn Agent_OnAttach(_vm: *mut c_void, options: *const c_char
         Err(_) => return -1,
     };
     let (json, code) = match run(&options) {
-        Ok(r) => (serde_json::json!({"ok": true, "report": r}), 0),
+        Ok(w) => (serde_json::json!({"ok": true, "report": w.report, "out_bytes": w.out_bytes, "sha256": w.sha256}), 0),
         Err(e) => (serde_json::json!({"ok": false, "error": e}), -1),
     };
     let report = format!("{}.json", options.out);

@@ -236,3 +236,84 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
         );
     }
 }
+
+/// KOOM's fork dump through the phone, with what stands in for Android: the "app" is a JVM, which
+/// loads heaptui's JVMTI agent (`libforkdump.so`) when the phone's `cmd activity attach-agent`
+/// double hands it to `jcmd JVMTI.agent_load`; the runtime is the test double of libart
+/// (`tests/libart-double`), which writes a fixture dump. So the agent really is loaded into a
+/// running process, really suspends, forks and resumes it, and the child's dump really crosses the
+/// pipe, the stripper, `run-as cat` over adb, and the restore; the result must be the fixture,
+/// stripped and restored.
+#[test]
+fn fork_dump_through_the_phone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let st = Command::new(env!("CARGO"))
+        .args(["build", "-p", "heaptui-forkdump", "-p", "libart-double"])
+        .current_dir(&root)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let fixture = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/fixtures"))
+        .join("android/ahat-art__test-dump.hprof");
+    // The agent for the phone's ABI beside the musl agent, as HEAPTUI_AGENT_DIR lays them out.
+    let agents = tempfile::tempdir().unwrap();
+    for (triple, file, from) in [
+        (
+            "x86_64-unknown-linux-musl",
+            "heaptui-agent",
+            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
+        ),
+        ("x86_64-linux-android", "libforkdump.so", root.join("target/debug/libforkdump.so")),
+    ] {
+        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
+        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
+    }
+
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let fixture_s = fixture.to_str().unwrap();
+    let jvm = Jvm::start_with_env(
+        "demo/LeakyCache.java",
+        dir.path(),
+        "LeakyCache",
+        &["200", "120"],
+        64,
+        &[("HEAPTUI_DOUBLE_DUMP", fixture_s)],
+    );
+    let xdg = dir.path().join("data");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string(), "--method", "fork"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", agents.path())
+        .env("HEAPTUI_FORK_ART_LIB", root.join("target/debug/libart_double.so"))
+        .env("XDG_DATA_HOME", &xdg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    assert_eq!(side["method"], "fork");
+    assert!(side["runtime"].as_str().unwrap().contains("ScopedSuspendAll then fork"), "{side}");
+    assert_eq!(side["raw_bytes"], std::fs::metadata(&fixture).unwrap().len());
+
+    // The fixture, stripped and restored by the CLI, byte for byte.
+    let s = dir.path().join("s.hprof");
+    let r = dir.path().join("r.hprof");
+    for args in
+        [vec!["strip", fixture_s, s.to_str().unwrap()], vec!["restore", s.to_str().unwrap(), r.to_str().unwrap()]]
+    {
+        assert!(Command::new(env!("CARGO_BIN_EXE_heaptui")).args(&args).output().unwrap().status.success());
+    }
+    assert!(std::fs::read(&path).unwrap() == std::fs::read(&r).unwrap(), "the fork dump differs from the fixture");
+    // Nothing left in the app's directories or /data/local/tmp.
+    let app = phone.tmp_dir().parent().unwrap().join("data/LeakyCache");
+    for sub in ["cache", "code_cache"] {
+        assert_eq!(std::fs::read_dir(app.join(sub)).unwrap().count(), 0, "{sub}");
+    }
+    let left: Vec<_> = std::fs::read_dir(phone.tmp_dir()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left, ["heaptui-agent"]);
+}

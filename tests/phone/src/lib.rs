@@ -7,8 +7,9 @@
 //! the forwarding services `tcp:PORT` and `localabstract:NAME`. Commands run under `sh -c` on
 //! this machine, in a sandbox: the phone's `/data/local/tmp` is a temporary directory (the path is
 //! mapped in commands and file transfers), and its `PATH` starts with test doubles of Android's
-//! `getprop` and `dumpsys` that print fixed values and of `am dumpheap` (which dumps a local JVM
-//! with `jcmd`). Processes are this machine's: a local JVM is
+//! `getprop` and `dumpsys` that print fixed values, of `am dumpheap` (which dumps a local JVM
+//! with `jcmd`), of `run-as` (no user switch) and of `cmd activity attach-agent` (a JVM loads the
+//! JVMTI agent through `jcmd JVMTI.agent_load`). Processes are this machine's: a local JVM is
 //! "an app on the phone".
 //!
 //! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
@@ -190,7 +191,25 @@ shift; all=-all\n\
 [ \"$1\" = -g ] && { all=; shift; }\n\
 exec jcmd \"$1\" GC.heap_dump $all \"$2\" >/dev/null\n"
         .to_string();
-    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys), ("am", am)] {
+    // `run-as PKG CMD...`: runs CMD in the app's data directory (here a directory of the sandbox;
+    // no user switch).
+    let data = bin.parent().map(|r| r.join("data")).unwrap_or_default();
+    let run_as = format!(
+        "#!/bin/sh\n# Test double of Android's run-as (no user switch).\n\
+pkg=$1; shift\n\
+mkdir -p '{data}'/\"$pkg\" && cd '{data}'/\"$pkg\" && exec \"$@\"\n",
+        data = data.display()
+    );
+    // `cmd activity attach-agent PROC LIB=OPTIONS`: a JVM loads a JVMTI agent through HotSpot's
+    // attach protocol (`jcmd PID JVMTI.agent_load`), and calls its Agent_OnAttach as ART would.
+    // (jcmd splits an argument at `=` unless it is quoted.)
+    let cmd =
+        "#!/bin/sh\n# Test double of Android's cmd (activity attach-agent only), loading a JVMTI agent into a JVM.\n\
+[ \"$1 $2\" = \"activity attach-agent\" ] || { echo \"cmd: only activity attach-agent here\" >&2; exit 1; }\n\
+spec=$4; lib=${spec%%=*}; opts=${spec#*=}\n\
+jcmd \"$3\" JVMTI.agent_load \"$lib\" \"\\\"$opts\\\"\" >/dev/null\n"
+            .to_string();
+    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys), ("am", am), ("run-as", run_as), ("cmd", cmd)] {
         let p = bin.join(name);
         std::fs::write(&p, text)?;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;

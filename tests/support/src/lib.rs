@@ -18,6 +18,18 @@ impl Jvm {
     /// `classes`, runs `class args` under `-Xmx<xmx_mb>m -XX:+UseSerialGC`, and waits for the
     /// program's first line.
     pub fn start(source: &str, classes: &Path, class: &str, args: &[&str], xmx_mb: u32) -> Jvm {
+        Jvm::start_with_env(source, classes, class, args, xmx_mb, &[])
+    }
+
+    /// As [`Jvm::start`], with `env` set for the JVM.
+    pub fn start_with_env(
+        source: &str,
+        classes: &Path,
+        class: &str,
+        args: &[&str],
+        xmx_mb: u32,
+        env: &[(&str, &str)],
+    ) -> Jvm {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
         let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
         assert!(ok.success(), "javac {}", src.display());
@@ -27,6 +39,7 @@ impl Jvm {
             .arg(classes)
             .arg(class)
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .spawn()
             .expect("java (OpenJDK 17)");

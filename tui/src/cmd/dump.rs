@@ -14,7 +14,7 @@ pub struct DumpArgs {
     process: String,
     /// How: `auto` picks what the process offers; `attach` (HotSpot's attach protocol, spoken by
     /// heaptui or its agent), `am` (Android's `am dumpheap`; the app is paused while it dumps),
-    /// `fork` (not built yet).
+    /// `fork` (KOOM's fork dump: a debuggable app is paused only around fork).
     #[arg(long, default_value = "auto", value_parser = ["auto", "attach", "fork", "am"])]
     method: String,
     /// Strip the dump on the way (triage, koom, redact); `none` keeps it whole. Default: none on
@@ -74,9 +74,6 @@ fn utc_stamp(time_ms: u64) -> String {
 
 /// Runs `dump`.
 pub fn run(args: DumpArgs) -> anyhow::Result<()> {
-    if args.method == "fork" {
-        bail!("--method fork (KOOM's fork dump) is not built yet; use attach (JVMs) or am (Android apps)");
-    }
     if let super::monitor::Where::Phone(d) = args.target.resolve()? {
         let agent = bridge::agent::Agent::deploy(&d)?;
         let pid = super::monitor::pick_in(&agent.processes()?, &args.process, &format!("-s {}", d.serial))?;
@@ -107,8 +104,8 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         )?;
         return super::print(&format!("{}\n", out.display()));
     }
-    if args.method == "am" {
-        bail!("--method am dumps an Android app: name a phone with -s SERIAL");
+    if args.method == "am" || args.method == "fork" {
+        bail!("--method {} dumps an Android app: name a phone with -s SERIAL", args.method);
     }
     let pid = super::monitor::pick(&args.process)?;
     let mode = args.mode.as_deref().unwrap_or("none");
@@ -243,7 +240,9 @@ pub fn dump_device(
     // Removed at the end, whatever happens (it may not exist yet).
     let _pulled = tempfile::TempPath::try_from_path(&pulled_path).with_context(|| pulled_path.display().to_string())?;
     let start = std::time::Instant::now();
-    let (dumped, pulled) = if stream {
+    let (dumped, pulled) = if method == "fork" {
+        fork_on_device(d, agent, pid, mode, &before, &pulled_path, progress)?
+    } else if stream {
         // Straight from the agent's stdout into a file here; the agent's hash checks it.
         use sha2::Digest;
         let file = std::fs::File::create(&pulled_path).with_context(|| pulled_path.display().to_string())?;
@@ -329,6 +328,127 @@ pub fn dump_device(
         out.display()
     ));
     Ok(out)
+}
+
+/// KOOM's fork dump on a phone, as Android Studio loads its agents: the library is pushed, copied
+/// into the app's data directory with `run-as`, loaded with `cmd activity attach-agent`; it
+/// suspends ART, forks, resumes the app at once and writes the child's dump, stripped, into the
+/// app's cache directory with a JSON report beside it; heaptui reads both with `run-as`, checks
+/// the hash, and removes what it wrote. The app must be debuggable (Android 9+).
+fn fork_on_device(
+    d: &bridge::device::AdbDevice,
+    agent: &bridge::agent::Agent<'_>,
+    pid: u32,
+    mode: &str,
+    before: &agent::sample::Sample,
+    pulled_path: &Path,
+    progress: &mut dyn FnMut(&'static str, u64, u64),
+) -> anyhow::Result<(agent::dump::Dumped, bridge::device::Pulled)> {
+    use bridge::device::{quote, Device};
+    use sha2::Digest;
+    let abi = String::from_utf8_lossy(&d.output("getprop ro.product.cpu.abi")?.stdout).trim().to_string();
+    let triple = bridge::agent::android_triple_for_abi(&abi)
+        .with_context(|| format!("{} runs {abi:?}; the fork dump is built for arm64-v8a and x86_64", d.serial))?;
+    let lib = bridge::agent::local_build(
+        triple,
+        "libforkdump.so",
+        &format!("build it with `cargo build --release -p heaptui-forkdump --target {triple}` (the Android NDK's linker is needed)"),
+    )?;
+    // The app's package: what ART names its process after.
+    let pkg = agent
+        .processes()?
+        .into_iter()
+        .find(|p| p.pid == pid)
+        .map(|p| agent::proc::display_name(&p))
+        .with_context(|| format!("process {pid} on {}", d.serial))?;
+    let staged = format!("{}/libheaptui-forkdump.so", bridge::device::AGENT_DIR);
+    d.push(&lib, &staged, 0o644)?;
+    let run_as = |cmd: &str| d.output(&format!("run-as {} sh -c {}", quote(&pkg), quote(cmd)));
+    let o = run_as(&format!("mkdir -p code_cache cache && cp {} code_cache/ && pwd", quote(&staged)))?;
+    let data = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    if o.code != 0 || data.is_empty() {
+        bail!(
+            "run-as {pkg} failed ({}): the fork dump needs a debuggable app",
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    let out = format!("{data}/cache/heaptui-{}.hprof", utc_stamp(before.time_ms));
+    let loaded = format!("{data}/code_cache/libheaptui-forkdump.so");
+    // Whatever happens, the app's directories and /data/local/tmp keep nothing of it.
+    struct Clean<'a>(&'a bridge::device::AdbDevice, String, String);
+    impl Drop for Clean<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.output(&self.1);
+            let _ = self.0.output(&format!("rm -f {}", quote(&self.2)));
+        }
+    }
+    let cleanup = format!("rm -f {o} {o}.json {o}.part {}", quote(&loaded), o = quote(&out));
+    let _clean = Clean(d, format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)), staged.clone());
+    let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
+    let options = format!("out={out},mode={mode},timeout=120,lib={art}");
+    let o = d.output(&format!("cmd activity attach-agent {pid} {}", quote(&format!("{loaded}={options}"))))?;
+    if o.code != 0 {
+        bail!(
+            "cmd activity attach-agent failed: {}{}",
+            String::from_utf8_lossy(&o.stdout).trim(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    // The agent writes its report when the child is done (or was killed at its time limit).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let report: serde_json::Value = loop {
+        let o = run_as(&format!("cat {}.json", quote(&out)))?;
+        if o.code == 0 {
+            if let Ok(v) = serde_json::from_slice(&o.stdout) {
+                break v;
+            }
+        }
+        if std::time::Instant::now() > deadline {
+            bail!("the fork dump in {pkg} did not report within 150 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    progress("dump", 1, 1);
+    if report["ok"] != true {
+        bail!("the fork dump in {pkg} failed: {}", report["error"].as_str().unwrap_or("?"));
+    }
+    let file = std::fs::File::create(pulled_path).with_context(|| pulled_path.display().to_string())?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut hash = sha2::Sha256::new();
+    let total = report["out_bytes"].as_u64().unwrap_or(0);
+    let mut got = 0u64;
+    d.exec_stream(&format!("run-as {} cat {}", quote(&pkg), quote(&out)), &mut |b| {
+        hash.update(b);
+        got += b.len() as u64;
+        progress("transfer", got, total);
+        std::io::Write::write_all(&mut w, b)
+    })?;
+    std::io::Write::flush(&mut w)?;
+    let sha256: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    if Some(sha256.as_str()) != report["sha256"].as_str() || got != total {
+        bail!(
+            "the fork dump arrived damaged: {got} of {total} bytes, SHA-256 {sha256}, the app wrote {}",
+            report["sha256"]
+        );
+    }
+    let r = &report["report"];
+    let dumped = agent::dump::Dumped {
+        path: out.clone(),
+        method: "fork".into(),
+        mode: mode.to_string(),
+        raw_bytes: r["bytes"].as_u64().unwrap_or(0),
+        bytes: total,
+        dump_ms: r["child_ms"].as_u64().unwrap_or(0),
+        strip_ms: 0,
+        message: format!(
+            "app paused {} µs ({} then fork); the child dumped with {}",
+            r["pause_us"],
+            r["suspend"].as_str().unwrap_or("?"),
+            r["dumper"].as_str().unwrap_or("?")
+        ),
+        sha256: sha256.clone(),
+    };
+    Ok((dumped, bridge::device::Pulled { bytes: got, sha256 }))
 }
 
 /// Writes the sidecar `NAME.json` beside the dump (under a temporary name, then renamed; an
