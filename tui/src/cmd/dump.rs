@@ -272,6 +272,8 @@ pub fn dump_device(
         (dumped, d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))?)
     };
     progress("dump", 1, 1);
+    // Stripped on the device as part of the dump (the agent's or the fork agent's).
+    progress("strip", 1, 1);
     let transfer_ms = start.elapsed().as_millis() as u64;
 
     let start = std::time::Instant::now();

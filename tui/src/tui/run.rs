@@ -149,6 +149,7 @@ fn spawn_dump(target: super::monitor::Target, kind: &'static str, tx: Sender<Msg
                 progress("dump", 0, 1);
                 let r = crate::cmd::dump::dump_local(target.pid, &target.name, "triage", true, None, kind);
                 progress("dump", 1, 1);
+                progress("strip", 1, 1);
                 r
             }
             Some(serial) => (|| {

@@ -142,7 +142,7 @@ fn draw_loading(frame: &mut Frame<'_>, area: Rect, app: &App) {
     // A dump taken from the monitor shows its own phases first.
     let dumping = p.phases.iter().any(|(n, _, _)| *n == "dump");
     let names: Vec<&str> = if dumping {
-        vec!["dump", "transfer", "restore", "read", "index", "dominators", "histogram", "leaks"]
+        vec!["dump", "strip", "transfer", "restore", "read", "index", "dominators", "histogram", "leaks"]
     } else {
         vec!["read", "index", "dominators", "histogram", "leaks"]
     };
