@@ -130,8 +130,9 @@ impl<'a> Agent<'a> {
         let have = String::from_utf8_lossy(&o.stdout).split_whitespace().next().unwrap_or("").to_string();
         let pushed = have != want;
         if pushed {
-            // Under another name first: an agent still running keeps its file.
-            let part = format!("{path}.part");
+            // Under another name first (its own: another heaptui may be deploying too), then
+            // moved into place: an agent still running keeps its file.
+            let part = format!("{path}.{}.part", std::process::id());
             device.push(&local, &part, 0o755)?;
             let o = device.output(&format!("chmod 755 {p} && mv -f {p} {}", quote(&path), p = quote(&part)))?;
             if o.code != 0 {

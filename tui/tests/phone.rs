@@ -317,3 +317,77 @@ fn fork_dump_through_the_phone() {
     let left: Vec<_> = std::fs::read_dir(phone.tmp_dir()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(left, ["heaptui-agent"]);
 }
+
+/// The cable comes out during the pull: `dump` fails saying where the stripped dump still is on the
+/// phone, leaves no file (final or partial) here, and the phone keeps the stripped dump. Then two
+/// heaptui instances dump the same app at once: two good dumps, neither touching the other's.
+#[test]
+fn a_pull_cut_short_loses_nothing_and_two_instances_do_not_collide() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec { recv_delay_ms: 150, ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "120"], 64);
+    let pid = jvm.pid().to_string();
+    let xdg = dir.path().join("data");
+    let dump = |serial: &str| {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["dump", "-s", serial, &pid, "--mode", "none"])
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+            .env("XDG_DATA_HOME", &xdg)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let child = dump(&phone.serial());
+    // The pull has begun when its temporary file appears here.
+    let stored = xdg.join("heaptui/dumps").join(phone.serial().replace(':', "_")).join(&pid);
+    let start = std::time::Instant::now();
+    while !std::fs::read_dir(&stored)
+        .map(|d| d.flatten().any(|e| e.file_name().to_string_lossy().starts_with(".heaptui-pull")))
+        .unwrap_or(false)
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "the pull never began");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    phone.go_away();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.contains("stays on the phone at /data/local/tmp/heaptui-"), "{err}");
+    assert_eq!(std::fs::read_dir(&stored).unwrap().count(), 0, "no file, final or partial, is left here");
+    let kept: Vec<_> = std::fs::read_dir(phone.tmp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("heaptui-") && e.file_name() != "heaptui-agent")
+        .collect();
+    assert_eq!(kept.len(), 1, "the phone keeps the dump");
+    assert!(kept[0].metadata().unwrap().len() > 1 << 20);
+
+    // Two instances at once, on another phone.
+    let other = TestPhone::start(PhoneSpec::default()).unwrap();
+    other.connect(server.0).unwrap();
+    let (a, b) = (dump(&other.serial()), dump(&other.serial()));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    for o in [&a, &b] {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let (pa, pb) =
+        (String::from_utf8_lossy(&a.stdout).trim().to_string(), String::from_utf8_lossy(&b.stdout).trim().to_string());
+    assert_ne!(pa, pb);
+    for p in [&pa, &pb] {
+        let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["analyze", p, "--format", "json", "--top", "100"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let rows = v["histogram"].as_array().unwrap();
+        assert_eq!(rows.iter().find(|r| r["class"] == "LeakyCache$Session").unwrap()["instances"], 2000);
+        // Only its owner reads a dump.
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(p).unwrap().permissions().mode() & 0o777, 0o600, "{p}");
+    }
+}

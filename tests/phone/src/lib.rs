@@ -47,6 +47,8 @@ pub struct PhoneSpec {
     pub sdk: u32,
     /// `dalvik.vm.heapgrowthlimit`.
     pub heap_growth_limit: String,
+    /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
+    pub recv_delay_ms: u64,
 }
 
 impl Default for PhoneSpec {
@@ -56,6 +58,7 @@ impl Default for PhoneSpec {
             abi: "x86_64".into(),
             sdk: 30,
             heap_growth_limit: "256m".into(),
+            recv_delay_ms: 0,
         }
     }
 }
@@ -462,7 +465,7 @@ fn command(cmd: &str, root: &Path) -> Command {
 }
 
 impl Service {
-    fn run(self, io: &mut StreamIo, root: &Path, _spec: &PhoneSpec) -> std::io::Result<()> {
+    fn run(self, io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         match self {
             Service::ShellV1(cmd) | Service::Exec(cmd) => {
                 let mut child =
@@ -526,7 +529,7 @@ impl Service {
                 }
                 Ok(())
             }
-            Service::Sync => sync(io, root),
+            Service::Sync => sync(io, root, spec.recv_delay_ms),
             Service::Tcp(port) => {
                 let s = TcpStream::connect(("127.0.0.1", port))?;
                 relay(io, Box::new(s.try_clone()?), Box::new(s))
@@ -639,7 +642,7 @@ fn sync_status(io: &mut StreamIo, id: &[u8; 4], msg: &[u8]) -> bool {
 }
 
 /// The sync service: STAT, LIST, SEND, RECV, QUIT (v1 requests).
-fn sync(io: &mut StreamIo, root: &Path) -> std::io::Result<()> {
+fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64) -> std::io::Result<()> {
     let tmp = root.join("tmp");
     let map = |p: &[u8]| -> PathBuf {
         let p = String::from_utf8_lossy(p).to_string();
@@ -740,6 +743,9 @@ fn sync(io: &mut StreamIo, root: &Path) -> std::io::Result<()> {
                         p.extend_from_slice(&buf[..n]);
                         if !io.write(&p) {
                             return Ok(());
+                        }
+                        if recv_delay_ms > 0 {
+                            thread::sleep(Duration::from_millis(recv_delay_ms));
                         }
                     }
                     let mut p = b"DONE".to_vec();

@@ -132,7 +132,7 @@ pub fn dump_local(
         bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
     }
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    private_dir(dir)?;
     let dir = dir.canonicalize().with_context(|| dir.display().to_string())?;
     let name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
     let out = dir.join(&name);
@@ -215,7 +215,8 @@ pub fn dump_device(
         }
     })?;
     let before = before.with_context(|| format!("process {pid} on {}", d.serial))?;
-    let out = match output {
+    let chosen = output.is_some();
+    let mut out = match output {
         Some(o) => o,
         None => default_path(&d.serial, query, before.time_ms)?,
     };
@@ -223,29 +224,37 @@ pub fn dump_device(
         bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
     }
     let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
+    private_dir(&dir)?;
+    let mut name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
 
     progress("dump", 0, 1);
-    let remote = format!("{}/heaptui-{pid}-{}.hprof", bridge::device::AGENT_DIR, utc_stamp(before.time_ms));
-    // Whatever happens next, the phone keeps nothing of it.
-    struct Clean<'a>(&'a bridge::device::AdbDevice, String);
+    // Unique per heaptui run: two instances dumping on one phone do not meet.
+    let remote = format!(
+        "{}/heaptui-{pid}-{}-{}.hprof",
+        bridge::device::AGENT_DIR,
+        utc_stamp(before.time_ms),
+        std::process::id()
+    );
+    // The phone keeps the stripped dump until this machine holds a verified copy; then it goes.
+    struct Clean<'a>(&'a bridge::device::AdbDevice, String, bool);
     impl Drop for Clean<'_> {
         fn drop(&mut self) {
-            let _ = self.0.output(&format!("rm -f {}", bridge::device::quote(&self.1)));
+            if self.2 {
+                let _ = self.0.output(&format!("rm -f {}", bridge::device::quote(&self.1)));
+            }
         }
     }
-    let _clean = Clean(d, remote.clone());
+    let mut clean = Clean(d, remote.clone(), false);
     let pulled_path = dir.join(format!(".{name}.{}.pulled", std::process::id()));
     // Removed at the end, whatever happens (it may not exist yet).
     let _pulled = tempfile::TempPath::try_from_path(&pulled_path).with_context(|| pulled_path.display().to_string())?;
     let start = std::time::Instant::now();
-    let (dumped, pulled) = if method == "fork" {
-        fork_on_device(d, agent, pid, mode, &before, &pulled_path, progress)?
+    let fetched = if method == "fork" {
+        fork_on_device(d, agent, pid, mode, &before, &pulled_path, progress)
     } else if stream {
         // Straight from the agent's stdout into a file here; the agent's hash checks it.
         use sha2::Digest;
-        let file = std::fs::File::create(&pulled_path).with_context(|| pulled_path.display().to_string())?;
+        let file = private_file(&pulled_path)?;
         let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
         let mut hash = sha2::Sha256::new();
         let mut bytes = 0u64;
@@ -265,12 +274,21 @@ pub fn dump_device(
                 dumped.sha256
             );
         }
-        (dumped, bridge::device::Pulled { bytes, sha256 })
+        Ok((dumped, bridge::device::Pulled { bytes, sha256 }))
     } else {
         let dumped = agent.dump(pid, method, mode, live, &remote)?;
         progress("dump", 1, 1);
-        (dumped, d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))?)
+        // Once the dump exists on the phone, it is removed only after a verified pull.
+        d.pull(&remote, &pulled_path, &mut |done, total| progress("transfer", done, total.unwrap_or(0)))
+            .map(|p| (dumped, p))
+            .map_err(|e| {
+                anyhow::Error::new(e).context(format!(
+                    "the stripped dump stays on the phone at {remote} (`adb pull` it, then `heaptui restore`)"
+                ))
+            })
     };
+    let (dumped, pulled) = fetched?;
+    clean.2 = true;
     progress("dump", 1, 1);
     // Stripped on the device as part of the dump (the agent's or the fork agent's).
     progress("strip", 1, 1);
@@ -278,21 +296,30 @@ pub fn dump_device(
 
     let start = std::time::Instant::now();
     if mode == "none" {
-        std::fs::hard_link(&pulled_path, &out).with_context(|| format!("cannot create {}", out.display()))?;
+        out = link_fresh(&pulled_path, &out, chosen)?;
     } else {
         progress("restore", 0, pulled.bytes);
         let tmp = dir.join(format!(".{name}.{}.restore", std::process::id()));
         let tmp_guard = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
         let input = std::fs::File::open(&pulled_path)?;
-        let file = std::fs::File::create(&tmp).with_context(|| tmp.display().to_string())?;
+        let file = private_file(&tmp)?;
         let writer = std::io::BufWriter::with_capacity(1 << 20, file);
-        let (w, _) = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan())
-            .with_context(|| format!("restoring {}", out.display()))?;
+        let restored = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan());
+        let (w, _) = match restored {
+            Ok(r) => r,
+            Err(e) => {
+                // The verified stripped dump is kept here rather than lost.
+                let kept = dir.join(format!("{name}.stripped"));
+                std::fs::hard_link(&pulled_path, &kept).with_context(|| kept.display().to_string())?;
+                bail!("restoring {}: {e}; the stripped dump is kept at {}", out.display(), kept.display());
+            }
+        };
         w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::hard_link(&tmp, &out).with_context(|| format!("cannot create {}", out.display()))?;
+        out = link_fresh(&tmp, &out, chosen)?;
         drop(tmp_guard);
         progress("restore", pulled.bytes, pulled.bytes);
     }
+    name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or(name);
     let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     let sidecar = serde_json::json!({
         "schema": "heaptui.dump/1",
@@ -414,7 +441,7 @@ fn fork_on_device(
     if report["ok"] != true {
         bail!("the fork dump in {pkg} failed: {}", report["error"].as_str().unwrap_or("?"));
     }
-    let file = std::fs::File::create(pulled_path).with_context(|| pulled_path.display().to_string())?;
+    let file = private_file(pulled_path)?;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
     let mut hash = sha2::Sha256::new();
     let total = report["out_bytes"].as_u64().unwrap_or(0);
@@ -453,13 +480,51 @@ fn fork_on_device(
     Ok((dumped, bridge::device::Pulled { bytes: got, sha256 }))
 }
 
+/// Gives the finished file `tmp` its name `out` by a hard link (which never replaces a file). When
+/// heaptui chose the name and another dump took it meanwhile (two instances, one second), the
+/// next free one (`-2`, `-3`...) is taken; a name the user chose is never changed.
+fn link_fresh(tmp: &Path, out: &Path, chosen: bool) -> anyhow::Result<PathBuf> {
+    let stem = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+    for i in 1..1000 {
+        let candidate = if i == 1 { out.to_path_buf() } else { out.with_file_name(format!("{stem}-{i}.hprof")) };
+        match std::fs::hard_link(tmp, &candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !chosen => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", candidate.display())),
+        }
+    }
+    bail!("no free name beside {}", out.display())
+}
+
+/// A new file only its owner reads (dumps hold user data); never an existing one.
+fn private_file(path: &Path) -> anyhow::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))
+}
+
+/// The directories down to `dir`, made only for their owner where heaptui makes them.
+fn private_dir(dir: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))
+}
+
 /// Writes the sidecar `NAME.json` beside the dump (under a temporary name, then renamed; an
 /// existing one is left alone).
 fn write_sidecar(dir: &Path, name: &str, sidecar: &serde_json::Value) -> anyhow::Result<()> {
     let side = dir.join(format!("{name}.json"));
     if !side.exists() {
         let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
-        std::fs::write(&tmp_side, format!("{sidecar:#}\n")).with_context(|| tmp_side.display().to_string())?;
+        std::io::Write::write_all(&mut private_file(&tmp_side)?, format!("{sidecar:#}\n").as_bytes())
+            .with_context(|| tmp_side.display().to_string())?;
         std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
     }
     Ok(())
