@@ -83,7 +83,10 @@ impl Heap {
     /// The summary numbers, derived from the histogram and the class table (no pass over objects).
     pub fn summary(&self) -> Summary {
         let idx = &self.index;
-        let class_nodes: Vec<Node> = idx.classes.iter().filter_map(|c| c.node).collect();
+        // A malformed dump may give two class entries one node: count nodes, not entries.
+        let mut class_nodes: Vec<Node> = idx.classes.iter().filter_map(|c| c.node).collect();
+        class_nodes.sort_unstable();
+        class_nodes.dedup();
         let (mut arrays_o, mut arrays_p, mut shallow) = (0u64, 0u64, 0u64);
         for (c, h) in idx.classes.iter().zip(&self.histogram) {
             shallow += h.shallow_bytes;
@@ -97,7 +100,7 @@ impl Heap {
         let classes = class_nodes.len() as u64;
         Summary {
             classes,
-            instances: idx.len() as u64 - classes,
+            instances: (idx.len() as u64).saturating_sub(classes),
             object_arrays: arrays_o,
             primitive_arrays: arrays_p,
             gc_roots: idx.roots().len() as u64,

@@ -257,3 +257,15 @@ fn android_sub_records() {
     let leaks = heap::leaks::find_leaks(&h, &Default::default());
     assert!(leaks.iter().any(|l| l.kind == heap::leaks::LeakKind::Unreachable && l.instances.len() == 1));
 }
+
+/// Found by `fuzz/run.sh` (target `index`): a dump whose class entries share a node made the
+/// summary count classes twice and subtract past zero.
+#[test]
+fn fuzz_two_class_entries_one_node() {
+    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz-two-classes-one-node.hprof")).unwrap();
+    let index = heap::Index::from_bytes(bytes, heap::Options::default()).expect("it indexes (with warnings)");
+    let nodes = index.len() as u64;
+    let h = heap::Heap::analyse(index, heap::Options::default());
+    let s = h.summary();
+    assert_eq!(s.classes + s.instances, nodes, "{s:?}");
+}

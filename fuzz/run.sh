@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Fuzzes each target for a bounded time (default 300 s each): `fuzz/run.sh [SECONDS]`.
+# Needs a nightly toolchain and cargo-fuzz (`rustup toolchain install nightly --profile minimal`,
+# `cargo install cargo-fuzz`). Not part of CI's run. The corpus is seeded from the peers' fixtures
+# (small ones, and the first kilobytes of others) into target/fuzz-corpus, outside the repo; crashes
+# land in fuzz/artifacts/ and each one becomes a regression test in heap/tests/malformed.rs.
+set -euo pipefail
+cd "$(dirname "$0")"
+secs="${1:-300}"
+fixtures="${HEAPTUI_FIXTURES:-../../shared/fixtures}"
+corpus=../target/fuzz-corpus
+for t in index strip; do
+  mkdir -p "$corpus/$t"
+  for f in "$fixtures"/jvm/jdk8u-jhat__minimal.bin "$fixtures"/jvm/hprof-slurp__hprof-32.bin \
+           "$fixtures"/android/ahat-art__RI.hprof "$fixtures"/android/adt-tools-base__dialer.android-hprof; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f")
+    head -c 4096 "$f" > "$corpus/$t/$name.4k"
+    head -c 60000 "$f" > "$corpus/$t/$name.60k"
+  done
+done
+mkdir -p ../target/fuzz-logs
+status=0
+for t in index strip; do
+  log=../target/fuzz-logs/$t.log
+  if cargo +nightly fuzz run "$t" "$corpus/$t" -- -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 >"$log" 2>&1; then
+    echo "$t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1)"
+  else
+    status=1
+    echo "$t: FAILED, see $log and fuzz/artifacts/$t/"
+    grep -E "panicked|SUMMARY" "$log" | head -n 3
+  fi
+done
+exit $status
