@@ -747,7 +747,8 @@ impl<W: Write> Rewriter<W> {
     }
 
     /// Ends the input. A dump cut short still yields a valid output (what was complete, the
-    /// sub-record being streamed padded with zeros) and an error saying where it stopped.
+    /// sub-record being streamed padded with zeros, up to as many bytes as were read) and an
+    /// error saying where it stopped.
     pub fn finish(mut self) -> Result<(W, RewriteStats)> {
         let cut = match self.st {
             St::RecHead if self.acc.is_empty() => None,
@@ -757,9 +758,15 @@ impl<W: Write> Rewriter<W> {
                 self.err(ErrorKind::Truncated { needed: self.need.saturating_sub(self.acc.len()) as u64, left: 0 }),
             ),
         };
+        // The record being streamed is padded with zeros to its declared length, so the output
+        // parses to its end; but never by more than was read: a length field gone wrong (a
+        // damaged or hostile file) must not make a few kilobytes write gigabytes. Past that the
+        // output ends cut short, as the input did.
         match self.st {
-            St::SubBody { left, act } if self.direct && act == Body::Copy => self.zeros(left, false)?,
-            St::Pass { left } => self.zeros(left, true)?,
+            St::SubBody { left, act } if self.direct && act == Body::Copy && left <= self.stats.bytes_in => {
+                self.zeros(left, false)?
+            }
+            St::Pass { left } if left <= self.stats.bytes_in => self.zeros(left, true)?,
             _ => {}
         }
         self.direct = false;

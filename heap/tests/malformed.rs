@@ -262,10 +262,40 @@ fn android_sub_records() {
 /// summary count classes twice and subtract past zero.
 #[test]
 fn fuzz_two_class_entries_one_node() {
-    let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz-two-classes-one-node.hprof")).unwrap();
+    let bytes =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz-two-classes-one-node.hprof")).unwrap();
     let index = heap::Index::from_bytes(bytes, heap::Options::default()).expect("it indexes (with warnings)");
     let nodes = index.len() as u64;
     let h = heap::Heap::analyse(index, heap::Options::default());
     let s = h.summary();
     assert_eq!(s.classes + s.instances, nodes, "{s:?}");
+}
+
+/// Found by `fuzz/run.sh` (target `strip`): a 2.5 KB file whose last record claims gigabytes made
+/// the stripper pad the cut-short record with zeros to its declared length. Padding is now bounded
+/// by what was read; the output stays within twice the input and the cut is still reported.
+#[test]
+fn fuzz_a_cut_short_record_is_not_padded_past_reason() {
+    let bytes =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fuzz-huge-record-cut-short.hprof")).unwrap();
+    let knob = bytes[0];
+    let mode = [heap::strip::Mode::Triage, heap::strip::Mode::Koom, heap::strip::Mode::Redact][usize::from(knob % 3)];
+    let plan = heap::strip::strip_plan(&heap::strip::StripOptions { mode, ..Default::default() });
+    /// Counts what is written.
+    struct Counting(std::rc::Rc<std::cell::Cell<u64>>);
+    impl std::io::Write for Counting {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.set(self.0.get() + b.len() as u64);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let written = std::rc::Rc::new(std::cell::Cell::new(0));
+    let mut r = heap::strip::Rewriter::new(Counting(written.clone()), plan);
+    let fed = r.feed(&bytes[1..]);
+    let finished = r.finish();
+    assert!(fed.is_err() || finished.is_err(), "the cut is reported");
+    assert!(written.get() <= 2 * bytes.len() as u64, "{} bytes out of {}", written.get(), bytes.len());
 }

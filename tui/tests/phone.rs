@@ -116,6 +116,30 @@ fn none_two_unknown_and_gone_phones_are_clear() {
         .unwrap();
     assert!(json_lines(&out).iter().any(|p| p["pid"] == std::process::id()));
 
+    // The agent killed while watching (as Android's low-memory killer might): an error, not a
+    // quiet end.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "-s", &b.serial(), &std::process::id().to_string(), "--interval", "0.2", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("\"type\":\"sample\""), "{line}");
+    let me = std::process::id().to_string();
+    let killed =
+        Command::new("pkill").args(["-KILL", "-f", &format!("heaptui-agent sample --pid {me} ")]).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("the agent on") && err.contains("stopped (exit 137)"), "{err}");
+
     // A phone that goes away while being watched: monitor stops with an error saying so.
     let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "-s", &a.serial(), &std::process::id().to_string(), "--interval", "0.2", "--json"])

@@ -258,7 +258,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     let mut failed: Option<anyhow::Error> = None;
     let mut sampled = false;
     let mut gone = false;
-    agent.sample(pid, interval_ms, count, &mut |line| {
+    let code = agent.sample(pid, interval_ms, count, &mut |line| {
         if failed.is_some() || gone {
             return;
         }
@@ -308,6 +308,10 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     }
     if gone {
         return watch.ended(pid);
+    }
+    if code != 0 {
+        // Killed (by the system, or by hand) without a word: say so rather than end quietly.
+        bail!("the agent on {} stopped (exit {code}) while watching process {pid}", phone.serial);
     }
     Ok(())
 }
