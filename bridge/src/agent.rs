@@ -132,7 +132,9 @@ impl<'a> Agent<'a> {
         if pushed {
             // Under another name first (its own: another heaptui may be deploying too), then
             // moved into place: an agent still running keeps its file.
-            let part = format!("{path}.{}.part", std::process::id());
+            static PUSHES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+            let n = PUSHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let part = format!("{path}.{}-{n}.part", std::process::id());
             device.push(&local, &part, 0o755)?;
             let o = device.output(&format!("chmod 755 {p} && mv -f {p} {}", quote(&path), p = quote(&part)))?;
             if o.code != 0 {
@@ -266,30 +268,48 @@ impl<'a> Agent<'a> {
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`
     /// as it arrives.
     pub fn sample(&self, pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line)) -> Result<i32> {
+        self.sample_until(pid, interval_ms, count, &mut |l| {
+            on_line(l);
+            true
+        })
+        .map(|c| c.unwrap_or(-1))
+    }
+
+    /// As [`Agent::sample`], but `on_line` stops the sampling by returning false (then `None`).
+    pub fn sample_until(
+        &self,
+        pid: u32,
+        interval_ms: u64,
+        count: Option<u64>,
+        on_line: &mut dyn FnMut(Line) -> bool,
+    ) -> Result<Option<i32>> {
         let mut cmd = format!("{} sample --pid {pid} --interval-ms {interval_ms}", quote(&self.path));
         if let Some(c) = count {
             cmd.push_str(&format!(" --count {c}"));
         }
         let mut pending = Vec::new();
-        self.device.run(&cmd, &mut |s, b| {
+        self.device.run_until(&cmd, &mut |s, b| {
             if s != Stream::Stdout {
-                return;
+                return true;
             }
             pending.extend_from_slice(b);
             while let Some(nl) = pending.iter().position(|&c| c == b'\n') {
                 let line: Vec<u8> = pending.drain(..=nl).collect();
                 let Ok(v) = serde_json::from_slice::<serde_json::Value>(&line) else { continue };
-                match v["type"].as_str() {
-                    Some("sample") => {
-                        if let Ok(s) = serde_json::from_value(v["sample"].clone()) {
-                            on_line(Line::Sample(s));
-                        }
-                    }
+                let more = match v["type"].as_str() {
+                    Some("sample") => match serde_json::from_value(v["sample"].clone()) {
+                        Ok(s) => on_line(Line::Sample(s)),
+                        Err(_) => true,
+                    },
                     Some("trigger") => on_line(Line::Trigger(v["event"].clone())),
                     Some("error") => on_line(Line::Error(v["message"].as_str().unwrap_or("").to_string())),
-                    _ => {}
+                    _ => true,
+                };
+                if !more {
+                    return false;
                 }
             }
+            true
         })
     }
 }

@@ -104,7 +104,17 @@ pub trait Device: Send + Sync {
 
     /// Runs `command` under the device's shell, handing output to `sink` as it arrives; returns
     /// the exit code. No timeout: a command may be silent for as long as it likes.
-    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32>;
+    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
+        self.run_until(command, &mut |s, b| {
+            sink(s, b);
+            true
+        })
+        .map(|c| c.unwrap_or(-1))
+    }
+
+    /// As [`Device::run`], but `sink` may stop the command by returning false (it is hung up,
+    /// as closing an adb shell does); then the result is `None`.
+    fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>>;
 
     /// Runs `command` and returns everything it wrote and its exit code.
     fn output(&self, command: &str) -> Result<Output> {
@@ -202,7 +212,7 @@ impl Device for LocalDevice {
         Ok(agent::proc::list())
     }
 
-    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
+    fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -227,11 +237,15 @@ impl Device for LocalDevice {
         }
         drop(tx);
         for (which, chunk) in rx {
-            sink(which, &chunk);
+            if !sink(which, &chunk) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(None);
+            }
         }
         let status = child.wait()?;
         use std::os::unix::process::ExitStatusExt;
-        Ok(status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0)))
+        Ok(Some(status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))))
     }
 
     fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()> {
@@ -395,7 +409,7 @@ impl Device for AdbDevice {
     }
 
     /// Shell protocol v2: stdout and stderr apart, the exit code, streaming, no timeout.
-    fn run(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8])) -> Result<i32> {
+    fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
         let mut s = self.open(&format!("shell,v2,raw:{command}"))?;
         // Nothing to say on its stdin: close it at once (a command reading it sees its end).
         s.write_all(&[4, 0, 0, 0, 0])?;
@@ -407,15 +421,23 @@ impl Device for AdbDevice {
                 return Err(gone());
             }
             let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+            // adbd sends at most its max payload (1 MiB) a packet; more is not the protocol.
+            if len > 16 << 20 {
+                return Err(DeviceError::Transfer(format!("{}: a shell packet of {len} bytes", self.serial)));
+            }
             buf.resize(len, 0);
             if s.read_exact(&mut buf).is_err() {
                 return Err(gone());
             }
-            match head[0] {
+            let more = match head[0] {
                 1 => sink(Stream::Stdout, &buf),
                 2 => sink(Stream::Stderr, &buf),
-                3 => return Ok(buf.first().copied().map_or(0, i32::from)),
-                _ => {}
+                3 => return Ok(Some(buf.first().copied().map_or(0, i32::from))),
+                _ => true,
+            };
+            if !more {
+                // Closing the stream makes adbd hang the command up.
+                return Ok(None);
             }
         }
     }

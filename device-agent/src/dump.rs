@@ -113,6 +113,10 @@ fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), String> {
         } else if len.is_some_and(|l| l >= 31) && still.elapsed() >= Duration::from_millis(1500) {
             return Ok(());
         }
+        // Nothing at all for a minute: ART is not writing it.
+        if len.unwrap_or(0) == 0 && start.elapsed() > Duration::from_secs(60) {
+            return Err(format!("nothing was written to {} within 60 s", path.display()));
+        }
         if start.elapsed() > timeout {
             return Err(format!("{} was not written within {} s", path.display(), timeout.as_secs()));
         }
@@ -165,7 +169,8 @@ pub fn dump_into(
                 .output()
                 .map_err(|e| format!("cannot run `am dumpheap` ({e}): not Android?"))?;
             let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-            if !o.status.success() {
+            // am reports some failures on its output with status 0.
+            if !o.status.success() || said.contains("Error") || said.contains("Exception") {
                 return Err(format!("am dumpheap {pid}: {}", said.trim()));
             }
             wait_until_whole(&raw, Duration::from_secs(600))?;

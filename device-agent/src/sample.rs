@@ -70,8 +70,15 @@ impl Sampler {
         }
         if s.java_heap.is_none() && self.android != Some(false) {
             if slow {
-                self.android_heap = crate::android::java_heap(self.pid);
-                self.android = Some(self.android_heap.is_some());
+                let heap = crate::android::java_heap(self.pid);
+                // Given up only if the first reading fails (not Android, not an app); a later
+                // failure keeps the last reading.
+                if self.android.is_none() {
+                    self.android = Some(heap.is_some());
+                }
+                if heap.is_some() {
+                    self.android_heap = heap;
+                }
             }
             s.java_heap = self.android_heap;
         }

@@ -108,8 +108,12 @@ pub fn run(options: &Options) -> Result<Written, String> {
     if out.exists() {
         return Err(format!("{} exists; never overwritten", out.display()));
     }
-    let part = std::path::PathBuf::from(format!("{}.part", options.out));
-    let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+    let part = std::path::PathBuf::from(format!("{}.{}.part", options.out, std::process::id()));
+    let file = {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&part)
+    }
+    .map_err(|e| format!("{}: {e}", part.display()))?;
     let writer = Hashing {
         inner: std::io::BufWriter::with_capacity(1 << 20, file),
         hash: <sha2::Sha256 as sha2::Digest>::new(),
@@ -134,7 +138,10 @@ pub fn run(options: &Options) -> Result<Written, String> {
     };
     match result {
         Ok((report, w)) => {
-            std::fs::rename(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
+            // Linked, not renamed: a dump that took the name meanwhile is not replaced.
+            let linked = std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()));
+            let _ = std::fs::remove_file(&part);
+            linked?;
             let sha256 = sha2::Digest::finalize(w.hash).iter().map(|b| format!("{b:02x}")).collect();
             Ok(Written { report, out_bytes: w.bytes, sha256 })
         }
@@ -145,13 +152,50 @@ pub fn run(options: &Options) -> Result<Written, String> {
     }
 }
 
-/// JVMTI's `Agent_OnAttach(JavaVM*, char* options, void* reserved)`: runs the fork dump and
-/// writes its report next to the dump. Returns 0 (JNI_OK) when the dump was taken.
+/// The start of JNI's invocation interface (`JNIInvokeInterface`): what a dump thread needs to
+/// attach itself to the runtime (ART's suspension wants the caller to be a runtime thread).
+#[repr(C)]
+struct InvokeInterface {
+    reserved: [*mut c_void; 3],
+    destroy_java_vm: *mut c_void,
+    attach_current_thread: unsafe extern "C" fn(*mut c_void, *mut *mut c_void, *mut c_void) -> i32,
+    detach_current_thread: unsafe extern "C" fn(*mut c_void) -> i32,
+}
+
+/// Writes the report `OUT.json` (under a temporary name, renamed; an existing report is never
+/// replaced: another dump's).
+fn write_report(out: &str, json: &serde_json::Value) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let report = format!("{out}.json");
+    let tmp = format!("{report}.{}.part", std::process::id());
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(format!("{json}\n").as_bytes()));
+    if written.is_ok() {
+        let _ = std::fs::hard_link(&tmp, &report);
+    }
+    let _ = std::fs::remove_file(&tmp);
+}
+
+/// The `out=` of an option string that did not parse, so the failure can still be reported.
+fn out_of(text: &str) -> Option<String> {
+    text.split(',').find_map(|p| p.strip_prefix("out=")).filter(|o| !o.is_empty()).map(str::to_string)
+}
+
+/// JVMTI's `Agent_OnAttach(JavaVM*, char* options, void* reserved)`. Android calls it on the
+/// app's main thread (`ActivityThread` handles `attach-agent` there), so the dump runs on a thread
+/// of its own, attached to the runtime, and this returns at once: the app is paused only around
+/// the fork. The outcome goes to `OUT.json` beside the dump, which the host waits for. Returns 0
+/// (JNI_OK) when the dump was started, -1 when the options are unusable.
 ///
 /// # Safety
-/// `options` is null or a NUL-terminated string, as the runtime passes it.
+/// `vm` is null or the runtime's `JavaVM*`; `options` is null or a NUL-terminated string, as the
+/// runtime passes them.
 #[no_mangle]
-pub unsafe extern "C" fn Agent_OnAttach(_vm: *mut c_void, options: *const c_char, _reserved: *mut c_void) -> i32 {
+pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char, _reserved: *mut c_void) -> i32 {
     let text = if options.is_null() {
         String::new()
     } else {
@@ -159,18 +203,44 @@ pub unsafe extern "C" fn Agent_OnAttach(_vm: *mut c_void, options: *const c_char
     };
     let options = match parse_options(&text) {
         Ok(o) => o,
-        Err(_) => return -1,
+        Err(e) => {
+            if let Some(out) = out_of(&text) {
+                write_report(&out, &serde_json::json!({"ok": false, "error": format!("options: {e}")}));
+            }
+            return -1;
+        }
     };
-    let (json, code) = match run(&options) {
-        Ok(w) => (serde_json::json!({"ok": true, "report": w.report, "out_bytes": w.out_bytes, "sha256": w.sha256}), 0),
-        Err(e) => (serde_json::json!({"ok": false, "error": e}), -1),
-    };
-    let report = format!("{}.json", options.out);
-    let tmp = format!("{report}.part");
-    if std::fs::write(&tmp, format!("{json}\n")).is_ok() {
-        let _ = std::fs::rename(&tmp, &report);
+    let vm = vm as usize;
+    let started = std::thread::Builder::new().name("heaptui-forkdump".into()).spawn(move || {
+        let vm = vm as *mut c_void;
+        let mut env: *mut c_void = std::ptr::null_mut();
+        // SAFETY: `vm` points at a JavaVM whose first field is its invocation interface.
+        let attached = !vm.is_null()
+            && unsafe {
+                let table = *(vm as *const *const InvokeInterface);
+                ((*table).attach_current_thread)(vm, &mut env, std::ptr::null_mut()) == 0
+            };
+        // A panic must not unwind into the runtime (it would end the app): it is reported instead.
+        let outcome =
+            std::panic::catch_unwind(|| run(&options)).unwrap_or_else(|_| Err("the dump panicked".to_string()));
+        let json = match outcome {
+            Ok(w) => serde_json::json!({"ok": true, "report": w.report, "out_bytes": w.out_bytes, "sha256": w.sha256}),
+            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        };
+        write_report(&options.out, &json);
+        if attached {
+            // SAFETY: this thread was attached above.
+            unsafe {
+                let table = *(vm as *const *const InvokeInterface);
+                ((*table).detach_current_thread)(vm);
+            }
+        }
+    });
+    if started.is_ok() {
+        0
+    } else {
+        -1
     }
-    code
 }
 
 #[cfg(test)]

@@ -83,20 +83,21 @@ impl<'a> Library<'a> {
 
     /// Looks `name` up in the order the module describes.
     pub fn lookup(&self, name: &str) -> Option<Symbol> {
+        // A defined entry only: an undefined one (imported) falls through to the other tables.
         let dynsym = |i: usize, source| {
             let s = self.elf.dynsyms.get(i)?;
-            (s.st_value != 0 || s.st_shndx != 0).then_some(Symbol { value: s.st_value, size: s.st_size, source })
+            (s.st_value != 0 && s.st_shndx != 0).then_some(Symbol { value: s.st_value, size: s.st_size, source })
         };
-        if let Some(table) = self.hash_table(SHT_GNU_HASH) {
-            if let Some(i) =
-                gnu_lookup(table, self.elf.is_64, self.elf.little_endian, name, &self.elf.dynsyms, &self.elf.dynstrtab)
-            {
-                return dynsym(i, Source::GnuHash);
-            }
+        let (dynsyms, dynstr, little) = (&self.elf.dynsyms, &self.elf.dynstrtab, self.elf.little_endian);
+        let found = if let Some(table) = self.hash_table(SHT_GNU_HASH) {
+            gnu_lookup(table, self.elf.is_64, little, name, dynsyms, dynstr).and_then(|i| dynsym(i, Source::GnuHash))
         } else if let Some(table) = self.hash_table(SHT_HASH) {
-            if let Some(i) = sysv_lookup(table, self.elf.little_endian, name, &self.elf.dynsyms, &self.elf.dynstrtab) {
-                return dynsym(i, Source::SysvHash);
-            }
+            sysv_lookup(table, little, name, dynsyms, dynstr).and_then(|i| dynsym(i, Source::SysvHash))
+        } else {
+            None
+        };
+        if found.is_some() {
+            return found;
         }
         if let Some(s) = linear(&self.elf.syms, &self.elf.strtab, name) {
             return Some(Symbol { source: Source::Symtab, ..s });
@@ -107,13 +108,13 @@ impl<'a> Library<'a> {
 
     fn hash_table(&self, kind: u32) -> Option<&'a [u8]> {
         let h = self.elf.section_headers.iter().find(|h| h.sh_type == kind)?;
-        self.data.get(h.sh_offset as usize..(h.sh_offset + h.sh_size) as usize)
+        self.data.get(h.sh_offset as usize..h.sh_offset.checked_add(h.sh_size)? as usize)
     }
 }
 
 fn section<'a>(elf: &Elf<'_>, data: &'a [u8], name: &str) -> Option<&'a [u8]> {
     let h = elf.section_headers.iter().find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(name))?;
-    data.get(h.sh_offset as usize..(h.sh_offset + h.sh_size) as usize)
+    data.get(h.sh_offset as usize..h.sh_offset.checked_add(h.sh_size)? as usize)
 }
 
 fn linear(syms: &Symtab<'_>, strtab: &Strtab<'_>, name: &str) -> Option<Symbol> {

@@ -3,8 +3,10 @@
 //! parent reads the pipe (through the stripper, by the caller's hand) and reaps the child. The
 //! app is paused only from the suspension to the resume, around `fork`.
 //!
-//! The child may call nothing that takes a lock another thread of the parent could have held at
-//! `fork` (no allocation, no stdio): everything it uses is prepared before.
+//! Everything this code hands the child is prepared before `fork` (buffers, the path, the pipe).
+//! ART's dumper itself allocates and takes the runtime's locks in the child; that is safe because
+//! the other threads were suspended at safe points and bionic's allocator resets its locks at
+//! fork (KOOM relies on the same).
 
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::path::{Path, PathBuf};
@@ -214,12 +216,14 @@ pub fn fork_dump(
     let paused = Instant::now();
     // SAFETY: ART's own functions on buffers large enough for their objects; in the child only
     // the dumper and `_exit` run.
-    let pid = unsafe {
+    let (pid, fork_error) = unsafe {
         match api.suspend {
             Suspend::ScopedSuspendAll { ctor, .. } => ctor(suspend_room.0.as_mut_ptr().cast(), cause.as_ptr(), true),
             Suspend::Dbg { suspend, .. } => suspend(),
         }
         let pid = libc::fork();
+        // errno now, before the resume below may change it.
+        let fork_error = (pid < 0).then(std::io::Error::last_os_error);
         if pid == 0 {
             libc::close(rd);
             match api.dumper {
@@ -237,28 +241,29 @@ pub fn fork_dump(
             Suspend::ScopedSuspendAll { dtor, .. } => dtor(suspend_room.0.as_mut_ptr().cast()),
             Suspend::Dbg { resume, .. } => resume(),
         }
-        pid
+        (pid, fork_error)
     };
     let pause_us = paused.elapsed().as_micros() as u64;
     // SAFETY: our end of the pipe; the child has its own copy.
     unsafe { libc::close(wr) };
-    if pid < 0 {
-        let e = sys("fork");
+    if let Some(e) = fork_error {
         unsafe { libc::close(rd) };
-        return Err(e);
+        return Err(ForkError::Sys("fork", e));
     }
     let started = Instant::now();
 
-    // The watchdog: a child still running at the limit is killed (its end of the pipe closes).
+    // The watchdog, while the pipe is read: a child still running at the limit is killed (its end
+    // of the pipe closes). It stops before the child is reaped, so it never signals a reaped (and
+    // perhaps reused) pid; the reaping below keeps the same deadline.
+    let deadline = started + timeout;
     let done = Arc::new(AtomicBool::new(false));
     let fired = Arc::new(AtomicBool::new(false));
     let (d2, f2) = (done.clone(), fired.clone());
     let dog = std::thread::spawn(move || {
-        let until = Instant::now() + timeout;
         while !d2.load(Ordering::SeqCst) {
-            if Instant::now() >= until {
+            if Instant::now() >= deadline {
                 f2.store(true, Ordering::SeqCst);
-                // SAFETY: our child, not yet reaped (reaping waits for `done`).
+                // SAFETY: our child, not reaped before this thread is joined.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
                 return;
             }
@@ -292,22 +297,28 @@ pub fn fork_dump(
         }
     }
     unsafe { libc::close(rd) };
+    done.store(true, Ordering::SeqCst);
+    let _ = dog.join();
     let mut status = 0;
     loop {
-        // SAFETY: reaping our own child.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        // SAFETY: reaping our own child; killing it only while it is not reaped.
+        let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
         if r == pid {
             break;
         }
+        if r == 0 {
+            // Its end of the pipe is closed but it runs on: the same deadline applies.
+            if Instant::now() >= deadline && !fired.swap(true, Ordering::SeqCst) {
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        }
         let e = std::io::Error::last_os_error();
         if e.kind() != std::io::ErrorKind::Interrupted {
-            done.store(true, Ordering::SeqCst);
-            let _ = dog.join();
             return Err(ForkError::Sys("waitpid", e));
         }
     }
-    done.store(true, Ordering::SeqCst);
-    let _ = dog.join();
     if fired.load(Ordering::SeqCst) {
         return Err(ForkError::Watchdog(timeout));
     }
@@ -319,6 +330,10 @@ pub fn fork_dump(
     }
     if let Some(e) = failed {
         return Err(e);
+    }
+    if bytes == 0 {
+        // The child exits 0 whatever the dumper did: no bytes means no dump.
+        return Err(ForkError::Child("wrote nothing".into()));
     }
     Ok(Report {
         pause_us,

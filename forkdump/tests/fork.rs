@@ -111,6 +111,7 @@ fn fork_dump_through_the_libart_double() {
     std::env::set_var("HEAPTUI_DOUBLE_MODE", "crash");
     let e = fork_dump(&api, Duration::from_secs(60), &mut |_| Ok(())).unwrap_err();
     assert_eq!(e.to_string(), format!("the dumping child died of signal {}", libc::SIGABRT));
+    assert_eq!(double_state(double).0, 0, "resumed after a crashed child");
 
     // The JVMTI entry point, as `cmd activity attach-agent` calls it.
     std::env::remove_var("HEAPTUI_DOUBLE_MODE");
@@ -120,12 +121,31 @@ fn fork_dump_through_the_libart_double() {
     // SAFETY: the options string is NUL-terminated; the VM pointers are unused.
     let code = unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), opts.as_ptr(), std::ptr::null_mut()) };
     assert_eq!(code, 0);
-    assert_eq!(std::fs::read(&out).unwrap(), strip(&raw));
-    let report: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("app.hprof.json")).unwrap()).unwrap();
-    assert_eq!(report["ok"], true);
+    // It returns at once (Android calls it on the app's main thread); the report says when done.
+    let report = wait_for(&dir.path().join("app.hprof.json"));
+    assert_eq!(report["ok"], true, "{report}");
     assert_eq!(report["report"]["bytes"], raw.len());
-    // Never over an existing dump.
+    assert_eq!(std::fs::read(&out).unwrap(), strip(&raw));
+    // Never over an existing dump: the second one fails, and its report does not replace the first.
     let code = unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), opts.as_ptr(), std::ptr::null_mut()) };
-    assert_eq!(code, -1);
+    assert_eq!(code, 0);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(std::fs::read(&out).unwrap(), strip(&raw));
+    assert_eq!(wait_for(&dir.path().join("app.hprof.json"))["ok"], true);
+    // Options without a usable out= are refused at once.
+    let bad = std::ffi::CString::new("mode=triage").unwrap();
+    assert_eq!(unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), bad.as_ptr(), std::ptr::null_mut()) }, -1);
+}
+
+fn wait_for(report: &Path) -> serde_json::Value {
+    let start = std::time::Instant::now();
+    loop {
+        if let Ok(b) = std::fs::read(report) {
+            if let Ok(v) = serde_json::from_slice(&b) {
+                return v;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "no report at {}", report.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

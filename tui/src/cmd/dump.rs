@@ -249,6 +249,9 @@ pub fn dump_device(
     // Removed at the end, whatever happens (it may not exist yet).
     let _pulled = tempfile::TempPath::try_from_path(&pulled_path).with_context(|| pulled_path.display().to_string())?;
     let start = std::time::Instant::now();
+    if method == "fork" && stream {
+        bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
+    }
     let fetched = if method == "fork" {
         fork_on_device(d, agent, pid, mode, &before, &pulled_path, progress)
     } else if stream {
@@ -288,37 +291,43 @@ pub fn dump_device(
             })
     };
     let (dumped, pulled) = fetched?;
-    clean.2 = true;
     progress("dump", 1, 1);
     // Stripped on the device as part of the dump (the agent's or the fork agent's).
     progress("strip", 1, 1);
     let transfer_ms = start.elapsed().as_millis() as u64;
 
     let start = std::time::Instant::now();
-    if mode == "none" {
-        out = link_fresh(&pulled_path, &out, chosen)?;
+    let placed = if mode == "none" {
+        link_fresh(&pulled_path, &out, chosen)
     } else {
         progress("restore", 0, pulled.bytes);
         let tmp = dir.join(format!(".{name}.{}.restore", std::process::id()));
         let tmp_guard = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
-        let input = std::fs::File::open(&pulled_path)?;
-        let file = private_file(&tmp)?;
-        let writer = std::io::BufWriter::with_capacity(1 << 20, file);
-        let restored = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan());
-        let (w, _) = match restored {
-            Ok(r) => r,
-            Err(e) => {
-                // The verified stripped dump is kept here rather than lost.
-                let kept = dir.join(format!("{name}.stripped"));
-                std::fs::hard_link(&pulled_path, &kept).with_context(|| kept.display().to_string())?;
-                bail!("restoring {}: {e}; the stripped dump is kept at {}", out.display(), kept.display());
-            }
-        };
-        w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        out = link_fresh(&tmp, &out, chosen)?;
+        let restored = (|| -> anyhow::Result<PathBuf> {
+            let input = std::fs::File::open(&pulled_path)?;
+            let writer = std::io::BufWriter::with_capacity(1 << 20, private_file(&tmp)?);
+            let (w, _) = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan())?;
+            w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            link_fresh(&tmp, &out, chosen)
+        })();
         drop(tmp_guard);
         progress("restore", pulled.bytes, pulled.bytes);
-    }
+        restored
+    };
+    out = match placed {
+        Ok(p) => p,
+        Err(e) => {
+            // The verified stripped dump is kept here (and on the phone) rather than lost.
+            let stripped = out.with_file_name(format!("{name}.stripped"));
+            let kept = link_fresh(&pulled_path, &stripped, false);
+            return Err(match kept {
+                Ok(k) => e.context(format!("the stripped dump is kept at {} (and on the phone)", k.display())),
+                Err(_) => e.context(format!("the stripped dump stays on the phone at {remote}")),
+            });
+        }
+    };
+    // Only now, with the dump in place here, does the phone's copy go.
+    clean.2 = true;
     name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or(name);
     let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
     let sidecar = serde_json::json!({
@@ -327,7 +336,8 @@ pub fn dump_device(
         "model": d.model,
         "process": {"pid": pid, "name": before.name, "query": query},
         "method": dumped.method,
-        "live_only": live,
+        // The fork dump takes every object (no GC before it).
+        "live_only": live && dumped.method != "fork",
         "mode": dumped.mode,
         "trigger": trigger,
         "time_ms": before.time_ms,
@@ -384,16 +394,33 @@ fn fork_on_device(
         &format!("build it with `cargo build --release -p heaptui-forkdump --target {triple}` (the Android NDK's linker is needed)"),
     )?;
     // The app's package: what ART names its process after.
+    // An app's process is named by its command line (zygote writes the package there; `:remote`
+    // and the like name a second process of the same package). `status`'s Name is cut to 15
+    // characters and will not do. A JVM (the test phone's "app") is named by its main class.
     let pkg = agent
         .processes()?
         .into_iter()
         .find(|p| p.pid == pid)
-        .map(|p| agent::proc::display_name(&p))
+        .map(|p| {
+            if p.jvm {
+                agent::proc::display_name(&p)
+            } else {
+                p.cmdline.split([' ', ':']).next().unwrap_or("").to_string()
+            }
+        })
+        .filter(|p| !p.is_empty())
         .with_context(|| format!("process {pid} on {}", d.serial))?;
-    let staged = format!("{}/libheaptui-forkdump.so", bridge::device::AGENT_DIR);
+    let staged = format!("{}/libheaptui-forkdump.{}.so", bridge::device::AGENT_DIR, std::process::id());
+    struct Unstage<'a>(&'a bridge::device::AdbDevice, String);
+    impl Drop for Unstage<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.output(&format!("rm -f {}", quote(&self.1)));
+        }
+    }
+    let _unstage = Unstage(d, staged.clone());
     d.push(&lib, &staged, 0o644)?;
     let run_as = |cmd: &str| d.output(&format!("run-as {} sh -c {}", quote(&pkg), quote(cmd)));
-    let o = run_as(&format!("mkdir -p code_cache cache && cp {} code_cache/ && pwd", quote(&staged)))?;
+    let o = run_as("mkdir -p code_cache cache && pwd")?;
     let data = String::from_utf8_lossy(&o.stdout).trim().to_string();
     if o.code != 0 || data.is_empty() {
         bail!(
@@ -401,18 +428,22 @@ fn fork_on_device(
             String::from_utf8_lossy(&o.stderr).trim()
         );
     }
-    let out = format!("{data}/cache/heaptui-{}.hprof", utc_stamp(before.time_ms));
-    let loaded = format!("{data}/code_cache/libheaptui-forkdump.so");
-    // Whatever happens, the app's directories and /data/local/tmp keep nothing of it.
-    struct Clean<'a>(&'a bridge::device::AdbDevice, String, String);
+    // Unique per heaptui run: two dumps of one app do not meet.
+    let out = format!("{data}/cache/heaptui-{}-{}.hprof", utc_stamp(before.time_ms), std::process::id());
+    let loaded = format!("{data}/code_cache/libheaptui-forkdump.{}.so", std::process::id());
+    // Whatever happens, the app's directories keep nothing of it (the staged copy goes too).
+    struct Clean<'a>(&'a bridge::device::AdbDevice, String);
     impl Drop for Clean<'_> {
         fn drop(&mut self) {
             let _ = self.0.output(&self.1);
-            let _ = self.0.output(&format!("rm -f {}", quote(&self.2)));
         }
     }
-    let cleanup = format!("rm -f {o} {o}.json {o}.part {}", quote(&loaded), o = quote(&out));
-    let _clean = Clean(d, format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)), staged.clone());
+    let cleanup = format!("rm -f {o} {o}.json {o}.*.part {o}.json.*.part {}", quote(&loaded), o = quote(&out));
+    let _clean = Clean(d, format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)));
+    let o = run_as(&format!("cp {} {}", quote(&staged), quote(&loaded)))?;
+    if o.code != 0 {
+        bail!("run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
+    }
     let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
     let options = format!("out={out},mode={mode},timeout=120,lib={art}");
     let o = d.output(&format!("cmd activity attach-agent {pid} {}", quote(&format!("{loaded}={options}"))))?;

@@ -258,9 +258,10 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     let mut failed: Option<anyhow::Error> = None;
     let mut sampled = false;
     let mut gone = false;
-    let code = agent.sample(pid, interval_ms, count, &mut |line| {
+    // The sampling stops as soon as something fails (no hanging on with nothing printed).
+    let code = agent.sample_until(pid, interval_ms, count, &mut |line| {
         if failed.is_some() || gone {
-            return;
+            return false;
         }
         match line {
             bridge::agent::Line::Sample(s) => {
@@ -302,6 +303,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
             // The host decides with its own thresholds (the agent's are for the device side).
             bridge::agent::Line::Trigger(_) => {}
         }
+        failed.is_none() && !gone
     })?;
     if let Some(e) = failed {
         return Err(e);
@@ -309,7 +311,7 @@ pub fn monitor(args: MonitorArgs) -> anyhow::Result<()> {
     if gone {
         return watch.ended(pid);
     }
-    if code != 0 {
+    if let Some(code) = code.filter(|&c| c != 0) {
         // Killed (by the system, or by hand) without a word: say so rather than end quietly.
         bail!("the agent on {} stopped (exit {code}) while watching process {pid}", phone.serial);
     }

@@ -396,6 +396,8 @@ pub struct App {
     pub monitor: Option<super::monitor::MonitorState>,
     /// Thresholds a new watch starts with (the config file's, then `--trigger`'s).
     pub trigger_config: agent::trigger::Config,
+    /// What was shown before a dump began (back to it if the dump fails).
+    before_dump: Option<Load>,
     matcher: SkimMatcherV2,
 }
 
@@ -416,6 +418,7 @@ impl App {
             inspector: InspectorState::default(),
             monitor: None,
             trigger_config: agent::trigger::Config::default(),
+            before_dump: None,
             matcher: SkimMatcherV2::default(),
         }
     }
@@ -460,6 +463,7 @@ impl App {
                 Vec::new()
             }
             Msg::Loaded(Ok(loaded)) => {
+                self.before_dump = None;
                 let top = Kids::new(loaded.heap.dominators.children(None).to_vec());
                 self.load = Load::Ready(loaded);
                 self.rebuild_class_rows();
@@ -516,9 +520,10 @@ impl App {
                     Err(e) => {
                         m.events.push((t, format!("dump failed: {e}")));
                         self.status = Some(format!("dump failed: {e}"));
-                        // Back to what was shown before: the monitor, with the error in its log.
+                        // Back to what was shown before (a dump already open stays open); the
+                        // monitor shows the error in its log.
                         if matches!(self.load, Load::Loading(_)) {
-                            self.load = Load::Empty;
+                            self.load = self.before_dump.take().unwrap_or(Load::Empty);
                         }
                         self.screen = Screen::Monitor;
                         Vec::new()
@@ -729,7 +734,8 @@ impl App {
     /// A dump is under way: the progress screen (dump, strip, transfer, restore, then loading),
     /// and the Leaks screen once it is analysed.
     fn start_dump_screen(&mut self) {
-        self.load = Load::Loading(Progress::new());
+        let was = std::mem::replace(&mut self.load, Load::Loading(Progress::new()));
+        self.before_dump = Some(was);
         self.screen = Screen::Leaks;
         self.leaks = LeaksState::default();
     }

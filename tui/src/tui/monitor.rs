@@ -209,7 +209,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, theme: &Theme, m: Option<&Monitor
         ("max", flat(max.map(mib)), theme.dim),
         ("trigger", flat(line.map(mib)), theme.error),
     ];
-    for (i, &t) in m.marks.iter().enumerate() {
+    // Marks of dumps older than the oldest sample kept have scrolled off.
+    let since = m.samples.front().map_or(0.0, |s| s.0);
+    for (i, &t) in m.marks.iter().filter(|&&t| t >= since).enumerate() {
         heap_series.push((if i == 0 { "dump" } else { "" }, vec![(t, 0.0), (t, top)], theme.header));
     }
     chart(frame, heap_area, theme, &title, "MiB", heap_series);

@@ -121,12 +121,14 @@ fn spawn_watch(target: super::monitor::Target, tx: Sender<Msg>) {
                 let d = bridge::device::AdbDevice::select(bridge::adb::server_port(), Some(serial))?;
                 let a = bridge::agent::Agent::deploy(&d)?;
                 let mut last = String::from("the agent stopped");
-                a.sample(pid, 1000, None, &mut |line| match line {
-                    bridge::agent::Line::Sample(s) => {
-                        let _ = tx.send(Msg::Sample(Box::new(s)));
+                // Stops when the UI has gone (its end of the channel is dropped).
+                a.sample_until(pid, 1000, None, &mut |line| match line {
+                    bridge::agent::Line::Sample(s) => tx.send(Msg::Sample(Box::new(s))).is_ok(),
+                    bridge::agent::Line::Error(m) => {
+                        last = m;
+                        true
                     }
-                    bridge::agent::Line::Error(m) => last = m,
-                    bridge::agent::Line::Trigger(_) => {}
+                    bridge::agent::Line::Trigger(_) => true,
                 })?;
                 Ok(last)
             })()
