@@ -112,6 +112,8 @@ pub struct Report {
     pub suspend: &'static str,
     /// Which dumper was used.
     pub dumper: &'static str,
+    /// Reads and waits interrupted by signals (EINTR), and retried.
+    pub interrupted: u32,
 }
 
 /// Where the library whose file name is `name` is loaded in this process: its file and load
@@ -272,6 +274,7 @@ pub fn fork_dump(
     });
 
     let mut bytes = 0u64;
+    let mut interrupted = 0u32;
     let mut failed = None;
     let mut buf = vec![0u8; 1 << 20];
     loop {
@@ -280,6 +283,7 @@ pub fn fork_dump(
         if n < 0 {
             let e = std::io::Error::last_os_error();
             if e.kind() == std::io::ErrorKind::Interrupted {
+                interrupted += 1;
                 continue;
             }
             failed = Some(ForkError::Sys("reading the dump", e));
@@ -318,6 +322,7 @@ pub fn fork_dump(
         if e.kind() != std::io::ErrorKind::Interrupted {
             return Err(ForkError::Sys("waitpid", e));
         }
+        interrupted += 1;
     }
     if fired.load(Ordering::SeqCst) {
         return Err(ForkError::Watchdog(timeout));
@@ -341,5 +346,6 @@ pub fn fork_dump(
         bytes,
         suspend: suspend_name,
         dumper: dumper_name,
+        interrupted,
     })
 }

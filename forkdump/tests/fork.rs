@@ -92,6 +92,8 @@ fn fork_dump_through_the_libart_double() {
     let report = fork_dump(&api, Duration::from_secs(60), &mut |b| r.feed(b).map_err(|e| e.to_string())).unwrap();
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     assert!(pest.join().unwrap() > 0);
+    // The signals did interrupt the parent's reads, and it went on.
+    assert!(report.interrupted > 0, "{report:?}");
     let (streamed, _) = r.finish().unwrap();
     assert_eq!(report.bytes, raw.len() as u64);
     assert_eq!((report.suspend, report.dumper), ("ScopedSuspendAll", "Hprof::Dump"));
