@@ -62,6 +62,7 @@ fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<
 }
 
 fn main() -> ExitCode {
+    heaptui::guard_sigbus();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Analyze(args)) => cmd::analyze::run(args),

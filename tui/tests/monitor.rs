@@ -140,3 +140,21 @@ fn thresholds_from_the_config_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(&format!("{}:2", file.display())), "{err}");
 }
+
+/// SIGBUS (what touching a mapped dump that shrank raises) ends heaptui with a message and exit
+/// status 1, not a silent crash. Sent by hand here: a file cannot be made to shrink at a chosen
+/// instant under a running process.
+#[test]
+fn sigbus_is_a_message_not_a_crash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "--local", &std::process::id().to_string(), "--interval", "0.2", "--json"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(Command::new("kill").args(["-BUS", &child.id().to_string()]).status().unwrap().success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shrank or changed while being read (SIGBUS)"));
+}
