@@ -146,7 +146,7 @@ fn thresholds_from_the_config_file() {
 /// instant under a running process.
 #[test]
 fn sigbus_is_a_message_not_a_crash() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "--local", &std::process::id().to_string(), "--interval", "0.2", "--json"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
