@@ -415,3 +415,41 @@ fn a_pull_cut_short_loses_nothing_and_two_instances_do_not_collide() {
         assert_eq!(std::fs::metadata(p).unwrap().permissions().mode() & 0o777, 0o600, "{p}");
     }
 }
+
+/// The app dies while it is being dumped (killed at some point after `dump` starts: before, during
+/// or after the runtime writes): `dump` fails with a message, and neither the phone nor this
+/// machine keeps a stray file.
+#[test]
+fn the_app_dies_during_the_dump() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["200000", "120"], 512);
+    let pid = jvm.pid().to_string();
+    let xdg = dir.path().join("data");
+    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &pid])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env("XDG_DATA_HOME", &xdg)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let _ = jvm.child.kill();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(err.starts_with("heaptui: ") && err.contains(&pid), "{err}");
+    let strays: Vec<_> = std::fs::read_dir(phone.tmp_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n != "heaptui-agent")
+        .collect();
+    assert!(strays.is_empty(), "{strays:?}");
+    let here = xdg.join("heaptui/dumps").join(phone.serial().replace(':', "_")).join(&pid);
+    assert_eq!(std::fs::read_dir(&here).map(|d| d.count()).unwrap_or(0), 0);
+}
