@@ -14,6 +14,8 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 /// Runs `heaptui analyze FILE`: its status, stderr and peak RSS (KiB), killed past `limit`.
+// The child is reaped with wait4 (for its resource usage), not Child::wait.
+#[allow(clippy::zombie_processes)]
 fn analyze(file: &std::path::Path, limit: Duration) -> (i32, String, i64) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["analyze", file.to_str().unwrap(), "--format", "json"])
