@@ -453,3 +453,47 @@ fn the_app_dies_during_the_dump() {
     let here = xdg.join("heaptui/dumps").join(phone.serial().replace(':', "_")).join(&pid);
     assert_eq!(std::fs::read_dir(&here).map(|d| d.count()).unwrap_or(0), 0);
 }
+
+/// The phone's storage fills while the runtime writes the dump: its `/data/local/tmp` is a 2 MiB
+/// tmpfs here (room for the agent, not for a dump). `dump` fails with the runtime's "no space"
+/// message and the phone keeps nothing but the agent. Needs the right to mount (root with
+/// CAP_SYS_ADMIN, as in CI's container); without it the test says so and checks nothing.
+#[test]
+fn the_phones_storage_fills_during_the_dump() {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    let tmp = phone.tmp_dir();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=2m", "tmpfs"])
+        .arg(&tmp)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("SKIPPED: cannot mount a tmpfs here (needs CAP_SYS_ADMIN)");
+        return;
+    }
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _unmount = Unmount(tmp.clone());
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "120"], 64);
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).to_lowercase();
+    assert!(err.contains("no space left") || err.contains("space"), "{err}");
+    let left: Vec<_> =
+        std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect();
+    assert_eq!(left, ["heaptui-agent"]);
+}
