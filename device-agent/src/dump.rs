@@ -71,11 +71,29 @@ pub struct Dumped {
     pub sha256: String,
 }
 
-/// Writes through to `inner`, hashing and counting.
-struct Hashing<W: Write> {
+/// Writes through to `inner`, hashing (SHA-256) and counting: what a dump's receiver checks.
+pub struct Hashing<W: Write> {
     inner: W,
     hash: sha2::Sha256,
     bytes: u64,
+}
+
+impl<W: Write> Hashing<W> {
+    /// A hashing writer over `inner`.
+    pub fn new(inner: W) -> Hashing<W> {
+        Hashing { inner, hash: <sha2::Sha256 as sha2::Digest>::new(), bytes: 0 }
+    }
+
+    /// Bytes written so far.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The writer back, with the bytes written and their SHA-256 in lowercase hex.
+    pub fn finish(self) -> (W, u64, String) {
+        let hex = sha2::Digest::finalize(self.hash).iter().map(|b| format!("{b:02x}")).collect();
+        (self.inner, self.bytes, hex)
+    }
 }
 
 impl<W: Write> Write for Hashing<W> {
@@ -180,24 +198,23 @@ pub fn dump_into(
     let dump_ms = start.elapsed().as_millis() as u64;
     let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(|e| format!("{}: {e}", raw.display()))?;
     let start = Instant::now();
-    let mut w = Hashing { inner: out, hash: <sha2::Sha256 as sha2::Digest>::new(), bytes: 0 };
+    let mut w = Hashing::new(out);
     let mut input = std::fs::File::open(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
     match mode {
         None => std::io::copy(&mut input, &mut w).map(|_| ()).map_err(|e| format!("writing the dump: {e}"))?,
         Some(mode) => {
             let plan = strip_plan(&StripOptions { mode, ..Default::default() });
-            let (w2, _) = rewrite_all(input, &mut w, plan).map_err(|e| format!("stripping: {e}"))?;
-            let _ = w2;
+            rewrite_all(input, &mut w, plan).map_err(|e| format!("stripping: {e}"))?;
         }
     }
     w.flush().map_err(|e| format!("writing the dump: {e}"))?;
-    let sha256 = sha2::Digest::finalize(w.hash).iter().map(|b| format!("{b:02x}")).collect();
+    let (_, bytes, sha256) = w.finish();
     Ok(Dumped {
         path: "-".to_string(),
         method: method.name().to_string(),
         mode: mode.map_or("none".to_string(), |m| format!("{m:?}").to_lowercase()),
         raw_bytes,
-        bytes: w.bytes,
+        bytes,
         dump_ms,
         strip_ms: start.elapsed().as_millis() as u64,
         message,

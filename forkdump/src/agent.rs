@@ -69,26 +69,6 @@ pub struct Written {
     pub sha256: String,
 }
 
-/// Writes through to `inner`, hashing and counting.
-struct Hashing<W: Write> {
-    inner: W,
-    hash: sha2::Sha256,
-    bytes: u64,
-}
-
-impl<W: Write> Write for Hashing<W> {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        use sha2::Digest;
-        let n = self.inner.write(b)?;
-        self.hash.update(&b[..n]);
-        self.bytes += n as u64;
-        Ok(n)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
-}
-
 /// Runs a fork dump as `options` say, writing the dump.
 pub fn run(options: &Options) -> Result<Written, String> {
     // A path names a library to load first: how the tests bring in their double of libart (on a
@@ -114,11 +94,7 @@ pub fn run(options: &Options) -> Result<Written, String> {
         std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&part)
     }
     .map_err(|e| format!("{}: {e}", part.display()))?;
-    let writer = Hashing {
-        inner: std::io::BufWriter::with_capacity(1 << 20, file),
-        hash: <sha2::Sha256 as sha2::Digest>::new(),
-        bytes: 0,
-    };
+    let writer = agent::dump::Hashing::new(std::io::BufWriter::with_capacity(1 << 20, file));
     let result = match options.mode {
         Some(mode) => {
             let mut r = Rewriter::new(writer, strip_plan(&StripOptions { mode, ..Default::default() }));
@@ -142,8 +118,8 @@ pub fn run(options: &Options) -> Result<Written, String> {
             let linked = std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()));
             let _ = std::fs::remove_file(&part);
             linked?;
-            let sha256 = sha2::Digest::finalize(w.hash).iter().map(|b| format!("{b:02x}")).collect();
-            Ok(Written { report, out_bytes: w.bytes, sha256 })
+            let (_, out_bytes, sha256) = w.finish();
+            Ok(Written { report, out_bytes, sha256 })
         }
         Err(e) => {
             let _ = std::fs::remove_file(&part);

@@ -87,6 +87,33 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
     assert!(path.is_file());
 }
 
+/// `heaptui monitor -s SERIAL <this test's pid> --json`, once its first sample has arrived; its
+/// stdout comes back too, to be kept open (a closed pipe would end it for another reason).
+fn watch_self(server: &AdbServer, serial: &str) -> (std::process::Child, BufReader<std::process::ChildStdout>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["monitor", "-s", serial, &std::process::id().to_string(), "--interval", "0.2", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    assert!(line.contains("\"type\":\"sample\""), "{line}");
+    (child, out)
+}
+
+/// Waits for `child` to fail and returns what it said on stderr.
+fn failure(mut child: std::process::Child) -> String {
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    err
+}
+
 #[test]
 fn none_two_unknown_and_gone_phones_are_clear() {
     let server = AdbServer::start();
@@ -118,46 +145,19 @@ fn none_two_unknown_and_gone_phones_are_clear() {
 
     // The agent killed while watching (as Android's low-memory killer might): an error, not a
     // quiet end.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["monitor", "-s", &b.serial(), &std::process::id().to_string(), "--interval", "0.2", "--json"])
-        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    assert!(line.contains("\"type\":\"sample\""), "{line}");
+    let watch = |serial: &str| watch_self(&server, serial);
+    let (child, _out) = watch(&b.serial());
     let me = std::process::id().to_string();
     let killed =
         Command::new("pkill").args(["-KILL", "-f", &format!("heaptui-agent sample --pid {me} ")]).status().unwrap();
     assert!(killed.success());
-    let status = child.wait().unwrap();
-    assert!(!status.success());
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let err = failure(child);
     assert!(err.contains("the agent on") && err.contains("stopped (exit 137)"), "{err}");
 
     // A phone that goes away while being watched: monitor stops with an error saying so.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["monitor", "-s", &a.serial(), &std::process::id().to_string(), "--interval", "0.2", "--json"])
-        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    assert!(line.contains("\"type\":\"sample\""), "{line}");
+    let (child, _out) = watch(&a.serial());
     a.go_away();
-    let status = child.wait().unwrap();
-    assert!(!status.success());
-    let mut err = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    let err = failure(child);
     assert!(err.contains("went away"), "{err}");
 }
 
