@@ -9,7 +9,15 @@
 //! ```
 //!
 //! They check what the test double of a phone cannot: the real `dumpsys meminfo` layout, a real
-//! ART dump taken with `am dumpheap`, stripped on the phone and restored here.
+//! ART dump taken with `am dumpheap`, stripped on the phone and restored here, and KOOM's fork dump
+//! in a real app. The last needs the fork agent built for Android, with the NDK's linker:
+//!
+//! ```sh
+//! cargo build --release -p heaptui-forkdump --target aarch64-linux-android   # linker: the NDK's clang
+//! mkdir -p agents/aarch64-linux-android && cp target/aarch64-linux-android/release/libforkdump.so agents/aarch64-linux-android/
+//! HEAPTUI_AGENT_DIR=$PWD/agents ANDROID_SERIAL=<serial> HEAPTUI_REAL_APP=<debuggable package> \
+//!   cargo test -p heaptui --test real_phone -- --ignored fork
+//! ```
 
 use std::process::Command;
 
@@ -56,4 +64,27 @@ fn am_dumpheap_stripped_on_the_phone_restores_and_opens() {
     let heaps: Vec<String> =
         v["heaps"].as_array().into_iter().flatten().filter_map(|h| h["name"].as_str().map(str::to_string)).collect();
     assert!(heaps.iter().any(|h| h == "app"), "{heaps:?}");
+}
+
+#[test]
+#[ignore = "needs a phone, a debuggable app and the fork agent built with the NDK (see the file's header)"]
+fn fork_dump_of_a_real_app_pauses_it_briefly() {
+    let (serial, app) = (env("ANDROID_SERIAL"), env("HEAPTUI_REAL_APP"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &serial, &app, "--method", "fork"])
+        .env("XDG_DATA_HOME", dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    assert_eq!(side["method"], "fork");
+    // KOOM's claim: the app is blocked only around fork (well under a second).
+    let runtime = side["runtime"].as_str().unwrap();
+    let paused_us: u64 = runtime.split_whitespace().nth(2).and_then(|n| n.parse().ok()).expect(runtime);
+    assert!(paused_us < 1_000_000, "{runtime}");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["analyze", &path, "--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }

@@ -330,10 +330,18 @@ pub fn dump_device(
     clean.2 = true;
     name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or(name);
     let bytes = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0);
+    // KOOM's runningInfo keeps the device's build beside the process's figures.
+    let prop = |name: &str| {
+        d.output(&format!("getprop {name}"))
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
+    };
     let sidecar = serde_json::json!({
         "schema": "heaptui.dump/1",
         "device": d.serial,
         "model": d.model,
+        "manufacturer": prop("ro.product.manufacturer"),
+        "sdk": prop("ro.build.version.sdk").parse::<u32>().ok(),
         "process": {"pid": pid, "name": before.name, "query": query},
         "method": dumped.method,
         // The fork dump takes every object (no GC before it).
