@@ -67,6 +67,9 @@ pub struct Pulled {
     pub bytes: u64,
     /// SHA-256 of those bytes, lowercase hex.
     pub sha256: String,
+    /// Whether the sender's own hash was compared with it (a phone without `sha256sum` cannot
+    /// give one).
+    pub verified: bool,
 }
 
 /// Where a forward leads on the device.
@@ -192,7 +195,7 @@ fn pull_into(
     inner.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     std::fs::hard_link(&tmp_path, to)?;
     drop(tmp_path);
-    Ok(Pulled { bytes, sha256: hex(&hash.finalize()) })
+    Ok(Pulled { bytes, sha256: hex(&hash.finalize()), verified: false })
 }
 
 fn hex(b: &[u8]) -> String {
@@ -460,14 +463,15 @@ impl Device for AdbDevice {
         // The phone's own checksum of what it holds, against what arrived.
         let o = self.output(&format!("sha256sum {}", quote(from)))?;
         let theirs = String::from_utf8_lossy(&o.stdout).split_whitespace().next().unwrap_or("").to_string();
-        if o.code == 0 && theirs.len() == 64 && theirs != pulled.sha256 {
+        let hashed = o.code == 0 && theirs.len() == 64;
+        if hashed && theirs != pulled.sha256 {
             let _ = std::fs::remove_file(to);
             return Err(DeviceError::Transfer(format!(
                 "pull {}:{from}: checksum mismatch (phone {theirs}, received {})",
                 self.serial, pulled.sha256
             )));
         }
-        Ok(pulled)
+        Ok(Pulled { verified: hashed, ..pulled })
     }
 
     fn forward(&self, remote: &Remote) -> Result<Forward> {

@@ -100,6 +100,7 @@ fn shell_v2_exec_push_pull_forward() {
     let pulled = d.pull("/data/local/tmp/blob", &back, &mut |n, total| seen.push((n, total))).unwrap();
     assert_eq!(std::fs::read(&back).unwrap(), data);
     assert_eq!(pulled.bytes, data.len() as u64);
+    assert!(pulled.verified, "the phone's sha256sum was compared");
     let sha = Command::new("sha256sum").arg(&src).output().unwrap();
     assert_eq!(pulled.sha256, String::from_utf8_lossy(&sha.stdout).split_whitespace().next().unwrap());
     assert_eq!(seen.last(), Some(&(data.len() as u64, Some(data.len() as u64))));

@@ -227,6 +227,7 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
         assert_eq!((side["mode"].as_str(), side["restored"].as_bool()), (Some("triage"), Some(true)));
         assert_eq!(side["device"], phone.serial());
         assert_eq!(side["streamed"], stream);
+        assert_eq!(side["transfer_verified"], true);
         // The phone's build, as its getprop says (the test phone's: SDK 30).
         assert_eq!(side["sdk"], 30);
         // Stripped on the phone: less crossed adb than the runtime wrote; restored to full length.

@@ -277,7 +277,7 @@ pub fn dump_device(
                 dumped.sha256
             );
         }
-        Ok((dumped, bridge::device::Pulled { bytes, sha256 }))
+        Ok((dumped, bridge::device::Pulled { bytes, sha256, verified: true }))
     } else {
         let dumped = agent.dump(pid, method, mode, live, &remote)?;
         progress("dump", 1, 1);
@@ -356,6 +356,8 @@ pub fn dump_device(
         "raw_bytes": dumped.raw_bytes,
         "transferred_bytes": pulled.bytes,
         "transferred_sha256": pulled.sha256,
+        // Whether the sender's hash matched (false only when the phone has no sha256sum).
+        "transfer_verified": pulled.verified,
         "streamed": stream,
         "bytes": bytes,
         "restored": mode != "none",
@@ -516,7 +518,7 @@ fn fork_on_device(
         ),
         sha256: sha256.clone(),
     };
-    Ok((dumped, bridge::device::Pulled { bytes: got, sha256 }))
+    Ok((dumped, bridge::device::Pulled { bytes: got, sha256, verified: true }))
 }
 
 /// Gives the finished file `tmp` its name `out` by a hard link (which never replaces a file). When
