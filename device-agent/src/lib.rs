@@ -1,6 +1,8 @@
-//! The on-device side of heaptui. Today: sampling a process from `/proc` and, for HotSpot JVMs,
-//! from the `hsperfdata` counters `jstat` reads, and the triggers (KOOM's heap rule, Probe's
-//! alarms) that run on the samples. The binary speaks versioned JSON lines on its stdout (see `main.rs`).
+//! The on-device side of heaptui: sampling a process from `/proc`, its Java heap from the
+//! `hsperfdata` counters `jstat` reads (HotSpot) or `dumpsys meminfo` (Android); the triggers
+//! (KOOM's heap rule, Probe's alarms) that run on the samples; dumping (HotSpot's attach protocol,
+//! `am dumpheap`) and stripping on the device. The binary speaks versioned JSON lines on its
+//! stdout (see `main.rs`).
 //! This code runs the same on Linux and Android (it probes files at run time, no
 //! `cfg(target_os)`).
 #![deny(missing_docs)]

@@ -1,7 +1,8 @@
 //! `heaptui`: keyboard-first heap triage for Android and JVM apps.
 //!
-//! Today it has the headless commands over the engine (`analyze`, `inspect`); the interactive
-//! screens, device monitoring and dumping arrive with their issues.
+//! With no argument, the picker (phones' apps, dumps, local processes); with a file, the triage
+//! screens; the subcommands are the headless side (analysis, stripping, devices, monitoring,
+//! dumping). See the README.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 use heaptui::{cmd, tui};
