@@ -308,8 +308,14 @@ pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
             }
         });
     }
-    if let Some(values) = index.array_values(from) {
-        return values.iter().position(|v| *v == Value::Object(to_id)).map(|i| format!("[{i}]"));
+    // An object array's slot, found in its raw elements: no array of values is built (a path
+    // through a table of millions of entries would otherwise allocate it at every step).
+    if let Ok(crate::hprof::SubRecord::ObjectArray { elements, .. }) = index.record(from) {
+        let id = index.header.id_size;
+        return elements
+            .chunks_exact(id as usize)
+            .position(|b| crate::hprof::cursor::read_id(b, id) == to_id)
+            .map(|i| format!("[{i}]"));
     }
     field()
 }
