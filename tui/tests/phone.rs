@@ -238,12 +238,7 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
         );
         assert!(moved < raw && kept > moved, "{raw} raw, {moved} moved, {kept} kept");
         // The phone keeps nothing: no dump, no raw file, no part.
-        let left: Vec<_> = std::fs::read_dir(phone.tmp_dir())
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .filter(|n| n != "heaptui-agent")
-            .collect();
+        let left = phone.leftovers();
         assert!(left.is_empty(), "{left:?}");
 
         let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
@@ -446,12 +441,7 @@ fn the_app_dies_during_the_dump() {
     assert!(!out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.starts_with("heaptui: ") && err.contains(&pid), "{err}");
-    let strays: Vec<_> = std::fs::read_dir(phone.tmp_dir())
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .filter(|n| n != "heaptui-agent")
-        .collect();
+    let strays = phone.leftovers();
     assert!(strays.is_empty(), "{strays:?}");
     let here = xdg.join("heaptui/dumps").join(phone.serial().replace(':', "_")).join(&pid);
     assert_eq!(std::fs::read_dir(&here).map(|d| d.count()).unwrap_or(0), 0);

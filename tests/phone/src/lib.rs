@@ -113,6 +113,18 @@ impl TestPhone {
         self.sandbox.path().join("tmp")
     }
 
+    /// Files in the phone's `/data/local/tmp` other than heaptui's agent: what a dump left behind.
+    pub fn leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.tmp_dir())
+            .map(|d| {
+                d.flatten()
+                    .map(|e| e.file_name().to_string_lossy().to_string())
+                    .filter(|n| n != "heaptui-agent")
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// `adb -P ADB_PORT connect 127.0.0.1:PORT`, then waits until the server lists it as `device`.
     pub fn connect(&self, adb_port: u16) -> std::io::Result<()> {
         let out = Command::new("adb").args(["-P", &adb_port.to_string(), "connect", &self.serial()]).output()?;
