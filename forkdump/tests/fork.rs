@@ -61,7 +61,8 @@ fn fork_dump_through_the_libart_double() {
     let double = load_double();
     let raw = std::fs::read(fixture()).unwrap();
     std::env::set_var("HEAPTUI_DOUBLE_DUMP", fixture());
-    std::env::remove_var("HEAPTUI_DOUBLE_MODE");
+    // The child pauses now and then, so the parent blocks in read() while the signals arrive.
+    std::env::set_var("HEAPTUI_DOUBLE_MODE", "slow");
     let api = ArtApi::from_loaded("libart_double.so").unwrap();
     assert!(matches!(api.suspend, Suspend::ScopedSuspendAll { .. }));
     assert!(matches!(api.dumper, Dumper::Hprof { .. }));

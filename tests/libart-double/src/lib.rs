@@ -6,7 +6,8 @@
 //!
 //! Set before the suspension (read then, not in the child, which must not allocate):
 //! `HEAPTUI_DOUBLE_DUMP` the dump file to write; `HEAPTUI_DOUBLE_MODE` `write` (default),
-//! `hang` (the child never finishes: the watchdog's case) or `crash` (the child aborts).
+//! `slow` (the child pauses 10 ms after every 64 writes, so the reader blocks often), `hang` (the
+//! child never finishes: the watchdog's case) or `crash` (the child aborts).
 //! The child exits with 42 if it finds the runtime not suspended: the fork must happen inside the
 //! suspension.
 
@@ -24,6 +25,7 @@ fn prepare() {
         match std::env::var("HEAPTUI_DOUBLE_MODE").as_deref() {
             Ok("hang") => 1,
             Ok("crash") => 2,
+            Ok("slow") => 3,
             _ => 0,
         },
         Ordering::SeqCst,
@@ -53,7 +55,13 @@ unsafe fn write_dump(fd: c_int) {
     let (ptr, len) = (DUMP_PTR.load(Ordering::SeqCst) as *const u8, DUMP_LEN.load(Ordering::SeqCst));
     let mut at = 0usize;
     let mut seed = 0x2545_f491u32;
+    let slow = MODE.load(Ordering::SeqCst) == 3;
+    let mut writes = 0u32;
     while at < len {
+        writes += 1;
+        if slow && writes % 64 == 0 {
+            libc::usleep(10_000);
+        }
         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
         let want = (1 + (seed >> 8) % 8191) as usize;
         let n = libc::write(fd, ptr.add(at).cast(), want.min(len - at));
