@@ -233,9 +233,20 @@ fn one(path: &Path) -> Result<()> {
     let options = heap::Options { progress: Some(&cb), ..Default::default() };
     let index = heap::Index::open(path, options)?;
     let heap = heap::Heap::analyse(index, options);
+    let mem = |at: &str| {
+        if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
+            eprintln!(
+                "  before {at:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB",
+                CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
+                PEAK.load(Ordering::Relaxed) as f64 / 1e6
+            );
+        }
+    };
+    mem("leaks");
     let t_analysed = Instant::now();
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let t_leaks = Instant::now();
+    mem("report");
     let report = heap.analyze_json_with_leaks(
         &heap::report::FileInfo { path: &path.display().to_string(), bytes: 0 },
         20,
@@ -271,6 +282,9 @@ fn one(path: &Path) -> Result<()> {
         report["histogram"].as_array().map_or(0, Vec::len),
         leaks.len()
     );
+    for l in &leaks {
+        println!("  leak: {} {} ({} instances, {} retained)", l.rule, l.class, l.instances.len(), l.retained_bytes);
+    }
     Ok(())
 }
 

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use crate::analysis::Heap;
 use crate::index::classes::ClassKind;
 use crate::index::{Node, ObjectKind};
+use crate::paths::{name_references, Step};
 use crate::values::Value;
 
 /// How one class changed.
@@ -45,7 +46,22 @@ pub struct Growth {
 /// (a static field is anchored by its class; how the class itself is reached can differ between
 /// dumps), or the root when no class is on it, then each reference from there on.
 pub fn path_key(heap: &Heap, n: Node) -> Option<String> {
-    let path = heap.paths().path(&heap.index, n);
+    path_keys(heap, &[n]).pop().flatten()
+}
+
+/// [`path_key`] of many objects, their paths named in batches (a table many of them hang from
+/// is scanned once per batch, not once per object).
+pub fn path_keys(heap: &Heap, nodes: &[Node]) -> Vec<Option<String>> {
+    let mut out = Vec::with_capacity(nodes.len());
+    for chunk in nodes.chunks(4096) {
+        let mut paths: Vec<Vec<Step>> = chunk.iter().map(|&n| heap.paths().path_unnamed(&heap.index, n)).collect();
+        name_references(&heap.index, &mut paths);
+        out.extend(paths.iter().map(|path| key_of(heap, path)));
+    }
+    out
+}
+
+fn key_of(heap: &Heap, path: &[Step]) -> Option<String> {
     let start = path.iter().rposition(|s| heap.index.as_class(s.node).is_some()).unwrap_or(0);
     let first = path.get(start)?;
     let mut key = heap.display_class(first.node);
@@ -120,15 +136,19 @@ pub fn growing_collections(old: &Heap, new: &Heap, min_bytes: u64) -> Vec<Growth
     };
     // In the baseline, any size counts: the collection may have been small then.
     let mut before: HashMap<String, (u64, u64)> = HashMap::new();
-    for n in candidates(old, 0) {
-        if let (Some(k), Some(c)) = (path_key(old, n), element_count(old, n)) {
-            before.entry(k).or_insert((c, old.dominators.retained(n)));
+    let old_nodes = candidates(old, 0);
+    for (n, key) in old_nodes.iter().zip(path_keys(old, &old_nodes)) {
+        if let (Some(k), Some(c)) = (key, element_count(old, *n)) {
+            before.entry(k).or_insert((c, old.dominators.retained(*n)));
         }
     }
-    let mut out: Vec<Growth> = candidates(new, min_bytes)
+    let new_nodes = candidates(new, min_bytes);
+    let new_keys = path_keys(new, &new_nodes);
+    let mut out: Vec<Growth> = new_nodes
         .into_iter()
-        .filter_map(|n| {
-            let key = path_key(new, n)?;
+        .zip(new_keys)
+        .filter_map(|(n, key)| {
+            let key = key?;
             let now = element_count(new, n)?;
             let &(then, retained_then) = before.get(&key)?;
             (now > then).then(|| Growth {

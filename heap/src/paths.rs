@@ -10,16 +10,16 @@
 //! framework leaks) only in the second tier, so a path goes through them only when it must.
 
 use crate::index::csr::WEAK;
-use crate::index::{Index, Node};
+use crate::index::{Index, Node, ObjectKind};
 use crate::values::Value;
 
-const NONE: u32 = u32::MAX;
-const IS_ROOT: u32 = u32::MAX - 1;
+pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 
 /// Parent pointers of the shortest-path forest from the GC roots.
 pub struct GcPaths {
-    parent: Vec<u32>,
-    weak_via: Vec<bool>,
+    pub(crate) parent: Vec<u32>,
+    pub(crate) weak_via: Vec<bool>,
 }
 
 /// One step of a path: the object, and how the previous step refers to it.
@@ -255,8 +255,17 @@ impl GcPaths {
         GcPaths { parent, weak_via }
     }
 
-    /// The path from a GC root to `target`, root first; empty if no root reaches it.
+    /// The path from a GC root to `target`, root first, with each reference named; empty if no
+    /// root reaches it.
     pub fn path(&self, index: &Index, target: Node) -> Vec<Step> {
+        let mut one = [self.path_unnamed(index, target)];
+        name_references(index, &mut one);
+        let [path] = one;
+        path
+    }
+
+    /// The path from a GC root to `target` with no reference named yet (see [`name_references`]).
+    pub fn path_unnamed(&self, index: &Index, target: Node) -> Vec<Step> {
         let mut nodes = Vec::new();
         let mut cur = target;
         loop {
@@ -276,17 +285,79 @@ impl GcPaths {
             }
         }
         nodes.reverse();
-        let mut out = Vec::with_capacity(nodes.len());
-        for (i, &node) in nodes.iter().enumerate() {
-            let reference = if i == 0 { None } else { reference_name(index, nodes[i - 1], node) };
-            out.push(Step { node, reference, weak: self.weak_via[node as usize] });
+        nodes.into_iter().map(|node| Step { node, reference: None, weak: self.weak_via[node as usize] }).collect()
+    }
+
+    /// Length of the path from a GC root to `target` in objects; 0 if no root reaches it.
+    pub fn depth(&self, target: Node) -> usize {
+        let mut cur = target;
+        let mut depth = 0;
+        loop {
+            match self.parent[cur as usize] {
+                NONE => return 0,
+                IS_ROOT => return depth + 1,
+                p => {
+                    depth += 1;
+                    if depth > self.parent.len() {
+                        return 0;
+                    }
+                    cur = p;
+                }
+            }
         }
-        out
     }
 
     /// Whether a GC root reaches `n` by any path.
     pub fn is_reachable(&self, n: Node) -> bool {
         self.parent[n as usize] != NONE
+    }
+}
+
+/// Object arrays longer than this are scanned once for every path that crosses them.
+const BATCH_ARRAY: usize = 256;
+
+/// Names the references of many paths at once (each step's `reference` that is still `None`).
+///
+/// Naming a step through an object array means finding the slot that holds the next object; a
+/// table of millions of entries that many paths cross (a cache's `HashMap` in a leak trace) is
+/// scanned once for all of them instead of once per path.
+pub fn name_references(index: &Index, paths: &mut [Vec<Step>]) {
+    use rustc_hash::{FxHashMap, FxHashSet};
+    let id_size = index.header.id_size;
+    // Large object arrays on the paths, with the ids wanted from each.
+    let mut wanted: FxHashMap<Node, FxHashSet<u64>> = FxHashMap::default();
+    for path in paths.iter() {
+        for w in path.windows(2) {
+            if w[1].reference.is_none() && index.kind(w[0].node) == ObjectKind::ObjectArray {
+                if index.array_length(w[0].node).unwrap_or(0) as usize > BATCH_ARRAY {
+                    wanted.entry(w[0].node).or_default().insert(index.id(w[1].node));
+                }
+            }
+        }
+    }
+    let mut slots: FxHashMap<(Node, u64), usize> = FxHashMap::default();
+    for (&from, ids) in &wanted {
+        if let Ok(crate::hprof::SubRecord::ObjectArray { elements, .. }) = index.record(from) {
+            for (i, b) in elements.chunks_exact(id_size as usize).enumerate() {
+                let id = crate::hprof::cursor::read_id(b, id_size);
+                if ids.contains(&id) {
+                    slots.entry((from, id)).or_insert(i);
+                }
+            }
+        }
+    }
+    for path in paths.iter_mut() {
+        for i in 1..path.len() {
+            if path[i].reference.is_some() {
+                continue;
+            }
+            let (from, to) = (path[i - 1].node, path[i].node);
+            path[i].reference = if wanted.contains_key(&from) {
+                slots.get(&(from, index.id(to))).map(|slot| format!("[{slot}]"))
+            } else {
+                reference_name(index, from, to)
+            };
+        }
     }
 }
 

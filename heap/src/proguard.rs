@@ -62,6 +62,7 @@ impl Index {
     /// Renames classes, fields and statics to their source names.
     pub fn deobfuscate(&mut self, map: &ProguardMap) {
         let obf_names: Vec<String> = self.classes.iter().map(|c| c.name.clone()).collect();
+        self.by_name = Default::default();
         for c in &mut self.classes {
             for f in &mut c.fields {
                 if let Some(n) = obf_names.get(f.declared_by as usize).and_then(|k| map.field_name(k, &f.name)) {

@@ -27,8 +27,8 @@ use classes::{java_name, Class, ClassKind, Field, Static, Strength};
 use csr::{Csr, WEAK};
 use ids::IdMap;
 
-const OFFSET_BITS: u32 = 56;
-const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+pub(crate) const OFFSET_BITS: u32 = 56;
+pub(crate) const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
 
 /// The phases of loading, for progress reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub enum ObjectKind {
 }
 
 /// A heap of an Android dump (app, zygote, image), or the single heap of a HotSpot dump.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct HeapName {
     /// The heap type of HEAP DUMP INFO (0 for the default heap).
     pub heap_type: u32,
@@ -96,7 +96,7 @@ pub struct HeapName {
 }
 
 /// Counts of what the heap records hold.
-#[derive(Debug, Clone, Default, serde::Serialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// CLASS DUMP records.
     pub classes: u64,
@@ -113,27 +113,28 @@ pub struct Counts {
     /// Distinct class ids named by LOAD CLASS records (a class may be loaded more than once).
     pub loaded_classes: u64,
     /// Top-level records by name (`STRING`, `LOAD CLASS`, `STACK TRACE`...), over the whole file.
+    #[serde(deserialize_with = "crate::hprof::tags::deserialize_record_counts")]
     pub records: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// The index of one dump.
 pub struct Index {
-    data: Data,
+    pub(crate) data: Data,
     /// The file header.
     pub header: Header,
-    strings: FxHashMap<u64, (u64, u32)>,
+    pub(crate) strings: FxHashMap<u64, (u64, u32)>,
     /// The class table.
     pub classes: Vec<Class>,
-    class_by_id: FxHashMap<u64, u32>,
-    class_by_node: FxHashMap<u32, u32>,
-    ids: IdMap,
-    offsets: Vec<u64>,
-    class_of: Vec<u32>,
-    shallow: Vec<u32>,
-    big_shallow: FxHashMap<u32, u64>,
-    refs: Csr,
-    roots: Vec<(u32, RootKind)>,
-    marked_unreachable: Vec<u32>,
+    pub(crate) class_by_id: FxHashMap<u64, u32>,
+    pub(crate) class_by_node: FxHashMap<u32, u32>,
+    pub(crate) ids: IdMap,
+    pub(crate) offsets: Vec<u64>,
+    pub(crate) class_of: Vec<u32>,
+    pub(crate) shallow: Vec<u32>,
+    pub(crate) big_shallow: FxHashMap<u32, u64>,
+    pub(crate) refs: Csr,
+    pub(crate) roots: Vec<(u32, RootKind)>,
+    pub(crate) marked_unreachable: Vec<u32>,
     /// Heaps in the order the dump names them.
     pub heaps: Vec<HeapName>,
     /// The size model in force.
@@ -142,7 +143,9 @@ pub struct Index {
     pub counts: Counts,
     /// Things worth telling the user (truncation, dangling ids).
     pub warnings: Vec<String>,
-    java_lang_class: u32,
+    pub(crate) java_lang_class: u32,
+    /// Class table indexes by name, built on first use (reset when names change).
+    pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<u32>>>,
 }
 
 /// A node: an object's dense index.
@@ -227,7 +230,14 @@ impl Index {
 
     /// Classes named `name` (Java source form); several loaders may define the same name.
     pub fn classes_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = u32> + 's {
-        self.classes.iter().enumerate().filter(move |(_, c)| c.name == name).map(|(i, _)| i as u32)
+        let by_name = self.by_name.get_or_init(|| {
+            let mut m: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+            for (i, c) in self.classes.iter().enumerate() {
+                m.entry(c.name.clone()).or_default().push(i as u32);
+            }
+            m
+        });
+        by_name.get(name).map_or(&[][..], Vec::as_slice).iter().copied()
     }
 
     /// The index of `java.lang.Class`.
@@ -638,6 +648,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         counts: p.counts,
         warnings: p.warnings,
         java_lang_class,
+        by_name: Default::default(),
     })
 }
 

@@ -20,7 +20,7 @@ use sha1::{Digest, Sha1};
 use crate::analysis::Heap;
 use crate::hprof::RootKind;
 use crate::index::Node;
-use crate::paths::{reference_name, GcPaths, PathPolicy, RefPattern, Step};
+use crate::paths::{name_references, GcPaths, PathPolicy, RefPattern, Step};
 use inspect::{inspect, Leaking};
 use library::{LibraryLeak, LIBRARY_LEAKS};
 use rules::{Suspect, RULES};
@@ -174,7 +174,8 @@ pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Ve
                 g.elements.1,
                 crate::report::human_bytes(g.retained_bytes.0),
                 crate::report::human_bytes(g.retained_bytes.1)
-            ),
+            )
+            .into(),
             accumulation: true,
             group: None,
         })
@@ -186,7 +187,7 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     let meta = metadata::extract(heap);
     let sdk = meta.sdk_int;
     let maker = meta.manufacturer.clone();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen: rustc_hash::FxHashSet<Node> = Default::default();
     let mut suspects: Vec<(usize, Suspect)> = Vec::new();
     // Growth since a baseline is the most specific finding there is: it ranks first.
     for s in extra {
@@ -208,9 +209,9 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
     // View that holds it, and over an accumulation point that holds many of them. Equal rules
     // keep both, except accumulation-type findings, which keep the outer one.
-    let rank_of: std::collections::HashMap<Node, (usize, bool)> =
+    let rank_of: rustc_hash::FxHashMap<Node, (usize, bool)> =
         suspects.iter().map(|(r, s)| (s.node, (*r, s.accumulation))).collect();
-    let mut dropped = std::collections::HashSet::new();
+    let mut dropped: rustc_hash::FxHashSet<Node> = Default::default();
     for (rank, s) in &suspects {
         let mut cur = heap.dominator(s.node).flatten();
         while let Some(a) = cur {
@@ -237,14 +238,40 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         custom = GcPaths::compute_with(&heap.index, &policy);
         &custom
     };
+    // A group (suspects that share a key whatever their paths: every instance of an accumulating
+    // class, duplicate bitmaps) is traced through its member closest to a GC root; the others add
+    // their instances and sizes. Half a million instances of one class are one trace, not half a
+    // million.
+    let depth = |n: Node| match paths.depth(n) {
+        0 => usize::MAX,
+        d => d,
+    };
+    let mut representative: rustc_hash::FxHashMap<&str, (usize, usize)> = Default::default();
+    for (i, s) in suspects.iter().enumerate() {
+        if let Some(g) = &s.group {
+            let d = depth(s.node);
+            let e = representative.entry(g.as_ref()).or_insert((i, d));
+            if d < e.1 {
+                *e = (i, d);
+            }
+        }
+    }
+    let traced: Vec<usize> = (0..suspects.len())
+        .filter(|&i| suspects[i].group.as_deref().is_none_or(|g| representative.get(g).is_some_and(|r| r.0 == i)))
+        .collect();
+    // Every trace first, then their references named together: traces through one large table
+    // share its scan.
+    let mut traces: Vec<Vec<Step>> = traced.iter().map(|&i| trace_to(heap, paths, suspects[i].node)).collect();
+    name_references(&heap.index, &mut traces);
+    let mut keys: Vec<Option<(LeakKind, String)>> = vec![None; suspects.len()];
     let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
-    for s in suspects {
-        let steps = trace_to(heap, paths, s.node);
-        let mut trace = judge(heap, &steps, &s);
+    for (&i, steps) in traced.iter().zip(traces) {
+        let s = &suspects[i];
+        let mut trace = judge(heap, &steps, s);
         let library = find_library(heap, &trace, sdk, maker.as_deref());
         let (kind, signature) = match (library, &s.group) {
             (Some(l), _) => (LeakKind::Library, sha1_hex(&l.pattern())),
-            (None, Some(g)) => (LeakKind::Application, sha1_hex(g)),
+            (None, Some(g)) => (LeakKind::Application, sha1_hex(g.as_ref())),
             (None, None) => (LeakKind::Application, signature(heap, &trace, s.rule)),
         };
         if library.is_some() {
@@ -254,13 +281,13 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
             mark_library_reference(heap, &mut trace, library);
         }
         let gc_root = trace.first().and_then(|t| heap.root_kinds(t.node).first().copied());
-        let class = heap.display_class(s.node);
+        keys[i] = Some((kind, signature.clone()));
         let entry = groups.entry((kind, signature.clone())).or_insert_with(|| Leak {
             signature,
             kind,
             rule: s.rule,
-            reason: s.reason.clone(),
-            class,
+            reason: s.reason.to_string(),
+            class: heap.display_class(s.node),
             instances: Vec::new(),
             retained_bytes: 0,
             retained_objects: 0,
@@ -268,12 +295,20 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
             trace: trace.clone(),
             library,
         });
-        entry.instances.push(s.node);
-        entry.retained_bytes += heap.dominators.retained(s.node);
-        entry.retained_objects += u64::from(heap.dominators.retained_count(s.node));
         if trace.len() < entry.trace.len() {
             entry.trace = trace;
             entry.gc_root = gc_root;
+        }
+    }
+    for (i, s) in suspects.iter().enumerate() {
+        let key = match &s.group {
+            Some(g) => representative.get(g.as_ref()).and_then(|r| keys[r.0].as_ref()),
+            None => keys[i].as_ref(),
+        };
+        if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
+            entry.instances.push(s.node);
+            entry.retained_bytes += heap.dominators.retained(s.node);
+            entry.retained_objects += u64::from(heap.dominators.retained_count(s.node));
         }
     }
     let mut leaks: Vec<Leak> = groups.into_values().collect();
@@ -287,23 +322,24 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
 /// the closest live instance of one of its classes, then that class, then the loader.
 fn trace_to(heap: &Heap, paths: &GcPaths, n: Node) -> Vec<Step> {
     let idx = &heap.index;
-    let direct = paths.path(idx, n);
+    let direct = paths.path_unnamed(idx, n);
     if !direct.is_empty() {
         return direct;
     }
     let loader_id = idx.id(n);
     let classes: Vec<u32> =
         (0..idx.classes.len() as u32).filter(|&c| idx.classes[c as usize].loader == loader_id).collect();
-    let mut best: Vec<Step> = Vec::new();
+    let mut best: Option<(usize, Node)> = None;
     for v in 0..idx.len() as u32 {
         if idx.as_class(v).is_none() && classes.contains(&idx.class_of(v)) {
-            let p = paths.path(idx, v);
-            if !p.is_empty() && (best.is_empty() || p.len() < best.len()) {
-                best = p;
+            let depth = paths.depth(v);
+            if depth > 0 && best.is_none_or(|(d, _)| depth < d) {
+                best = Some((depth, v));
             }
         }
     }
-    let Some(last) = best.last().map(|s| s.node) else { return Vec::new() };
+    let Some((_, last)) = best else { return Vec::new() };
+    let mut best = paths.path_unnamed(idx, last);
     if let Some(class_node) = idx.class(last).node {
         best.push(Step { node: class_node, reference: Some("<class>".into()), weak: false });
         best.push(Step { node: n, reference: Some("<loader>".into()), weak: false });
@@ -332,8 +368,7 @@ fn judge(heap: &Heap, steps: &[Step], suspect: &Suspect) -> Vec<TraceStep> {
         .map(|(i, s)| {
             let v = inspect(heap, s.node);
             let next = steps.get(i + 1);
-            let reference =
-                next.and_then(|n| n.reference.clone().or_else(|| reference_name(&heap.index, s.node, n.node)));
+            let reference = next.and_then(|n| n.reference.clone());
             let reference_type = reference.as_deref().map(|r| reference_type(heap, s.node, r, i == 0));
             TraceStep {
                 node: s.node,
@@ -364,7 +399,7 @@ fn judge(heap: &Heap, steps: &[Step], suspect: &Suspect) -> Vec<TraceStep> {
     let Some(last) = trace.last_mut() else { return trace };
     last.leaking = Leaking::Yes;
     last.why = if last.why.is_empty() || suspect.rule != "android.activity.destroyed" {
-        suspect.reason.clone()
+        suspect.reason.to_string()
     } else {
         last.why.clone()
     };

@@ -18,13 +18,13 @@ pub struct Suspect {
     /// The rule's name (`android.activity.destroyed`...).
     pub rule: &'static str,
     /// Why, for people.
-    pub reason: String,
+    pub reason: std::sync::Arc<str>,
     /// Whether the finding is about the app's own memory use rather than a lifecycle leak
     /// (accumulation points, huge arrays): such suspects are reported even when a framework
     /// object is on their path.
     pub accumulation: bool,
     /// Suspects with the same key form one group whatever their paths (duplicate bitmaps).
-    pub group: Option<String>,
+    pub group: Option<std::sync::Arc<str>>,
 }
 
 /// A named rule.
@@ -151,7 +151,7 @@ fn leakcanary_watched(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
             out.push(Suspect {
                 node: referent,
                 rule: "leakcanary.watched",
-                reason: format!("LeakCanary was watching this object{what}{age}"),
+                reason: format!("LeakCanary was watching this object{what}{age}").into(),
                 accumulation: false,
                 group: None,
             });
@@ -260,7 +260,7 @@ fn leaked_class_loaders(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
                 reason: format!(
                     "nothing refers to this class loader but the {} classes it defined (such as {name}), and something still holds them",
                     own_classes.len()
-                ),
+                ).into(),
                 accumulation: false,
                 group: None,
             });
@@ -287,7 +287,8 @@ fn stale_thread_locals(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
             reason: format!(
                 "the value of a stale ThreadLocal entry (its ThreadLocal is gone) retains {}",
                 human_bytes(retained)
-            ),
+            )
+            .into(),
             accumulation: false,
             group: None,
         });
@@ -307,7 +308,7 @@ fn large_bitmaps(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
             (pixels >= config.bitmap_min_pixels as i64).then(|| Suspect {
                 node: n,
                 rule: "android.bitmap.large",
-                reason: format!("a {w}x{h} Bitmap: {pixels} pixels, at least {}", config.bitmap_min_pixels),
+                reason: format!("a {w}x{h} Bitmap: {pixels} pixels, at least {}", config.bitmap_min_pixels).into(),
                 accumulation: true,
                 group: None,
             })
@@ -399,7 +400,8 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
                 "{}{size} retains {} ({share:.0}% of the reachable heap){what}",
                 heap.display_class(shown),
                 human_bytes(d.retained(shown)),
-            ),
+            )
+            .into(),
             accumulation: true,
             group: None,
         });
@@ -425,7 +427,8 @@ fn huge_arrays(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
                 idx.class(n).name,
                 idx.array_length(n).unwrap_or(0),
                 human_bytes(idx.shallow_size(n))
-            ),
+            )
+            .into(),
             accumulation: true,
             group: None,
         })
@@ -474,9 +477,9 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
             out.push(Suspect {
                 node: b,
                 rule: "android.bitmap.duplicate",
-                reason: format!("{} Bitmaps of {w}x{h} hold the same pixels", bitmaps.len()),
+                reason: format!("{} Bitmaps of {w}x{h} hold the same pixels", bitmaps.len()).into(),
                 accumulation: true,
-                group: Some(format!("duplicate bitmap {w}x{h} {key}")),
+                group: Some(format!("duplicate bitmap {w}x{h} {key}").into()),
             });
         }
     }
@@ -484,7 +487,7 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
 }
 
 fn suspect(node: Node, rule: &'static str, reason: String) -> Suspect {
-    Suspect { node, rule, reason, accumulation: false, group: None }
+    Suspect { node, rule, reason: reason.into(), accumulation: false, group: None }
 }
 
 fn leftover_windows_and_views(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
@@ -575,19 +578,22 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         // Every instance is a suspect of one group; nesting (a common holder found by the
         // accumulation rule) removes them again.
         let share = stats.retained_bytes as f64 * 100.0 / total as f64;
+        let reason: std::sync::Arc<str> = format!(
+            "{} instances of {} retain {} ({share:.0}% of the reachable heap) together",
+            stats.instances,
+            class.name,
+            human_bytes(stats.retained_bytes)
+        )
+        .into();
+        let group: std::sync::Arc<str> = format!("class accumulation {}", class.name).into();
         for n in heap.instances_of(c as u32) {
             if strongly_reachable(heap, n) {
                 out.push(Suspect {
                     node: n,
                     rule: "accumulation.class",
-                    reason: format!(
-                        "{} instances of {} retain {} ({share:.0}% of the reachable heap) together",
-                        stats.instances,
-                        class.name,
-                        human_bytes(stats.retained_bytes)
-                    ),
+                    reason: reason.clone(),
                     accumulation: true,
-                    group: Some(format!("class accumulation {}", class.name)),
+                    group: Some(group.clone()),
                 });
             }
         }
@@ -601,7 +607,7 @@ fn large_native(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         .map(|n| Suspect {
             node: n,
             rule: "native.large",
-            reason: format!("{} of native memory is registered for it", human_bytes(heap.native_size(n))),
+            reason: format!("{} of native memory is registered for it", human_bytes(heap.native_size(n))).into(),
             accumulation: true,
             group: None,
         })
