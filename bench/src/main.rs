@@ -11,6 +11,7 @@
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
+//! cargo run --release -p heaptui-bench -- --reopen [FILE...] # re-opening from the index cache
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -18,6 +19,7 @@ use std::process::Command;
 use std::time::Instant;
 
 mod keys;
+mod reopen;
 mod slurp;
 mod strip;
 
@@ -38,6 +40,12 @@ fn main() -> Result<()> {
     }
     if args.first().map(String::as_str) == Some("--slurp") {
         return slurp::run(args[1..].iter().map(PathBuf::from).collect());
+    }
+    if args.first().map(String::as_str) == Some("--reopen") {
+        return reopen::run(args[1..].iter().map(PathBuf::from).collect());
+    }
+    if args.first().map(String::as_str) == Some("--reopen-one") {
+        return reopen::one(Path::new(args.get(1).context("FILE")?), Path::new(args.get(2).context("DIR")?));
     }
     if args.first().map(String::as_str) == Some("--keys") {
         return keys::run(args.get(1).map(PathBuf::from));
@@ -118,7 +126,7 @@ fn num_cpus() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
-fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("HEAPTUI_BENCH_CACHE") {
         return PathBuf::from(d);
     }
@@ -204,7 +212,7 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-fn peak_rss() -> u64 {
+pub(crate) fn peak_rss() -> u64 {
     // SAFETY: getrusage writes into the struct we pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };

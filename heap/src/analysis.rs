@@ -36,10 +36,10 @@ pub struct Heap {
     pub dominators: Dominators,
     /// Per class (indexed like `index.classes`).
     pub histogram: Vec<ClassStats>,
-    roots_by_node: FxHashMap<Node, Vec<RootKind>>,
-    paths: OnceLock<GcPaths>,
-    incoming: OnceLock<Csr>,
-    native: OnceLock<FxHashMap<Node, u64>>,
+    pub(crate) roots_by_node: FxHashMap<Node, Vec<RootKind>>,
+    pub(crate) paths: OnceLock<GcPaths>,
+    pub(crate) incoming: OnceLock<Csr>,
+    pub(crate) native: OnceLock<FxHashMap<Node, u64>>,
 }
 
 impl Heap {
@@ -60,6 +60,19 @@ impl Heap {
             cb(Phase::Histogram, 0, 1);
         }
         let histogram = histogram(&index, &dominators);
+        if let Some(cb) = options.progress {
+            cb(Phase::Histogram, 1, 1);
+        }
+        Heap::assemble(index, dominators, histogram, OnceLock::new())
+    }
+
+    /// A heap from its computed parts (the analysis, or a cache file).
+    pub(crate) fn assemble(
+        index: Index,
+        dominators: Dominators,
+        histogram: Vec<ClassStats>,
+        paths: OnceLock<GcPaths>,
+    ) -> Heap {
         let mut roots_by_node: FxHashMap<Node, Vec<RootKind>> = FxHashMap::default();
         for &(n, k) in index.roots() {
             let v = roots_by_node.entry(n).or_default();
@@ -67,18 +80,7 @@ impl Heap {
                 v.push(k);
             }
         }
-        if let Some(cb) = options.progress {
-            cb(Phase::Histogram, 1, 1);
-        }
-        Heap {
-            index,
-            dominators,
-            histogram,
-            roots_by_node,
-            paths: OnceLock::new(),
-            incoming: OnceLock::new(),
-            native: OnceLock::new(),
-        }
+        Heap { index, dominators, histogram, roots_by_node, paths, incoming: OnceLock::new(), native: OnceLock::new() }
     }
 
     /// Shortest paths from the GC roots under the default policy (computed on first use): the

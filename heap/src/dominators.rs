@@ -35,12 +35,12 @@ pub enum Reach {
 
 /// The dominator tree with retained sizes.
 pub struct Dominators {
-    idom: Vec<u32>,
-    retained: Vec<u64>,
-    retained_count: Vec<u32>,
-    reach: Vec<u8>,
-    child_starts: Vec<u32>,
-    children: Vec<u32>,
+    pub(crate) idom: Vec<u32>,
+    pub(crate) retained: Vec<u64>,
+    pub(crate) retained_count: Vec<u32>,
+    pub(crate) reach: Vec<u8>,
+    pub(crate) child_starts: Vec<u32>,
+    pub(crate) children: Vec<u32>,
     /// Objects reachable from the roots, strongly or weakly.
     pub reachable_objects: u64,
     /// Their total shallow size.
@@ -307,9 +307,9 @@ fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl F
     }
 }
 
-const REACH_NONE: u8 = 0;
-const REACH_STRONG: u8 = 1;
-const REACH_WEAK: u8 = 2;
+pub(crate) const REACH_NONE: u8 = 0;
+pub(crate) const REACH_STRONG: u8 = 1;
+pub(crate) const REACH_WEAK: u8 = 2;
 
 /// LLVM's `eval` with path compression: the vertex of least semidominator on the path from `v`
 /// up its linked ancestors (those numbered `>= last`).

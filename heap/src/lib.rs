@@ -18,6 +18,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod analysis;
+pub mod cache;
 pub mod data;
 pub mod diff;
 pub mod dominators;
@@ -35,6 +36,7 @@ pub mod strip;
 pub mod values;
 
 pub use analysis::{ClassStats, Heap};
+pub use cache::Cache;
 pub use error::{Error, ErrorKind, Result};
 pub use index::{Index, Node, ObjectKind, Options, Phase};
 pub use sizes::SizeModel;

@@ -328,10 +328,11 @@ pub fn name_references(index: &Index, paths: &mut [Vec<Step>]) {
     let mut wanted: FxHashMap<Node, FxHashSet<u64>> = FxHashMap::default();
     for path in paths.iter() {
         for w in path.windows(2) {
-            if w[1].reference.is_none() && index.kind(w[0].node) == ObjectKind::ObjectArray {
-                if index.array_length(w[0].node).unwrap_or(0) as usize > BATCH_ARRAY {
-                    wanted.entry(w[0].node).or_default().insert(index.id(w[1].node));
-                }
+            if w[1].reference.is_none()
+                && index.kind(w[0].node) == ObjectKind::ObjectArray
+                && index.array_length(w[0].node).unwrap_or(0) as usize > BATCH_ARRAY
+            {
+                wanted.entry(w[0].node).or_default().insert(index.id(w[1].node));
             }
         }
     }

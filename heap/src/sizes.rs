@@ -16,7 +16,7 @@ use crate::hprof::BasicType;
 use crate::index::classes::{Class, ClassKind};
 
 /// A named shallow-size model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SizeModel {
     /// ahat's (Android Studio's) arithmetic.
@@ -57,7 +57,7 @@ fn align(n: u64, to: u64) -> u64 {
 }
 
 /// Layout parameters of one dump under one model.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub struct Sizer {
     /// The model.
     pub model: SizeModel,

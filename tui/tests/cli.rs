@@ -326,3 +326,41 @@ fn histogram_only() {
     let out = heaptui(&["analyze", path.to_str().unwrap(), "--histogram-only"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("java.lang.String"));
 }
+
+#[test]
+fn a_second_analysis_reads_the_index_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("dialer.hprof");
+    std::fs::copy(fixture(DIALER), &dump).unwrap();
+    let cache = dir.path().join("cache");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["analyze", dump.to_str().unwrap(), "--format", "json"])
+            .args(extra)
+            .env("HEAPTUI_INDEX_CACHE", &cache)
+            .env("HEAPTUI_INDEX_CACHE_MIN", "0")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        (out.stdout, String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (first, note) = run(&[]);
+    assert!(!note.contains("from the cache"), "{note}");
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    let (second, note) = run(&[]);
+    assert!(note.contains("index read from the cache"), "{note}");
+    assert_eq!(first, second);
+    // --no-cache: analysed again, the same answer.
+    let (third, note) = run(&["--no-cache"]);
+    assert!(!note.contains("from the cache"), "{note}");
+    assert_eq!(first, third);
+    // A damaged cache file: said, not used, and the answer is the same.
+    let file = std::fs::read_dir(&cache).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    std::fs::write(&file, bytes).unwrap();
+    let (fourth, note) = run(&[]);
+    assert!(note.contains("index cache not used"), "{note}");
+    assert_eq!(first, fourth);
+}

@@ -5,7 +5,7 @@ use crate::error::{Error, ErrorKind, Result};
 use super::cursor::Cursor;
 
 /// The HPROF dialect named by the header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     /// `JAVA PROFILE 1.0.1`: the old hprof agent and early HotSpot.
     #[serde(rename = "1.0.1")]
@@ -35,7 +35,7 @@ impl Format {
 }
 
 /// The parsed header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Header {
     /// Dialect.
     pub format: Format,

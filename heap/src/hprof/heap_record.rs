@@ -6,7 +6,7 @@ use super::cursor::Cursor;
 use super::tags::{sub, BasicType};
 
 /// The kind of a GC root record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RootKind {
     Unknown,

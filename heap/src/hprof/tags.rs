@@ -50,7 +50,7 @@ pub mod sub {
 }
 
 /// A field, static or array element type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BasicType {
     Object,
@@ -198,4 +198,17 @@ pub fn sub_record_name(tag: u8) -> &'static str {
         sub::PRIMITIVE_ARRAY_NODATA => "PRIMITIVE ARRAY NODATA",
         _ => "unknown sub-record",
     }
+}
+
+/// Reads back record counts keyed by [`record_name`] (names outside it count as unknown).
+pub(crate) fn deserialize_record_counts<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<std::collections::BTreeMap<&'static str, u64>, D::Error> {
+    let named: std::collections::BTreeMap<String, u64> = serde::Deserialize::deserialize(d)?;
+    let mut out = std::collections::BTreeMap::new();
+    for (name, n) in named {
+        let known = (0..=u8::MAX).map(record_name).find(|k| *k == name).unwrap_or("unknown record");
+        *out.entry(known).or_default() += n;
+    }
+    Ok(out)
 }

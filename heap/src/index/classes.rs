@@ -3,7 +3,7 @@
 use crate::hprof::BasicType;
 
 /// What a class's objects are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ClassKind {
     /// A plain class: its objects are INSTANCE DUMPs.
     Instance,
@@ -14,7 +14,7 @@ pub enum ClassKind {
 }
 
 /// How strongly a `java.lang.ref.Reference` subclass holds its `referent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Strength {
     /// A normal reference.
@@ -30,7 +30,7 @@ pub enum Strength {
 }
 
 /// An instance field of a class, placed within the instance's field data.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     /// Name as written in the dump.
     pub name: String,
@@ -43,7 +43,7 @@ pub struct Field {
 }
 
 /// A static field with its value.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Static {
     /// Name.
     pub name: String,
@@ -54,7 +54,7 @@ pub struct Static {
 }
 
 /// One class of the dump.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Class {
     /// Class object id; 0 for classes we made up (primitive arrays a dump does not describe).
     pub id: u64,

@@ -6,7 +6,7 @@
 
 /// Sorted object ids with a bucket table for fast id → node lookups.
 pub struct IdMap {
-    ids: Vec<u64>,
+    pub(crate) ids: Vec<u64>,
     buckets: Vec<u32>,
     min: u64,
     shift: u32,

@@ -54,7 +54,7 @@ impl Args {
             file,
             format: AnalyzeFormat::Text,
             top: 20,
-            open: super::OpenArgs { size_model: crate::SizeModelArg::Auto, dump: 1, map: None },
+            open: super::OpenArgs { size_model: crate::SizeModelArg::Auto, dump: 1, map: None, no_cache: false },
             exclude_ref: Vec::new(),
             low_priority_ref: Vec::new(),
             disable_rule: Vec::new(),

@@ -24,6 +24,20 @@ pub struct OpenArgs {
     /// A ProGuard/R8 mapping file to restore obfuscated class and field names.
     #[arg(long, value_name = "MAPPING")]
     pub map: Option<std::path::PathBuf>,
+    /// Neither read nor write the on-disk index cache (`$HEAPTUI_INDEX_CACHE`, default
+    /// `~/.cache/heaptui/index`): analyse the dump from scratch.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// The index cache the environment asks for (see `heap::Cache::from_env`), with the size
+/// threshold from `$HEAPTUI_INDEX_CACHE_MIN` (bytes) when set.
+pub fn index_cache() -> Option<heap::Cache> {
+    let mut cache = heap::Cache::from_env()?;
+    if let Some(min) = std::env::var("HEAPTUI_INDEX_CACHE_MIN").ok().and_then(|v| v.parse().ok()) {
+        cache.min_bytes = min;
+    }
+    Some(cache)
 }
 
 /// Opens and analyses `path`, naming the file in any error.
@@ -41,14 +55,37 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
         dump: args.dump as usize - 1,
         ..Default::default()
     };
+    let mapping = match &args.map {
+        Some(map) => Some(std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?),
+        None => None,
+    };
+    // What else changes the analysis: the mapping file's content.
+    let extra = mapping.as_deref().map(heap::cache::content_hash).unwrap_or_default();
+    let cache = if args.no_cache { None } else { index_cache() };
+    if let Some(cache) = &cache {
+        match cache.load(path, options, &extra) {
+            Ok(heap) => {
+                note(&format!("index read from the cache ({})", cache.dir().display()));
+                return Ok(heap);
+            }
+            Err(heap::cache::Miss::Corrupt(why)) => note(&format!("index cache not used: {why}")),
+            Err(_) => {}
+        }
+    }
     let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
-    if let Some(map) = &args.map {
-        let text = std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?;
-        index.deobfuscate(&heap::proguard::ProguardMap::parse(&text));
+    if let Some(text) = &mapping {
+        index.deobfuscate(&heap::proguard::ProguardMap::parse(text));
     }
     let heap = heap::Heap::analyse(index, options);
     if progress.is_some() {
         eprint!("\r\x1b[K");
+    }
+    if let Some(cache) = &cache {
+        if std::fs::metadata(path).is_ok_and(|m| m.len() >= cache.min_bytes) {
+            if let Err(e) = cache.store(&heap, path, options, &extra) {
+                note(&format!("index cache not written: {e}"));
+            }
+        }
     }
     Ok(heap)
 }

@@ -242,26 +242,50 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
 }
 
 fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<Loaded> {
-    let (index, path, file_bytes) = match source {
+    let cache = crate::cmd::index_cache();
+    let mut cached = None;
+    if let (Source::File(p), Some(c)) = (source, &cache) {
+        let _ = tx.send(Msg::Progress { phase: "cache", done: 0, total: 1 });
+        cached = c.load(p, options, "").ok();
+    }
+    let from_cache = cached.is_some();
+    let (heap, path, file_bytes) = match source {
         Source::File(p) => {
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-            (heap::Index::open(p, options).with_context(|| p.display().to_string())?, p.display().to_string(), bytes)
+            let heap = match cached {
+                Some(heap) => heap,
+                None => heap::Heap::analyse(
+                    heap::Index::open(p, options).with_context(|| p.display().to_string())?,
+                    options,
+                ),
+            };
+            (heap, p.display().to_string(), bytes)
         }
         Source::Process(_) => anyhow::bail!("a process is watched, not loaded"),
         Source::Demo => {
             let bytes = crate::cmd::demo::bytes()?;
             let len = bytes.len() as u64;
-            (heap::Index::from_bytes(bytes, options)?, "demo.hprof (bundled)".to_string(), len)
+            let index = heap::Index::from_bytes(bytes, options)?;
+            (heap::Heap::analyse(index, options), "demo.hprof (bundled)".to_string(), len)
         }
     };
-    let heap = heap::Heap::analyse(index, options);
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 0, total: 1 });
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let _ = tx.send(Msg::Progress { phase: "leaks", done: 1, total: 1 });
     let loaded = Loaded::new(Arc::new(heap), leaks, path, file_bytes);
-    // Off the UI's path: what the first keypresses would otherwise wait for.
+    // Off the UI's path: what the first keypresses would otherwise wait for, and the index
+    // cache that makes the next opening of this dump quick.
     let (heap, presorted) = (loaded.heap.clone(), loaded.presorted.clone());
-    std::thread::spawn(move || Loaded::warm(&heap, &presorted));
+    let store = match (source, cache) {
+        (Source::File(p), Some(c)) if !from_cache && file_bytes >= c.min_bytes => Some((p.clone(), c)),
+        _ => None,
+    };
+    std::thread::spawn(move || {
+        Loaded::warm(&heap, &presorted);
+        if let Some((p, c)) = store {
+            let _ = c.store(&heap, &p, heap::Options::default(), "");
+        }
+    });
     Ok(loaded)
 }
 

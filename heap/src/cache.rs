@@ -1,0 +1,623 @@
+//! The on-disk index cache: a dump analysed once re-opens without being read again.
+//!
+//! What is kept is everything [`Heap`] computes from the dump (the index's arrays and class table,
+//! the dominator tree with retained sizes, the class histogram, the shortest paths from GC roots);
+//! the dump itself is mapped again, since objects' fields are read from it on demand.
+//!
+//! A cache file is valid for one dump file and one set of options. Its key names the dump's
+//! canonical path, size, modification time and a fingerprint of its content (the first and last
+//! MiB and 64 samples between), the options that change the analysis, and the engine that wrote
+//! it (format number, crate version and a hash of the engine's source): any change, and the cache
+//! is a miss and gets rewritten. The whole file carries an XXH3 checksum, and the arrays are
+//! checked against each other before use (lengths, node numbers in range, offsets inside the
+//! dump), so a damaged or truncated cache is a miss, never a panic or a wrong answer.
+//!
+//! Files are written to a temporary name and renamed, readable by their owner only (a cache
+//! holds class and field names of the dump). The directory keeps the newest [`KEEP`] of them.
+//!
+//! Layout (little-endian): magic, format, key (JSON), metadata (JSON: header, class table, heaps,
+//! counts...), then each array as a `u64` element count followed by its elements, then the
+//! checksum of everything before it.
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+use crate::analysis::{ClassStats, Heap};
+use crate::data::Data;
+use crate::dominators::{Dominators, ROOT, UNREACHABLE};
+use crate::hprof::{Header, RootKind};
+use crate::index::classes::Class;
+use crate::index::csr::{Csr, WEAK};
+use crate::index::ids::IdMap;
+use crate::index::{Counts, HeapName, Index, Options};
+use crate::paths::GcPaths;
+use crate::sizes::{SizeModel, Sizer};
+
+const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
+/// Bumped whenever the layout changes.
+const FORMAT: u32 = 1;
+/// Cache files kept in the directory (the newest).
+pub const KEEP: usize = 8;
+/// Dumps smaller than this are analysed faster than a cache is written: not cached by default.
+pub const MIN_BYTES: u64 = 32 << 20;
+
+/// The engine that writes and reads caches: crate version and a hash of its source.
+fn engine() -> String {
+    format!("{} {}", env!("CARGO_PKG_VERSION"), env!("HEAPTUI_ENGINE_HASH"))
+}
+
+/// A short hash of `text`, for [`Cache::load`]'s `extra` (a mapping file's content, say).
+pub fn content_hash(text: &str) -> String {
+    format!("{:016x}", xxh3_64(text.as_bytes()))
+}
+
+/// Where caches live and which dumps get one.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+    /// Dumps smaller than this are neither stored nor looked up.
+    pub min_bytes: u64,
+}
+
+/// Why a lookup found nothing usable.
+#[derive(Debug)]
+pub enum Miss {
+    /// The dump is smaller than the cache's threshold, or compressed input was read from memory.
+    NotCached,
+    /// No cache file for this dump.
+    Absent,
+    /// A cache file for another version of the dump, other options or another engine.
+    Stale,
+    /// A cache file that cannot be used (damaged, truncated, inconsistent): why.
+    Corrupt(String),
+    /// The dump itself could not be read.
+    Dump(crate::Error),
+}
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Miss::NotCached => write!(f, "not cached (small dump)"),
+            Miss::Absent => write!(f, "no cached index"),
+            Miss::Stale => write!(f, "the cached index is for another version of the dump"),
+            Miss::Corrupt(why) => write!(f, "the cached index is damaged ({why})"),
+            Miss::Dump(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// The identity of a cache file's content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Key {
+    engine: String,
+    path: String,
+    len: u64,
+    mtime_ns: i128,
+    fingerprint: u64,
+    size_model: Option<SizeModel>,
+    dump: usize,
+    extra: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Meta {
+    header: Header,
+    classes: Vec<Class>,
+    heaps: Vec<HeapName>,
+    sizer: Sizer,
+    counts: Counts,
+    warnings: Vec<String>,
+    java_lang_class: u32,
+    root_kinds: Vec<RootKind>,
+    reachable_objects: u64,
+    reachable_bytes: u64,
+    strong_objects: u64,
+    paths: bool,
+}
+
+impl Cache {
+    /// A cache in `dir` (created when first written).
+    pub fn new(dir: impl Into<PathBuf>) -> Cache {
+        Cache { dir: dir.into(), min_bytes: MIN_BYTES }
+    }
+
+    /// The cache the environment asks for: `$HEAPTUI_INDEX_CACHE` (a directory, or `off`), else
+    /// `$XDG_CACHE_HOME/heaptui/index`, else `~/.cache/heaptui/index`; `None` when off or when
+    /// there is no home.
+    pub fn from_env() -> Option<Cache> {
+        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        if let Some(v) = var("HEAPTUI_INDEX_CACHE") {
+            if v == "off" || v == "0" {
+                return None;
+            }
+            return Some(Cache::new(PathBuf::from(v)));
+        }
+        let base =
+            var("XDG_CACHE_HOME").map(PathBuf::from).or_else(|| var("HOME").map(|h| Path::new(&h).join(".cache")))?;
+        Some(Cache::new(base.join("heaptui").join("index")))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The cache file for the dump at `path` under `options` and `extra` (anything else the
+    /// caller changes the analysis with, such as a mapping file's hash).
+    pub fn file_for(&self, path: &Path, options: &Options<'_>, extra: &str) -> PathBuf {
+        let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let name = format!("{}\0{:?}\0{}\0{}", canonical.display(), options.size_model, options.dump, extra);
+        self.dir.join(format!("{:016x}.idx", xxh3_64(name.as_bytes())))
+    }
+
+    /// The analysed dump at `path`, from its cache file, when there is a valid one.
+    pub fn load(&self, path: &Path, options: Options<'_>, extra: &str) -> std::result::Result<Heap, Miss> {
+        if options.skip_references {
+            return Err(Miss::NotCached);
+        }
+        let key = key_for(path, &options, extra).map_err(Miss::Dump)?;
+        if key.len < self.min_bytes {
+            return Err(Miss::NotCached);
+        }
+        let file = self.file_for(path, &options, extra);
+        let f = match File::open(&file) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
+            Err(e) => return Err(Miss::Corrupt(e.to_string())),
+        };
+        let heap = read(f, &key).and_then(|parts| {
+            let data = Data::open(path).map_err(Miss::Dump)?;
+            parts.assemble(data).map_err(Miss::Corrupt)
+        });
+        if let Err(Miss::Corrupt(_)) = &heap {
+            // Of no use to anyone: the next analysis writes a good one.
+            let _ = std::fs::remove_file(&file);
+        }
+        heap
+    }
+
+    /// Writes the cache file of `heap`, the dump at `path` analysed under `options`; returns
+    /// its path. Computes the shortest paths first if nothing has yet.
+    pub fn store(&self, heap: &Heap, path: &Path, options: Options<'_>, extra: &str) -> std::io::Result<PathBuf> {
+        let key = key_for(path, &options, extra).map_err(|e| std::io::Error::other(e.to_string()))?;
+        let file = self.file_for(path, &options, extra);
+        create_private_dir(&self.dir)?;
+        let tmp = file.with_extension(format!("idx.{}.tmp", std::process::id()));
+        let written = write(&tmp, heap, &key).and_then(|()| std::fs::rename(&tmp, &file));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        self.prune();
+        Ok(file)
+    }
+
+    /// Removes all but the newest [`KEEP`] cache files, and temporary files of writers that are
+    /// gone (older than an hour).
+    fn prune(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let mut files: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(m) = e.metadata() else { continue };
+            let modified = m.modified().unwrap_or(std::time::UNIX_EPOCH);
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".tmp") {
+                if modified.elapsed().is_ok_and(|age| age.as_secs() > 3600) {
+                    let _ = std::fs::remove_file(&p);
+                }
+            } else if name.ends_with(".idx") {
+                files.push((modified, p));
+            }
+        }
+        files.sort_by_key(|f| std::cmp::Reverse(f.0));
+        for (_, p) in files.into_iter().skip(KEEP) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
+}
+
+fn key_for(path: &Path, options: &Options<'_>, extra: &str) -> crate::Result<Key> {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let io =
+        |e: std::io::Error| crate::Error::new(0, crate::ErrorKind::Io(format!("cannot read {}: {e}", path.display())));
+    let f = File::open(path).map_err(io)?;
+    let m = f.metadata().map_err(io)?;
+    let len = m.len();
+    // The first and last MiB and 64 samples of 4 KiB between.
+    let mut h = Xxh3::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut sample = |at: u64, n: usize, h: &mut Xxh3| -> std::io::Result<()> {
+        let n = n.min(len.saturating_sub(at) as usize);
+        f.read_exact_at(&mut buf[..n], at)?;
+        h.update(&buf[..n]);
+        Ok(())
+    };
+    sample(0, 1 << 20, &mut h).map_err(io)?;
+    for i in 1..=64u64 {
+        sample(len / 65 * i, 4096, &mut h).map_err(io)?;
+    }
+    sample(len.saturating_sub(1 << 20), 1 << 20, &mut h).map_err(io)?;
+    let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    Ok(Key {
+        engine: engine(),
+        path: canonical.display().to_string(),
+        len,
+        mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+        fingerprint: h.digest(),
+        size_model: options.size_model,
+        dump: options.dump,
+        extra: extra.to_string(),
+    })
+}
+
+/// A writer that hashes what it writes.
+struct Hashing<W: Write> {
+    out: W,
+    hash: Xxh3,
+}
+
+impl<W: Write> Hashing<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.hash.update(bytes);
+        self.out.write_all(bytes)
+    }
+
+    fn blob(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.put(&(bytes.len() as u64).to_le_bytes())?;
+        self.put(bytes)
+    }
+
+    fn array<T: bytemuck::Pod>(&mut self, v: &[T]) -> std::io::Result<()> {
+        self.put(&(v.len() as u64).to_le_bytes())?;
+        self.put(bytemuck::cast_slice(v))
+    }
+}
+
+fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
+    let mut w = Hashing { out: BufWriter::with_capacity(1 << 20, f), hash: Xxh3::new() };
+    let idx = &heap.index;
+    let dom = &heap.dominators;
+    let paths = heap.paths();
+    let meta = Meta {
+        header: idx.header,
+        classes: idx.classes.clone(),
+        heaps: idx.heaps.clone(),
+        sizer: idx.sizer,
+        counts: idx.counts.clone(),
+        warnings: idx.warnings.clone(),
+        java_lang_class: idx.java_lang_class,
+        root_kinds: idx.roots.iter().map(|r| r.1).collect(),
+        reachable_objects: dom.reachable_objects,
+        reachable_bytes: dom.reachable_bytes,
+        strong_objects: dom.strong_objects,
+        paths: true,
+    };
+    w.put(MAGIC)?;
+    w.put(&FORMAT.to_le_bytes())?;
+    w.blob(&serde_json::to_vec(key)?)?;
+    w.blob(&serde_json::to_vec(&meta)?)?;
+    // The index.
+    w.array(&idx.ids.ids)?;
+    w.array(&idx.offsets)?;
+    w.array(&idx.class_of)?;
+    w.array(&idx.shallow)?;
+    let (big_n, big_v): (Vec<u32>, Vec<u64>) = idx.big_shallow.iter().map(|(&n, &v)| (n, v)).unzip();
+    w.array(&big_n)?;
+    w.array(&big_v)?;
+    w.array(&idx.refs.starts)?;
+    w.array(&idx.refs.targets)?;
+    w.array(&idx.roots.iter().map(|r| r.0).collect::<Vec<u32>>())?;
+    w.array(&idx.marked_unreachable)?;
+    let mut strings: Vec<(u64, (u64, u32))> = idx.strings.iter().map(|(&k, &v)| (k, v)).collect();
+    strings.sort_unstable_by_key(|s| s.0);
+    w.array(&strings.iter().map(|s| s.0).collect::<Vec<u64>>())?;
+    w.array(&strings.iter().map(|s| s.1 .0).collect::<Vec<u64>>())?;
+    w.array(&strings.iter().map(|s| s.1 .1).collect::<Vec<u32>>())?;
+    drop(strings);
+    let (by_id_k, by_id_v): (Vec<u64>, Vec<u32>) = idx.class_by_id.iter().map(|(&k, &v)| (k, v)).unzip();
+    w.array(&by_id_k)?;
+    w.array(&by_id_v)?;
+    // The dominator tree.
+    w.array(&dom.idom)?;
+    w.array(&dom.retained)?;
+    w.array(&dom.retained_count)?;
+    w.array(&dom.reach)?;
+    w.array(&dom.child_starts)?;
+    w.array(&dom.children)?;
+    // The histogram.
+    let hist: Vec<u64> = heap.histogram.iter().flat_map(|c| [c.instances, c.shallow_bytes, c.retained_bytes]).collect();
+    w.array(&hist)?;
+    // The shortest paths.
+    w.array(&paths.parent)?;
+    w.array(&paths.weak_via.iter().map(|&b| u8::from(b)).collect::<Vec<u8>>())?;
+    let sum = w.hash.digest();
+    w.out.write_all(&sum.to_le_bytes())?;
+    // No fsync: a file torn by a crash fails its checksum and is rewritten.
+    w.out.flush()
+}
+
+/// A reader that hashes what it reads and knows how much is left.
+struct Reading<R: Read> {
+    inp: R,
+    hash: Xxh3,
+    left: u64,
+}
+
+impl<R: Read> Reading<R> {
+    fn take(&mut self, out: &mut [u8]) -> Result<(), String> {
+        if out.len() as u64 > self.left {
+            return Err("truncated".into());
+        }
+        self.inp.read_exact(out).map_err(|e| e.to_string())?;
+        self.left -= out.len() as u64;
+        self.hash.update(out);
+        Ok(())
+    }
+
+    fn count(&mut self, elem: usize) -> Result<usize, String> {
+        let mut b = [0u8; 8];
+        self.take(&mut b)?;
+        let n = u64::from_le_bytes(b);
+        if n.checked_mul(elem as u64).is_none_or(|bytes| bytes > self.left) {
+            return Err(format!("a length of {n} runs past the end"));
+        }
+        Ok(n as usize)
+    }
+
+    fn blob(&mut self) -> Result<Vec<u8>, String> {
+        let n = self.count(1)?;
+        let mut v = vec![0u8; n];
+        self.take(&mut v)?;
+        Ok(v)
+    }
+
+    fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, String> {
+        let n = self.count(std::mem::size_of::<T>())?;
+        let mut v = vec![T::zeroed(); n];
+        self.take(bytemuck::cast_slice_mut(&mut v))?;
+        Ok(v)
+    }
+}
+
+/// Everything a cache file holds, read and checksummed, not yet checked for consistency.
+struct Parts {
+    meta: Meta,
+    ids: Vec<u64>,
+    offsets: Vec<u64>,
+    class_of: Vec<u32>,
+    shallow: Vec<u32>,
+    big_n: Vec<u32>,
+    big_v: Vec<u64>,
+    starts: Vec<u32>,
+    targets: Vec<u32>,
+    root_nodes: Vec<u32>,
+    marked_unreachable: Vec<u32>,
+    string_ids: Vec<u64>,
+    string_offsets: Vec<u64>,
+    string_lens: Vec<u32>,
+    by_id_k: Vec<u64>,
+    by_id_v: Vec<u32>,
+    idom: Vec<u32>,
+    retained: Vec<u64>,
+    retained_count: Vec<u32>,
+    reach: Vec<u8>,
+    child_starts: Vec<u32>,
+    children: Vec<u32>,
+    hist: Vec<u64>,
+    parent: Vec<u32>,
+    weak_via: Vec<u8>,
+}
+
+fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
+    let corrupt = Miss::Corrupt;
+    let len = f.metadata().map_err(|e| corrupt(e.to_string()))?.len();
+    if len < 8 + 4 + 8 {
+        return Err(corrupt("truncated".into()));
+    }
+    let mut r = Reading { inp: BufReader::with_capacity(1 << 20, f), hash: Xxh3::new(), left: len - 8 };
+    let mut head = [0u8; 12];
+    r.take(&mut head).map_err(corrupt)?;
+    if &head[..8] != MAGIC {
+        return Err(corrupt("not a heaptui index cache".into()));
+    }
+    if u32::from_le_bytes([head[8], head[9], head[10], head[11]]) != FORMAT {
+        return Err(Miss::Stale);
+    }
+    let found: Key = serde_json::from_slice(&r.blob().map_err(corrupt)?).map_err(|e| corrupt(e.to_string()))?;
+    if found != *key {
+        return Err(Miss::Stale);
+    }
+    let mut go = || -> Result<Parts, String> {
+        let meta: Meta = serde_json::from_slice(&r.blob()?).map_err(|e| e.to_string())?;
+        Ok(Parts {
+            meta,
+            ids: r.array()?,
+            offsets: r.array()?,
+            class_of: r.array()?,
+            shallow: r.array()?,
+            big_n: r.array()?,
+            big_v: r.array()?,
+            starts: r.array()?,
+            targets: r.array()?,
+            root_nodes: r.array()?,
+            marked_unreachable: r.array()?,
+            string_ids: r.array()?,
+            string_offsets: r.array()?,
+            string_lens: r.array()?,
+            by_id_k: r.array()?,
+            by_id_v: r.array()?,
+            idom: r.array()?,
+            retained: r.array()?,
+            retained_count: r.array()?,
+            reach: r.array()?,
+            child_starts: r.array()?,
+            children: r.array()?,
+            hist: r.array()?,
+            parent: r.array()?,
+            weak_via: r.array()?,
+        })
+    };
+    let parts = go().map_err(corrupt)?;
+    if r.left != 0 {
+        return Err(corrupt(format!("{} bytes too many", r.left)));
+    }
+    let mut sum = [0u8; 8];
+    r.inp.read_exact(&mut sum).map_err(|e| corrupt(e.to_string()))?;
+    if u64::from_le_bytes(sum) != r.hash.digest() {
+        return Err(corrupt("checksum mismatch".into()));
+    }
+    Ok(parts)
+}
+
+impl Parts {
+    /// Checks the arrays against each other and against the dump, and builds the heap.
+    fn assemble(self, data: Data) -> Result<Heap, String> {
+        let Parts { meta, .. } = &self;
+        let n = self.ids.len();
+        let classes = meta.classes.len();
+        let bad = |what: &str| Err(format!("{what} inconsistent"));
+        if [self.offsets.len(), self.class_of.len(), self.shallow.len(), self.idom.len()] != [n; 4]
+            || [self.retained.len(), self.retained_count.len(), self.reach.len()] != [n; 3]
+        {
+            return bad("array lengths");
+        }
+        if self.starts.len() != n + 1 || self.child_starts.len() != n + 2 {
+            return bad("row starts");
+        }
+        let nodes_ok = |v: &[u32]| v.iter().all(|&x| (x as usize) < n);
+        let rows_ok = |starts: &[u32], len: usize| {
+            starts.first() == Some(&0)
+                && starts.last() == Some(&(len as u32))
+                && starts.windows(2).all(|w| w[0] <= w[1])
+        };
+        if !self.ids.windows(2).all(|w| w[0] < w[1]) {
+            return bad("object ids");
+        }
+        let heaps = meta.heaps.len().max(1) as u64;
+        let file = data.len() as u64;
+        if !self
+            .offsets
+            .iter()
+            .all(|&o| (o & crate::index::OFFSET_MASK) < file && (o >> crate::index::OFFSET_BITS) < heaps)
+        {
+            return bad("file offsets");
+        }
+        if !self.class_of.iter().all(|&c| (c as usize) < classes)
+            || !self.by_id_v.iter().all(|&c| (c as usize) < classes)
+            || meta.java_lang_class as usize >= classes
+        {
+            return bad("class numbers");
+        }
+        if !rows_ok(&self.starts, self.targets.len()) || !self.targets.iter().all(|&t| ((t & !WEAK) as usize) < n) {
+            return bad("references");
+        }
+        if !rows_ok(&self.child_starts, self.children.len()) || !nodes_ok(&self.children) {
+            return bad("dominator tree");
+        }
+        if !self.idom.iter().all(|&d| (d as usize) < n || d == ROOT || d == UNREACHABLE) {
+            return bad("dominators");
+        }
+        if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
+            return bad("large sizes");
+        }
+        if self.root_nodes.len() != meta.root_kinds.len()
+            || !nodes_ok(&self.root_nodes)
+            || !nodes_ok(&self.marked_unreachable)
+        {
+            return bad("GC roots");
+        }
+        if self.string_ids.len() != self.string_offsets.len() || self.string_ids.len() != self.string_lens.len() {
+            return bad("strings");
+        }
+        if self.by_id_k.len() != self.by_id_v.len() || self.hist.len() != classes * 3 {
+            return bad("class table");
+        }
+        let class_refs_ok = meta.classes.iter().all(|c| {
+            c.super_class.is_none_or(|s| (s as usize) < classes)
+                && c.node.is_none_or(|x| (x as usize) < n)
+                && c.fields.iter().all(|f| (f.declared_by as usize) < classes)
+        });
+        if !class_refs_ok {
+            return bad("class table");
+        }
+        let has_paths = meta.paths;
+        if has_paths
+            && (self.parent.len() != n
+                || self.weak_via.len() != n
+                || !self.parent.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
+        {
+            return bad("paths");
+        }
+        if crate::hprof::parse_header(&data).ok() != Some(meta.header) {
+            return bad("dump header");
+        }
+
+        let Parts { meta, .. } = self;
+        let class_by_node =
+            meta.classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|node| (node, i as u32))).collect();
+        let strings: FxHashMap<u64, (u64, u32)> = self
+            .string_ids
+            .iter()
+            .zip(self.string_offsets.iter().zip(&self.string_lens))
+            .map(|(&id, (&o, &l))| (id, (o, l)))
+            .collect();
+        let index = Index {
+            data,
+            header: meta.header,
+            strings,
+            classes: meta.classes,
+            class_by_id: self.by_id_k.into_iter().zip(self.by_id_v).collect(),
+            class_by_node,
+            ids: IdMap::new(self.ids),
+            offsets: self.offsets,
+            class_of: self.class_of,
+            shallow: self.shallow,
+            big_shallow: self.big_n.into_iter().zip(self.big_v).collect(),
+            refs: Csr { starts: self.starts, targets: self.targets },
+            roots: self.root_nodes.into_iter().zip(meta.root_kinds).collect(),
+            marked_unreachable: self.marked_unreachable,
+            heaps: meta.heaps,
+            sizer: meta.sizer,
+            counts: meta.counts,
+            warnings: meta.warnings,
+            java_lang_class: meta.java_lang_class,
+            by_name: Default::default(),
+        };
+        let dominators = Dominators {
+            idom: self.idom,
+            retained: self.retained,
+            retained_count: self.retained_count,
+            reach: self.reach,
+            child_starts: self.child_starts,
+            children: self.children,
+            reachable_objects: meta.reachable_objects,
+            reachable_bytes: meta.reachable_bytes,
+            strong_objects: meta.strong_objects,
+        };
+        let histogram = self
+            .hist
+            .chunks_exact(3)
+            .map(|c| ClassStats { instances: c[0], shallow_bytes: c[1], retained_bytes: c[2] })
+            .collect();
+        let paths = OnceLock::new();
+        if has_paths {
+            let _ = paths
+                .set(GcPaths { parent: self.parent, weak_via: self.weak_via.into_iter().map(|b| b != 0).collect() });
+        }
+        Ok(Heap::assemble(index, dominators, histogram, paths))
+    }
+}

@@ -1,0 +1,189 @@
+//! The on-disk index cache: a dump re-opened from its cache answers exactly as when analysed, and
+//! a stale, damaged or foreign cache file is a miss (never a panic, never a wrong answer).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use heap::cache::{Cache, Miss, KEEP};
+use heap::report::FileInfo;
+use heap::{Heap, Options, SizeModel};
+
+/// A copy of fixture `name` in a temporary directory (its time stamps are changed below).
+fn copy(name: &str, dir: &Path) -> PathBuf {
+    let src = common::fixture(name);
+    let to = dir.join(src.file_name().unwrap());
+    std::fs::copy(&src, &to).unwrap();
+    to
+}
+
+fn cache_in(dir: &Path) -> Cache {
+    let mut c = Cache::new(dir.join("cache"));
+    c.min_bytes = 0;
+    c
+}
+
+/// Everything the front ends read, compared between two heaps of the same dump.
+fn assert_same(a: &Heap, b: &Heap) {
+    let (ia, ib) = (&a.index, &b.index);
+    assert_eq!(ia.len(), ib.len());
+    assert_eq!(ia.classes.len(), ib.classes.len());
+    for (ca, cb) in ia.classes.iter().zip(&ib.classes) {
+        assert_eq!(format!("{ca:?}"), format!("{cb:?}"));
+    }
+    assert_eq!(ia.roots(), ib.roots());
+    assert_eq!(ia.graph().len(), ib.graph().len());
+    for n in 0..ia.len() as u32 {
+        assert_eq!(ia.id(n), ib.id(n));
+        assert_eq!(ib.node(ib.id(n)), Some(n));
+        assert_eq!(
+            (ia.class_of(n), ia.shallow_size(n), ia.offset(n)),
+            (ib.class_of(n), ib.shallow_size(n), ib.offset(n))
+        );
+        assert_eq!((ia.heap_of(n), ia.as_class(n)), (ib.heap_of(n), ib.as_class(n)));
+        assert_eq!(ia.graph().edges(n), ib.graph().edges(n));
+        let (da, db) = (&a.dominators, &b.dominators);
+        assert_eq!(
+            (da.idom(n), da.retained(n), da.retained_count(n)),
+            (db.idom(n), db.retained(n), db.retained_count(n))
+        );
+        assert_eq!(da.reach(n), db.reach(n));
+        assert_eq!(da.children(Some(n)), db.children(Some(n)));
+        // Paths are walked from each object to its root: a sample keeps the test quick on
+        // dumps with long chains.
+        if n % 61 == 0 {
+            let (pa, pb) = (a.paths().path(ia, n), b.paths().path(ib, n));
+            assert_eq!(format!("{pa:?}"), format!("{pb:?}"));
+            assert_eq!(ia.string_value(n), ib.string_value(n));
+        }
+    }
+    assert_eq!(a.dominators.children(None), b.dominators.children(None));
+    let hist =
+        |h: &Heap| h.histogram.iter().map(|c| (c.instances, c.shallow_bytes, c.retained_bytes)).collect::<Vec<_>>();
+    assert_eq!(hist(a), hist(b));
+    // The whole report, leaks included.
+    let report = |h: &Heap| {
+        let leaks = heap::leaks::find_leaks(h, &heap::leaks::LeakConfig::default());
+        h.analyze_json_with_leaks(&FileInfo { path: "dump", bytes: 0 }, 50, &leaks)
+    };
+    assert_eq!(report(a), report(b));
+}
+
+#[test]
+fn a_cached_dump_answers_as_the_analysed_one() {
+    for name in [
+        "android/adt-tools-base__dialer.android-hprof",
+        "android/ahat-art__test-dump.hprof",
+        "jvm/eclipse-mat__sun_jdk6_30_x64_compressedOops.hprof",
+        // Compressed input: decompressed into memory on both paths.
+        "jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = copy(name, dir.path());
+        let cache = cache_in(dir.path());
+        assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Absent)), "{name}");
+        let fresh = Heap::open(&dump, Options::default()).unwrap();
+        let file = cache.store(&fresh, &dump, Options::default(), "").unwrap();
+        let cached = cache.load(&dump, Options::default(), "").unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_same(&fresh, &cached);
+        // Readable by its owner only: it holds the dump's class and field names.
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, 0o600, "{name}");
+        assert_eq!(std::fs::metadata(file.parent().unwrap()).unwrap().permissions().mode() & 0o777, 0o700);
+    }
+}
+
+#[test]
+fn a_changed_dump_or_other_options_miss() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = copy("android/ahat-art__test-dump.hprof", dir.path());
+    let cache = cache_in(dir.path());
+    let heap = Heap::open(&dump, Options::default()).unwrap();
+    cache.store(&heap, &dump, Options::default(), "").unwrap();
+    assert!(cache.load(&dump, Options::default(), "").is_ok());
+
+    // Other options, another mapping file: other cache files.
+    let hotspot = Options { size_model: Some(SizeModel::Hotspot), ..Default::default() };
+    assert!(matches!(cache.load(&dump, hotspot, ""), Err(Miss::Absent)));
+    assert!(matches!(cache.load(&dump, Options::default(), "mapping"), Err(Miss::Absent)));
+
+    // The same size and modification time, one byte of content changed: the fingerprint.
+    let meta = std::fs::metadata(&dump).unwrap();
+    let mut bytes = std::fs::read(&dump).unwrap();
+    bytes[100] ^= 0xff;
+    std::fs::write(&dump, &bytes).unwrap();
+    let f = std::fs::File::options().write(true).open(&dump).unwrap();
+    f.set_modified(meta.modified().unwrap()).unwrap();
+    drop(f);
+    assert_eq!(std::fs::metadata(&dump).unwrap().modified().unwrap(), meta.modified().unwrap());
+    assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Stale)));
+
+    // Only the modification time changed.
+    bytes[100] ^= 0xff;
+    std::fs::write(&dump, &bytes).unwrap();
+    assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Stale)));
+
+    // Too small for the threshold: not looked up.
+    let mut strict = cache.clone();
+    strict.min_bytes = bytes.len() as u64 + 1;
+    assert!(matches!(strict.load(&dump, Options::default(), ""), Err(Miss::NotCached)));
+}
+
+#[test]
+fn a_damaged_cache_is_a_miss_and_goes_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = copy("android/adt-tools-base__dialer.android-hprof", dir.path());
+    let cache = cache_in(dir.path());
+    let heap = Heap::open(&dump, Options::default()).unwrap();
+    let file = cache.store(&heap, &dump, Options::default(), "").unwrap();
+    let good = std::fs::read(&file).unwrap();
+
+    // A flipped byte anywhere past the key (in the key it is another dump's cache: stale), and
+    // truncation at many lengths.
+    let key_end = 12 + 8 + u64::from_le_bytes(good[12..20].try_into().unwrap()) as usize;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for i in 0..40 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let mut bad = good.clone();
+        let at = key_end + (seed as usize) % (good.len() - key_end);
+        bad[at] ^= 1 << (i % 8);
+        std::fs::write(&file, &bad).unwrap();
+        match cache.load(&dump, Options::default(), "") {
+            Err(Miss::Corrupt(_)) => {}
+            other => panic!("byte {at} flipped: {:?}", other.err()),
+        }
+        assert!(!file.exists(), "a damaged cache file is removed");
+    }
+    for len in [0, 5, 12, 20, key_end, key_end + 100, good.len() / 2, good.len() - 8, good.len() - 1] {
+        std::fs::write(&file, &good[..len]).unwrap();
+        assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))), "truncated to {len}");
+    }
+    // A magic number and nothing else of sense.
+    std::fs::write(&file, b"HTIDX\r\n\x1a\x01\0\0\0garbage garbage garbage").unwrap();
+    assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))));
+    // Written again, it is good again.
+    cache.store(&heap, &dump, Options::default(), "").unwrap();
+    assert_eq!(std::fs::read(&file).unwrap(), good);
+    assert!(cache.load(&dump, Options::default(), "").is_ok());
+}
+
+#[test]
+fn the_directory_keeps_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::fixture("jvm/hprof-slurp__hprof-64.bin");
+    let heap = Heap::open(&src, Options::default()).unwrap();
+    let cache = cache_in(dir.path());
+    let mut files = Vec::new();
+    for i in 0..KEEP + 3 {
+        let dump = dir.path().join(format!("dump-{i}.hprof"));
+        std::fs::copy(&src, &dump).unwrap();
+        files.push(cache.store(&heap, &dump, Options::default(), "").unwrap());
+        // Modification times must differ for "newest" to mean something.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left: Vec<bool> = files.iter().map(|f| f.exists()).collect();
+    assert_eq!(left.iter().filter(|&&b| b).count(), KEEP);
+    assert!(left[3..].iter().all(|&b| b), "the newest are kept: {left:?}");
+}
