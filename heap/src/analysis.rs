@@ -54,7 +54,12 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Dominators, 0, 1);
         }
-        let dominators = Dominators::compute(&index);
+        // The shortest paths from the roots (for leak traces) on the other core: both are one
+        // sequential sweep of the graph.
+        let (dominators, paths) = rayon::join(
+            || Dominators::compute(&index),
+            || GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index)),
+        );
         if let Some(cb) = options.progress {
             cb(Phase::Dominators, 1, 1);
             cb(Phase::Histogram, 0, 1);
@@ -63,7 +68,7 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }
-        Heap::assemble(index, dominators, histogram, OnceLock::new())
+        Heap::assemble(index, dominators, histogram, OnceLock::from(paths))
     }
 
     /// A heap from its computed parts (the analysis, or a cache file).
@@ -87,7 +92,7 @@ impl Heap {
     /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
     /// to this dump's device only where no other path exists.
     pub fn paths(&self) -> &GcPaths {
-        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::leaks::default_path_policy(self)))
+        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::leaks::path_policy_for(&self.index)))
     }
 
     /// The root kinds naming `n` (empty if it is not a GC root).

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::Heap;
+use crate::index::Index;
 use crate::values::Value;
 
 /// Facts read from the dump.
@@ -18,16 +19,29 @@ pub struct Metadata {
 }
 
 fn static_string(heap: &Heap, class: &str, field: &str) -> Option<String> {
-    let idx = &heap.index;
+    index_static_string(&heap.index, class, field)
+}
+
+fn index_static_string(idx: &Index, class: &str, field: &str) -> Option<String> {
     let c = idx.classes_named(class).next()?;
     let id = idx.static_value(c, field)?.as_object()?;
     idx.string_value(idx.node(id)?)
 }
 
 fn static_int(heap: &Heap, class: &str, field: &str) -> Option<i64> {
-    let idx = &heap.index;
+    index_static_int(&heap.index, class, field)
+}
+
+fn index_static_int(idx: &Index, class: &str, field: &str) -> Option<i64> {
     let c = idx.classes_named(class).next()?;
     idx.static_value(c, field)?.as_i64()
+}
+
+/// `Build.VERSION.SDK_INT` and `Build.MANUFACTURER`, from the index alone (what the path policy
+/// needs before the rest of the analysis exists).
+pub fn device(idx: &Index) -> (Option<u32>, Option<String>) {
+    let sdk = index_static_int(idx, "android.os.Build$VERSION", "SDK_INT").and_then(|v| u32::try_from(v).ok());
+    (sdk, index_static_string(idx, "android.os.Build", "MANUFACTURER"))
 }
 
 /// Reads the facts.

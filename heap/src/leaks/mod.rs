@@ -143,12 +143,17 @@ pub struct Leak {
 /// The path policy leak traces use: the JDK's queues excluded, the known framework leaks that
 /// apply to the dump's SDK level and maker taken last.
 pub fn default_path_policy(heap: &Heap) -> PathPolicy {
-    let meta = metadata::extract(heap);
+    path_policy_for(&heap.index)
+}
+
+/// [`default_path_policy`] from the index alone.
+pub fn path_policy_for(index: &crate::index::Index) -> PathPolicy {
+    let (sdk, maker) = metadata::device(index);
     PathPolicy {
         excluded: PathPolicy::jdk_queues(),
         low_priority: LIBRARY_LEAKS
             .iter()
-            .filter(|l| l.applies(meta.sdk_int, meta.manufacturer.as_deref()))
+            .filter(|l| l.applies(sdk, maker.as_deref()))
             .map(|l| RefPattern { class: l.class.into(), field: l.field.into(), is_static: l.is_static })
             .collect(),
     }
@@ -209,20 +214,55 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
     // View that holds it, and over an accumulation point that holds many of them. Equal rules
     // keep both, except accumulation-type findings, which keep the outer one.
-    let rank_of: rustc_hash::FxHashMap<Node, (usize, bool)> =
-        suspects.iter().map(|(r, s)| (s.node, (*r, s.accumulation))).collect();
-    let mut dropped: rustc_hash::FxHashSet<Node> = Default::default();
-    for (rank, s) in &suspects {
+    //
+    // Pairwise over every suspect and each suspect among its dominators, that is: a suspect goes
+    // when the best rank among its dominators beats it (or ties it, for accumulation findings),
+    // and when the best rank among the suspects it dominates beats it. Both are computed along
+    // dominator chains with memos, so half a million suspects under one table cost one walk of
+    // the chains they share, not one each.
+    use rustc_hash::FxHashMap;
+    const NO: usize = usize::MAX;
+    let rank_of: FxHashMap<Node, usize> = suspects.iter().map(|(r, s)| (s.node, *r)).collect();
+    let rank = |n: Node| rank_of.get(&n).copied().unwrap_or(NO);
+    // Best rank strictly above each node on the chains walked.
+    let mut above: FxHashMap<Node, usize> = FxHashMap::default();
+    let mut chain: Vec<Node> = Vec::new();
+    let mut best_above = |v: Node| -> usize {
+        chain.clear();
+        let mut cur = v;
+        let mut base = NO;
+        while let Some(p) = heap.dominator(cur).flatten() {
+            if let Some(&m) = above.get(&p) {
+                base = m.min(rank(p));
+                break;
+            }
+            chain.push(p);
+            cur = p;
+        }
+        for &p in chain.iter().rev() {
+            above.insert(p, base);
+            base = base.min(rank(p));
+        }
+        base
+    };
+    // Best rank strictly below each dominator of a suspect.
+    let mut below: FxHashMap<Node, usize> = FxHashMap::default();
+    for (r, s) in &suspects {
         let mut cur = heap.dominator(s.node).flatten();
         while let Some(a) = cur {
-            if let Some(&(ra, _)) = rank_of.get(&a) {
-                if ra < *rank || (ra == *rank && s.accumulation) {
-                    dropped.insert(s.node);
-                } else if ra > *rank {
-                    dropped.insert(a);
-                }
+            let e = below.entry(a).or_insert(NO);
+            if *e <= *r {
+                break;
             }
+            *e = *r;
             cur = heap.dominator(a).flatten();
+        }
+    }
+    let mut dropped: rustc_hash::FxHashSet<Node> = Default::default();
+    for (r, s) in &suspects {
+        let a = best_above(s.node);
+        if a < *r || (a == *r && s.accumulation) || below.get(&s.node).is_some_and(|&b| b < *r) {
+            dropped.insert(s.node);
         }
     }
     let suspects: Vec<Suspect> = suspects.into_iter().map(|(_, s)| s).filter(|s| !dropped.contains(&s.node)).collect();

@@ -74,17 +74,34 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         let b = data.get(offset..offset + id_size as usize)?;
         idx.node(crate::hprof::cursor::read_id(b, id_size))
     };
-    let mut groups: FxHashMap<(u8, &[u8]), (u64, u64, Node)> = FxHashMap::default();
-    for s in heap.instances_of(string) {
-        if heap.dominators.reach(s) != Reach::Strong {
-            continue;
-        }
-        let Some(value) = value_of(s) else { continue };
-        let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { continue };
-        let each = idx.shallow_size(s) + idx.shallow_size(value);
-        let e = groups.entry((elem.code(), bytes)).or_insert((0, each, s));
-        e.0 += 1;
-    }
+    // Both cores, each with its own map; merged keeping the lowest node of each value.
+    use rayon::prelude::*;
+    type Groups<'a> = FxHashMap<(u8, &'a [u8]), (u64, u64, Node)>;
+    let groups: Groups<'_> = heap
+        .instances_of(string)
+        .par_iter()
+        .fold(Groups::default, |mut groups, &s| {
+            if heap.dominators.reach(s) != Reach::Strong {
+                return groups;
+            }
+            let Some(value) = value_of(s) else { return groups };
+            let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { return groups };
+            let each = idx.shallow_size(s) + idx.shallow_size(value);
+            let e = groups.entry((elem.code(), bytes)).or_insert((0, each, s));
+            e.0 += 1;
+            groups
+        })
+        .reduce(Groups::default, |a, b| {
+            let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+            for (k, v) in small {
+                let e = big.entry(k).or_insert((0, v.1, v.2));
+                e.0 += v.0;
+                if v.2 < e.2 {
+                    (e.1, e.2) = (v.1, v.2);
+                }
+            }
+            big
+        });
     let mut out: Vec<(u64, u64, Node)> =
         groups.into_values().filter(|(count, _, _)| *count > 1).map(|(c, each, s)| (c, (c - 1) * each, s)).collect();
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
@@ -111,16 +128,34 @@ pub struct FdGroup {
 /// grouped by the class of their first referrer, largest groups first.
 pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
     let idx = &heap.index;
-    let mut groups: FxHashMap<String, usize> = FxHashMap::default();
-    for fd in instances_of_subclasses(heap, "java.io.FileDescriptor") {
-        let open = ["descriptor", "fd"].iter().find_map(|f| idx.field(fd, f).and_then(crate::values::Value::as_i64));
-        if open.is_none_or(|v| v < 0) || heap.dominators.reach(fd) == Reach::Unreachable {
-            continue;
+    let open: Vec<Node> = instances_of_subclasses(heap, "java.io.FileDescriptor")
+        .into_iter()
+        .filter(|&fd| {
+            let v = ["descriptor", "fd"].iter().find_map(|f| idx.field(fd, f).and_then(crate::values::Value::as_i64));
+            v.is_some_and(|v| v >= 0) && heap.dominators.reach(fd) != Reach::Unreachable
+        })
+        .collect();
+    // Who refers to each: one pass over the forward graph (a handful of descriptors do not
+    // warrant building the reverse graph).
+    let mut referrers: FxHashMap<Node, Vec<Node>> = open.iter().map(|&fd| (fd, Vec::new())).collect();
+    if !open.is_empty() {
+        let g = idx.graph();
+        for v in 0..idx.len() as u32 {
+            for &t in g.edges(v) {
+                if let Some(r) = referrers.get_mut(&(t & !crate::index::csr::WEAK)) {
+                    if r.last() != Some(&v) {
+                        r.push(v);
+                    }
+                }
+            }
         }
+    }
+    let mut groups: FxHashMap<String, usize> = FxHashMap::default();
+    for fd in open {
         // The stream or socket that owns it, rather than a class's static (FileDescriptor.out).
-        let mut referrers = heap.referrers(fd);
-        referrers.sort_by_key(|&(r, _)| idx.as_class(r).is_some());
-        let holder = referrers.first().map_or_else(|| "(none)".into(), |&(r, _)| heap.display_class(r));
+        let mut holders = referrers.remove(&fd).unwrap_or_default();
+        holders.sort_by_key(|&r| idx.as_class(r).is_some());
+        let holder = holders.first().map_or_else(|| "(none)".into(), |&r| heap.display_class(r));
         *groups.entry(holder).or_default() += 1;
     }
     let mut out: Vec<FdGroup> = groups.into_iter().map(|(holder, count)| FdGroup { holder, count }).collect();
