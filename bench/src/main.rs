@@ -53,6 +53,7 @@ fn main() -> Result<()> {
     let mut sizes: Vec<u64> = vec![100, 1000];
     let mut peer = false;
     let mut runs = 1;
+    let mut no_mat = false;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -62,12 +63,17 @@ fn main() -> Result<()> {
             }
             "--peer" => peer = it.next().map(String::as_str) == Some("visualvm"),
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
+            "--no-mat" => no_mat = true,
             f => files.push(PathBuf::from(f)),
         }
     }
     if files.is_empty() {
         for s in sizes {
             files.push(make_dump(s)?);
+        }
+        // Someone else's dump: Eclipse MAT's 500 MB test dump (HotSpot, 2010, 8-byte ids).
+        if !no_mat {
+            files.extend(mat_dump()?);
         }
     }
     println!(
@@ -138,6 +144,32 @@ pub(crate) fn cache_dir() -> PathBuf {
 
 fn repo_file(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The Eclipse MAT 500 MB test dump from `../shared/fixtures` (or `$HEAPTUI_FIXTURES`),
+/// decompressed once into the cache; `None` when the fixtures are not there.
+pub(crate) fn mat_dump() -> Result<Option<PathBuf>> {
+    const NAME: &str = "eclipse-mat__java_pid1884.0001.hprof";
+    let fixtures = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    let gz = fixtures.join("jvm").join(format!("{NAME}.gz"));
+    if !gz.exists() {
+        return Ok(None);
+    }
+    let dir = cache_dir();
+    std::fs::create_dir_all(&dir)?;
+    let out = dir.join(NAME);
+    if !out.exists() {
+        eprintln!("decompressing {} ...", gz.display());
+        let tmp = dir.join(format!("{NAME}.part"));
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        std::io::copy(&mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&gz)?), &mut w)?;
+        std::io::Write::flush(&mut w)?;
+        drop(w);
+        std::fs::rename(&tmp, &out)?;
+    }
+    Ok(Some(out))
 }
 
 /// Makes (once) a dump of a `mb` MB heap with OpenJDK.
