@@ -179,3 +179,28 @@ fn export_gives_text_and_json_of_the_view() {
     let byte_array = rows.as_array().unwrap().iter().find(|r| r["class"] == "byte[]").unwrap();
     assert_eq!((byte_array["instances"].as_u64(), byte_array["shallow_bytes"].as_u64()), (Some(1406), Some(681489)));
 }
+
+#[test]
+fn leaks_arrive_after_the_screens() {
+    let path = fixture(DIALER);
+    let heap = Arc::new(heap::Heap::open(&path, heap::Options::default()).unwrap());
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    assert!(!leaks.is_empty(), "the Dialer dump has suspects to wait for");
+    let mut loaded = Loaded::new(heap.clone(), Vec::new(), "dialer".into(), 0);
+    loaded.leaks_pending = true;
+    let mut app = App::with_loaded(Theme::plain(), loaded);
+    assert!(render(&mut app, 100, 40).contains("Leak suspects (finding...)"));
+    keys(&mut app, "3");
+    assert!(render(&mut app, 100, 40).contains("Finding leak suspects..."));
+    // Leaks of another heap (a dump opened before this one) are not this dump's.
+    let other = Arc::new(heap::Heap::open(&path, heap::Options::default()).unwrap());
+    app.update(Msg::Leaks(other, leaks.clone()));
+    assert!(app.loaded().unwrap().leaks_pending);
+    app.update(Msg::Leaks(heap, leaks.clone()));
+    let l = app.loaded().unwrap();
+    assert!(!l.leaks_pending);
+    assert_eq!(l.leaks.len(), leaks.len());
+    let screen = render(&mut app, 100, 40);
+    assert!(!screen.contains("Finding"), "{screen}");
+    assert!(screen.contains(&leaks[0].reason[..20]), "{screen}");
+}

@@ -53,6 +53,8 @@ pub enum Msg {
     Progress { phase: &'static str, done: u64, total: u64 },
     /// Loading finished.
     Loaded(Result<Box<Loaded>, String>),
+    /// The leak rules finished on this heap (after `Loaded`: the screens show before them).
+    Leaks(Arc<Heap>, Vec<Leak>),
     /// Time passed (redraw progress).
     Tick,
     /// A sample of the watched process.
@@ -95,6 +97,8 @@ pub enum Effect {
 pub struct Loaded {
     pub heap: Arc<Heap>,
     pub leaks: Vec<Leak>,
+    /// Whether the leak rules are still running (`leaks` is empty until they finish).
+    pub leaks_pending: bool,
     pub path: String,
     pub file_bytes: u64,
     /// Figures the overview shows, computed once (each is a pass over every object).
@@ -111,7 +115,17 @@ impl Loaded {
         let summary = heap.summary();
         let heap_totals = heap.heap_totals();
         let top_retained = heap.top_retained(200);
-        Loaded { heap, leaks, path, file_bytes, summary, heap_totals, top_retained, presorted: Default::default() }
+        Loaded {
+            heap,
+            leaks,
+            leaks_pending: false,
+            path,
+            file_bytes,
+            summary,
+            heap_totals,
+            top_retained,
+            presorted: Default::default(),
+        }
     }
 
     /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
@@ -475,6 +489,17 @@ impl App {
             }
             Msg::Loaded(Err(e)) => {
                 self.load = Load::Failed(e);
+                Vec::new()
+            }
+            Msg::Leaks(heap, leaks) => {
+                // Only for the dump on screen (another may have been opened meanwhile).
+                if let Load::Ready(loaded) = &mut self.load {
+                    if !Arc::ptr_eq(&loaded.heap, &heap) {
+                        return Vec::new();
+                    }
+                    loaded.leaks = leaks;
+                    loaded.leaks_pending = false;
+                }
                 Vec::new()
             }
             Msg::Tick => Vec::new(),

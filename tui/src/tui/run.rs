@@ -236,12 +236,31 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
             let _ = progress_tx.send(Msg::Progress { phase: phase.name(), done, total });
         };
         let options = heap::Options { progress: Some(&cb), ..Default::default() };
-        let result = load(&source, options, &tx);
-        let _ = tx.send(Msg::Loaded(result.map(Box::new).map_err(|e| format!("{e:#}"))));
+        let (loaded, store) = match load(&source, options, &tx) {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = tx.send(Msg::Loaded(Err(format!("{e:#}"))));
+                return;
+            }
+        };
+        let heap = loaded.heap.clone();
+        let presorted = loaded.presorted.clone();
+        let _ = tx.send(Msg::Loaded(Ok(Box::new(loaded))));
+        // The screens are up; then the leak rules, then what the first keypresses would
+        // otherwise wait for, then the index cache that makes the next opening quick.
+        let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+        let _ = tx.send(Msg::Leaks(heap.clone(), leaks));
+        Loaded::warm(&heap, &presorted);
+        if let Some((p, c)) = store {
+            let _ = c.store(&heap, &p, heap::Options::default(), "");
+        }
     });
 }
 
-fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<Loaded> {
+/// Where to write the index cache after loading, when the dump was not read from it.
+type Store = Option<(std::path::PathBuf, heap::Cache)>;
+
+fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<(Loaded, Store)> {
     let cache = crate::cmd::index_cache();
     let mut cached = None;
     if let (Source::File(p), Some(c)) = (source, &cache) {
@@ -269,24 +288,13 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
             (heap::Heap::analyse(index, options), "demo.hprof (bundled)".to_string(), len)
         }
     };
-    let _ = tx.send(Msg::Progress { phase: "leaks", done: 0, total: 1 });
-    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
-    let _ = tx.send(Msg::Progress { phase: "leaks", done: 1, total: 1 });
-    let loaded = Loaded::new(Arc::new(heap), leaks, path, file_bytes);
-    // Off the UI's path: what the first keypresses would otherwise wait for, and the index
-    // cache that makes the next opening of this dump quick.
-    let (heap, presorted) = (loaded.heap.clone(), loaded.presorted.clone());
+    let mut loaded = Loaded::new(Arc::new(heap), Vec::new(), path, file_bytes);
+    loaded.leaks_pending = true;
     let store = match (source, cache) {
         (Source::File(p), Some(c)) if !from_cache && file_bytes >= c.min_bytes => Some((p.clone(), c)),
         _ => None,
     };
-    std::thread::spawn(move || {
-        Loaded::warm(&heap, &presorted);
-        if let Some((p, c)) = store {
-            let _ = c.store(&heap, &p, heap::Options::default(), "");
-        }
-    });
-    Ok(loaded)
+    Ok((loaded, store))
 }
 
 /// Carries out an effect; returns a status line.

@@ -233,7 +233,11 @@ fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ]));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled(format!("Leak suspects ({})", l.leaks.len()), t.header));
+    if l.leaks_pending {
+        lines.push(Line::styled("Leak suspects (finding...)", t.header));
+    } else {
+        lines.push(Line::styled(format!("Leak suspects ({})", l.leaks.len()), t.header));
+    }
     let reach = s.reachable_bytes.max(1);
     for leak in l.leaks.iter().take(5) {
         let kind = match leak.kind {
@@ -248,7 +252,7 @@ fn draw_overview(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::styled(shorten(&leak.class, wide.saturating_sub(barw + 28)), t.text),
         ]));
     }
-    if l.leaks.is_empty() {
+    if l.leaks.is_empty() && !l.leaks_pending {
         lines.push(Line::styled("  none found", t.dim));
     }
     lines.push(Line::raw(""));
@@ -321,6 +325,10 @@ fn draw_leaks(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(l) = app.loaded() else { return };
     let heap = &l.heap;
     let t = &app.theme;
+    if l.leaks_pending {
+        frame.render_widget(Paragraph::new("Finding leak suspects...").style(t.dim), area);
+        return;
+    }
     if l.leaks.is_empty() {
         frame.render_widget(
             Paragraph::new("No leak suspects: no rule flagged anything in this dump.").style(t.dim),
