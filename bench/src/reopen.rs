@@ -18,11 +18,12 @@ pub fn run(files: Vec<PathBuf>) -> Result<()> {
         println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
         let mut cache = heap::Cache::new(&dir);
         cache.min_bytes = 0;
+        let ticket = cache.ticket(&f, heap::Options::default(), "")?;
         let t = Instant::now();
         let heap = heap::Heap::open(&f, heap::Options::default())?;
         let analysed = t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let file = cache.store(&heap, &f, heap::Options::default(), "")?;
+        let file = cache.store(&heap, &ticket)?;
         let stored = t.elapsed().as_secs_f64();
         drop(heap);
         let cache_bytes = std::fs::metadata(&file)?.len();

@@ -15,7 +15,7 @@
 //! Files are written to a temporary name and renamed, readable by their owner only (a cache
 //! holds class and field names of the dump). The directory keeps the newest [`KEEP`] of them.
 //!
-//! Layout (little-endian): magic, format, key (JSON), metadata (JSON: header, class table, heaps,
+//! Layout (the machine's byte order, named in the key): magic, format, key (JSON), metadata (JSON: header, class table, heaps,
 //! counts...), then each array as a `u64` element count followed by its elements, then the
 //! checksum of everything before it.
 
@@ -49,12 +49,22 @@ pub const MIN_BYTES: u64 = 32 << 20;
 
 /// The engine that writes and reads caches: crate version and a hash of its source.
 fn engine() -> String {
-    format!("{} {}", env!("CARGO_PKG_VERSION"), env!("HEAPTUI_ENGINE_HASH"))
+    let endian = if cfg!(target_endian = "little") { "le" } else { "be" };
+    format!("{} {} {endian}", env!("CARGO_PKG_VERSION"), env!("HEAPTUI_ENGINE_HASH"))
 }
 
 /// A short hash of `text`, for [`Cache::load`]'s `extra` (a mapping file's content, say).
 pub fn content_hash(text: &str) -> String {
     format!("{:016x}", xxh3_64(text.as_bytes()))
+}
+
+/// A dump as it was before it was analysed (see [`Cache::ticket`]).
+#[derive(Debug, Clone)]
+pub struct Ticket {
+    key: Key,
+    path: PathBuf,
+    file: PathBuf,
+    skip_references: bool,
 }
 
 /// Where caches live and which dumps get one.
@@ -179,23 +189,51 @@ impl Cache {
             // Of no use to anyone: the next analysis writes a good one.
             let _ = std::fs::remove_file(&file);
         }
+        // The dump must not have changed while it was mapped.
+        if heap.is_ok() && key_for(path, &options, extra).ok().as_ref() != Some(&key) {
+            return Err(Miss::Stale);
+        }
         heap
     }
 
-    /// Writes the cache file of `heap`, the dump at `path` analysed under `options`; returns
-    /// its path. Computes the shortest paths first if nothing has yet.
-    pub fn store(&self, heap: &Heap, path: &Path, options: Options<'_>, extra: &str) -> std::io::Result<PathBuf> {
-        let key = key_for(path, &options, extra).map_err(|e| std::io::Error::other(e.to_string()))?;
-        let file = self.file_for(path, &options, extra);
+    /// What the dump at `path` is now, to be taken *before* analysing it and handed to
+    /// [`Cache::store`] after: a dump still being written (a pull in progress) is then not
+    /// cached under the key of its finished self.
+    pub fn ticket(&self, path: &Path, options: Options<'_>, extra: &str) -> crate::Result<Ticket> {
+        Ok(Ticket {
+            key: key_for(path, &options, extra)?,
+            path: path.to_path_buf(),
+            file: self.file_for(path, &options, extra),
+            skip_references: options.skip_references,
+        })
+    }
+
+    /// Writes the cache file of `heap`, the dump of `ticket` (taken before the analysis);
+    /// returns its path. Computes the shortest paths first if nothing has yet. Refuses when the
+    /// dump changed since the ticket was taken, or the heap has no references.
+    pub fn store(&self, heap: &Heap, ticket: &Ticket) -> std::io::Result<PathBuf> {
+        if ticket.skip_references {
+            return Err(std::io::Error::other("an index without references is not cached"));
+        }
+        let now = key_for(
+            &ticket.path,
+            &Options { size_model: ticket.key.size_model, dump: ticket.key.dump, ..Default::default() },
+            &ticket.key.extra,
+        )
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+        if now != ticket.key {
+            return Err(std::io::Error::other(format!("{} changed while it was read", ticket.path.display())));
+        }
+        let file = &ticket.file;
         create_private_dir(&self.dir)?;
         let tmp = file.with_extension(format!("idx.{}.tmp", std::process::id()));
-        let written = write(&tmp, heap, &key).and_then(|()| std::fs::rename(&tmp, &file));
+        let written = write(&tmp, heap, &ticket.key).and_then(|()| std::fs::rename(&tmp, file));
         if let Err(e) = written {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
         self.prune();
-        Ok(file)
+        Ok(file.clone())
     }
 
     /// Removes all but the newest [`KEEP`] cache files, and temporary files of writers that are
@@ -208,11 +246,18 @@ impl Cache {
             let Ok(m) = e.metadata() else { continue };
             let modified = m.modified().unwrap_or(std::time::UNIX_EPOCH);
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".tmp") {
+            // Only names this module writes: the directory may be one the user named.
+            let Some(stem) = name.get(..16).filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit())) else { continue };
+            let rest = &name[stem.len()..];
+            let tmp = rest
+                .strip_prefix(".idx.")
+                .and_then(|r| r.strip_suffix(".tmp"))
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+            if tmp {
                 if modified.elapsed().is_ok_and(|age| age.as_secs() > 3600) {
                     let _ = std::fs::remove_file(&p);
                 }
-            } else if name.ends_with(".idx") {
+            } else if rest == ".idx" {
                 files.push((modified, p));
             }
         }
@@ -393,6 +438,28 @@ impl<R: Read> Reading<R> {
     }
 }
 
+/// Whether `children` (rows by node, the virtual root's last) is exactly the tree `idom`
+/// describes: each node listed once, under its immediate dominator, every reachable node
+/// reached from the root. A cycle would otherwise send the tree's walkers round for ever.
+fn is_tree(idom: &[u32], child_starts: &[u32], children: &[u32]) -> bool {
+    let n = idom.len();
+    let row = |k: usize| &children[child_starts[k] as usize..child_starts[k + 1] as usize];
+    let mut seen = vec![false; n];
+    let mut stack: Vec<(usize, u32)> = vec![(n, ROOT)];
+    let mut visited = 0usize;
+    while let Some((k, as_parent)) = stack.pop() {
+        for &c in row(k) {
+            if seen[c as usize] || idom[c as usize] != as_parent {
+                return false;
+            }
+            seen[c as usize] = true;
+            visited += 1;
+            stack.push((c as usize, c));
+        }
+    }
+    visited == idom.iter().filter(|&&d| d != UNREACHABLE).count()
+}
+
 /// Everything a cache file holds, read and checksummed, not yet checked for consistency.
 struct Parts {
     meta: Meta,
@@ -507,7 +574,10 @@ impl Parts {
         if !self.ids.windows(2).all(|w| w[0] < w[1]) {
             return bad("object ids");
         }
-        let heaps = meta.heaps.len().max(1) as u64;
+        if meta.heaps.is_empty() {
+            return bad("heaps");
+        }
+        let heaps = meta.heaps.len() as u64;
         let file = data.len() as u64;
         if !self
             .offsets
@@ -531,6 +601,9 @@ impl Parts {
         if !self.idom.iter().all(|&d| (d as usize) < n || d == ROOT || d == UNREACHABLE) {
             return bad("dominators");
         }
+        if !is_tree(&self.idom, &self.child_starts, &self.children) {
+            return bad("dominator tree");
+        }
         if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
             return bad("large sizes");
         }
@@ -540,7 +613,14 @@ impl Parts {
         {
             return bad("GC roots");
         }
-        if self.string_ids.len() != self.string_offsets.len() || self.string_ids.len() != self.string_lens.len() {
+        if self.string_ids.len() != self.string_offsets.len()
+            || self.string_ids.len() != self.string_lens.len()
+            || !self
+                .string_offsets
+                .iter()
+                .zip(&self.string_lens)
+                .all(|(&o, &l)| o.checked_add(u64::from(l)).is_some_and(|e| e <= file))
+        {
             return bad("strings");
         }
         if self.by_id_k.len() != self.by_id_v.len() || self.hist.len() != classes * 3 {
@@ -619,5 +699,52 @@ impl Parts {
                 .set(GcPaths { parent: self.parent, weak_via: self.weak_via.into_iter().map(|b| b != 0).collect() });
         }
         Ok(Heap::assemble(index, dominators, histogram, paths))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children rows from `idom` (the virtual root's row last), as `Dominators` keeps them.
+    fn rows(idom: &[u32]) -> (Vec<u32>, Vec<u32>) {
+        let n = idom.len();
+        let slot = |d: u32| if d == ROOT { n } else { d as usize };
+        let mut starts = vec![0u32; n + 2];
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+        for (v, &d) in idom.iter().enumerate() {
+            if d != UNREACHABLE {
+                lists[slot(d)].push(v as u32);
+            }
+        }
+        let mut children = Vec::new();
+        for (k, l) in lists.iter().enumerate() {
+            starts[k] = children.len() as u32;
+            children.extend(l);
+        }
+        starts[n + 1] = children.len() as u32;
+        (starts, children)
+    }
+
+    #[test]
+    fn trees_pass_and_cycles_do_not() {
+        // 0 and 3 under the root, 1 under 0, 2 under 1; 4 unreachable.
+        let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
+        let (s, c) = rows(&idom);
+        assert!(is_tree(&idom, &s, &c));
+        // 1 and 2 dominate each other: consistent rows, no way down from the root.
+        let idom = [ROOT, 2, 1, ROOT, UNREACHABLE];
+        let (s, c) = rows(&idom);
+        assert!(!is_tree(&idom, &s, &c));
+        // A node its own dominator.
+        let idom = [ROOT, 1, 1, ROOT, UNREACHABLE];
+        let (s, c) = rows(&idom);
+        assert!(!is_tree(&idom, &s, &c));
+        // A node listed twice.
+        let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
+        let (s, mut c) = rows(&idom);
+        let at = c.iter().position(|&x| x == 2).unwrap();
+        c[at] = 1;
+        assert!(!is_tree(&idom, &s, &c));
     }
 }

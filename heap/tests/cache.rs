@@ -83,7 +83,7 @@ fn a_cached_dump_answers_as_the_analysed_one() {
         let cache = cache_in(dir.path());
         assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Absent)), "{name}");
         let fresh = Heap::open(&dump, Options::default()).unwrap();
-        let file = cache.store(&fresh, &dump, Options::default(), "").unwrap();
+        let file = cache.store(&fresh, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
         let cached = cache.load(&dump, Options::default(), "").unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_same(&fresh, &cached);
         // Readable by its owner only: it holds the dump's class and field names.
@@ -99,7 +99,7 @@ fn a_changed_dump_or_other_options_miss() {
     let dump = copy("android/ahat-art__test-dump.hprof", dir.path());
     let cache = cache_in(dir.path());
     let heap = Heap::open(&dump, Options::default()).unwrap();
-    cache.store(&heap, &dump, Options::default(), "").unwrap();
+    cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
     assert!(cache.load(&dump, Options::default(), "").is_ok());
 
     // Other options, another mapping file: other cache files.
@@ -135,7 +135,7 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
     let dump = copy("android/adt-tools-base__dialer.android-hprof", dir.path());
     let cache = cache_in(dir.path());
     let heap = Heap::open(&dump, Options::default()).unwrap();
-    let file = cache.store(&heap, &dump, Options::default(), "").unwrap();
+    let file = cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
     let good = std::fs::read(&file).unwrap();
 
     // A flipped byte anywhere past the key (in the key it is another dump's cache: stale), and
@@ -164,7 +164,7 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
     std::fs::write(&file, b"HTIDX\r\n\x1a\x01\0\0\0garbage garbage garbage").unwrap();
     assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))));
     // Written again, it is good again.
-    cache.store(&heap, &dump, Options::default(), "").unwrap();
+    cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
     assert_eq!(std::fs::read(&file).unwrap(), good);
     assert!(cache.load(&dump, Options::default(), "").is_ok());
 }
@@ -179,11 +179,54 @@ fn the_directory_keeps_the_newest() {
     for i in 0..KEEP + 3 {
         let dump = dir.path().join(format!("dump-{i}.hprof"));
         std::fs::copy(&src, &dump).unwrap();
-        files.push(cache.store(&heap, &dump, Options::default(), "").unwrap());
+        files.push(cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap());
         // Modification times must differ for "newest" to mean something.
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let left: Vec<bool> = files.iter().map(|f| f.exists()).collect();
     assert_eq!(left.iter().filter(|&&b| b).count(), KEEP);
     assert!(left[3..].iter().all(|&b| b), "the newest are kept: {left:?}");
+}
+
+#[test]
+fn a_dump_that_changed_while_read_is_not_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = copy("android/ahat-art__test-dump.hprof", dir.path());
+    let cache = cache_in(dir.path());
+    // A pull in progress: the dump is read while half of it is there.
+    let whole = std::fs::read(&dump).unwrap();
+    std::fs::write(&dump, &whole[..whole.len() / 2]).unwrap();
+    let ticket = cache.ticket(&dump, Options::default(), "").unwrap();
+    let partial = Heap::open(&dump, Options::default()).unwrap();
+    std::fs::write(&dump, &whole).unwrap();
+    let e = cache.store(&partial, &ticket).unwrap_err();
+    assert!(e.to_string().contains("changed while it was read"), "{e}");
+    assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Absent)));
+}
+
+#[test]
+fn pruning_touches_only_cache_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::fixture("jvm/hprof-slurp__hprof-64.bin");
+    let heap = Heap::open(&src, Options::default()).unwrap();
+    // A directory the user named, with files of theirs that look alike.
+    let cache = {
+        let mut c = Cache::new(dir.path());
+        c.min_bytes = 0;
+        c
+    };
+    let theirs = ["notes.idx", "0123456789abcdef.idx.bak", "my.tmp", "0123456789abcdeg.idx"];
+    for (i, name) in theirs.iter().enumerate() {
+        std::fs::write(dir.path().join(name), b"mine").unwrap();
+        let f = std::fs::File::options().write(true).open(dir.path().join(name)).unwrap();
+        f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(7200 + i as u64)).unwrap();
+    }
+    for i in 0..KEEP + 2 {
+        let dump = dir.path().join(format!("dump-{i}.hprof"));
+        std::fs::copy(&src, &dump).unwrap();
+        cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
+    }
+    for name in theirs {
+        assert!(dir.path().join(name).exists(), "{name} was removed");
+    }
 }

@@ -208,7 +208,8 @@ pub(crate) fn deserialize_record_counts<'de, D: serde::Deserializer<'de>>(
     let mut out = std::collections::BTreeMap::new();
     for (name, n) in named {
         let known = (0..=u8::MAX).map(record_name).find(|k| *k == name).unwrap_or("unknown record");
-        *out.entry(known).or_default() += n;
+        let e = out.entry(known).or_default();
+        *e = u64::saturating_add(*e, n);
     }
     Ok(out)
 }

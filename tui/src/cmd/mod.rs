@@ -72,6 +72,8 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
             Err(_) => {}
         }
     }
+    // What the dump is before it is read: a dump that changes meanwhile is not cached.
+    let ticket = cache.as_ref().and_then(|c| c.ticket(path, options, &extra).ok());
     let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
     if let Some(text) = &mapping {
         index.deobfuscate(&heap::proguard::ProguardMap::parse(text));
@@ -80,9 +82,9 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
     if progress.is_some() {
         eprint!("\r\x1b[K");
     }
-    if let Some(cache) = &cache {
+    if let (Some(cache), Some(ticket)) = (&cache, &ticket) {
         if std::fs::metadata(path).is_ok_and(|m| m.len() >= cache.min_bytes) {
-            if let Err(e) = cache.store(&heap, path, options, &extra) {
+            if let Err(e) = cache.store(&heap, ticket) {
                 note(&format!("index cache not written: {e}"));
             }
         }

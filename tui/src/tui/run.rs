@@ -251,14 +251,14 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
         let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
         let _ = tx.send(Msg::Leaks(heap.clone(), leaks));
         Loaded::warm(&heap, &presorted);
-        if let Some((p, c)) = store {
-            let _ = c.store(&heap, &p, heap::Options::default(), "");
+        if let Some((c, ticket)) = store {
+            let _ = c.store(&heap, &ticket);
         }
     });
 }
 
 /// Where to write the index cache after loading, when the dump was not read from it.
-type Store = Option<(std::path::PathBuf, heap::Cache)>;
+type Store = Option<(heap::Cache, heap::cache::Ticket)>;
 
 fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<(Loaded, Store)> {
     let cache = crate::cmd::index_cache();
@@ -268,6 +268,11 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
         cached = c.load(p, options, "").ok();
     }
     let from_cache = cached.is_some();
+    // What the dump is before it is read: one that changes meanwhile is not cached.
+    let ticket = match (source, &cache) {
+        (Source::File(p), Some(c)) if !from_cache => c.ticket(p, options, "").ok(),
+        _ => None,
+    };
     let (heap, path, file_bytes) = match source {
         Source::File(p) => {
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
@@ -290,8 +295,8 @@ fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow
     };
     let mut loaded = Loaded::new(Arc::new(heap), Vec::new(), path, file_bytes);
     loaded.leaks_pending = true;
-    let store = match (source, cache) {
-        (Source::File(p), Some(c)) if !from_cache && file_bytes >= c.min_bytes => Some((p.clone(), c)),
+    let store = match (cache, ticket) {
+        (Some(c), Some(t)) if file_bytes >= c.min_bytes => Some((c, t)),
         _ => None,
     };
     Ok((loaded, store))
