@@ -59,7 +59,7 @@ unsafe fn write_dump(fd: c_int) {
     let mut writes = 0u32;
     while at < len {
         writes += 1;
-        if slow && writes % 64 == 0 {
+        if slow && writes & 63 == 0 {
             libc::usleep(10_000);
         }
         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
