@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+mod android;
 mod keys;
 mod reopen;
 mod slurp;
@@ -54,6 +55,7 @@ fn main() -> Result<()> {
     let mut peer = false;
     let mut runs = 1;
     let mut no_mat = false;
+    let mut no_android = false;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -64,14 +66,19 @@ fn main() -> Result<()> {
             "--peer" => peer = it.next().map(String::as_str) == Some("visualvm"),
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
             "--no-mat" => no_mat = true,
+            "--no-android" => no_android = true,
             f => files.push(PathBuf::from(f)),
         }
     }
     if files.is_empty() {
-        for s in sizes {
+        for &s in &sizes {
             files.push(make_dump(s)?);
         }
-        // Someone else's dump: Eclipse MAT's 500 MB test dump (HotSpot, 2010, 8-byte ids).
+        // Android-shaped: the largest HeapGen dump converted (1.0.3, 4-byte ids, three heaps).
+        if let Some(&largest) = sizes.iter().max().filter(|_| !no_android) {
+            files.push(android::dump(largest)?);
+        }
+        // Someone else's dump: Eclipse MAT's 500 MB test dump (HotSpot, JDK 11, 8-byte ids).
         if !no_mat {
             files.extend(mat_dump()?);
         }
@@ -92,7 +99,9 @@ fn main() -> Result<()> {
     for f in files {
         let size = std::fs::metadata(&f)?.len();
         println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
+        // Ours and the peer's runs alternate, so both see the machine in the same mood.
         let mut walls = Vec::new();
+        let mut peer_runs: Vec<(f64, u64)> = Vec::new();
         for _ in 0..runs {
             let out = Command::new(std::env::current_exe()?).arg("--one").arg(&f).output()?;
             if !out.status.success() {
@@ -107,22 +116,29 @@ fn main() -> Result<()> {
             {
                 walls.push(w);
             }
+            if peer {
+                let t = Instant::now();
+                let (peak, ok) = run_visualvm(&f)?;
+                let secs = t.elapsed().as_secs_f64();
+                if !ok {
+                    println!("visualvm   failed after {secs:.1} s");
+                    break;
+                }
+                println!("visualvm   {secs:>8.2} s   peak RSS {:.0} MB", peak as f64 / 1e6);
+                peer_runs.push((secs, peak));
+            }
         }
         walls.sort_by(f64::total_cmp);
         let ours = walls.get(walls.len() / 2).copied().unwrap_or(f64::NAN);
-        if peer {
-            let t = Instant::now();
-            let (peak, ok) = run_visualvm(&f)?;
-            let secs = t.elapsed().as_secs_f64();
-            if ok {
-                println!(
-                    "visualvm   {secs:>8.2} s   peak RSS {:.0} MB   ratio visualvm/heaptui {:.1}x",
-                    peak as f64 / 1e6,
-                    secs / ours
-                );
-            } else {
-                println!("visualvm   failed after {secs:.1} s");
-            }
+        if !peer_runs.is_empty() {
+            peer_runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (secs, peak) = peer_runs[peer_runs.len() / 2];
+            println!(
+                "median of {}: heaptui {ours:.2} s, visualvm {secs:.2} s ({:.0} MB peak RSS): visualvm/heaptui {:.1}x",
+                walls.len(),
+                peak as f64 / 1e6,
+                secs / ours
+            );
         }
     }
     Ok(())

@@ -22,7 +22,8 @@ fn monitor(mode: &str, seconds: &str, dir: &Path, extra: &[&str]) -> Vec<serde_j
 #[test]
 fn a_growing_heap_fires_the_koom_trigger_once_and_dumps() {
     let dir = tempfile::tempdir().unwrap();
-    let lines = monitor("grow", "6", dir.path(), &["--auto-dump"]);
+    // Long enough for the trigger and the dump after it on a loaded machine.
+    let lines = monitor("grow", "12", dir.path(), &["--auto-dump"]);
     let samples: Vec<_> = lines.iter().filter(|l| l["type"] == "sample").collect();
     assert!(samples.len() >= 20, "{} samples", samples.len());
     let max = samples[0]["java_max"].as_u64().unwrap();
@@ -146,15 +147,21 @@ fn thresholds_from_the_config_file() {
 /// instant under a running process.
 #[test]
 fn sigbus_is_a_message_not_a_crash() {
-    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "--local", &std::process::id().to_string(), "--interval", "0.2", "--json"])
-        .stdout(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // Its first sample means it is running (the handler is installed before anything else).
+    // (The pipe stays open until the end: a closed one would end it first.)
+    let mut first = String::new();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert!(first.contains("\"sample\""), "{first}");
     assert!(Command::new("kill").args(["-BUS", &child.id().to_string()]).status().unwrap().success());
     let out = child.wait_with_output().unwrap();
+    drop(stdout);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("shrank or changed while being read (SIGBUS)"));
 }

@@ -6,7 +6,8 @@
 //!
 //! Set before the suspension (read then, not in the child, which must not allocate):
 //! `HEAPTUI_DOUBLE_DUMP` the dump file to write; `HEAPTUI_DOUBLE_MODE` `write` (default),
-//! `slow` (the child pauses 10 ms after every 64 writes, so the reader blocks often), `hang` (the
+//! `slow` (the child pauses 200 ms before writing and 10 ms after every 64 writes, so the
+//! reader blocks often), `hang` (the
 //! child never finishes: the watchdog's case) or `crash` (the child aborts).
 //! The child exits with 42 if it finds the runtime not suspended: the fork must happen inside the
 //! suspension.
@@ -56,6 +57,10 @@ unsafe fn write_dump(fd: c_int) {
     let mut at = 0usize;
     let mut seed = 0x2545_f491u32;
     let slow = MODE.load(Ordering::SeqCst) == 3;
+    if slow {
+        // The parent waits on an empty pipe first.
+        libc::usleep(200_000);
+    }
     let mut writes = 0u32;
     while at < len {
         writes += 1;
