@@ -192,23 +192,38 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     let meta = metadata::extract(heap);
     let sdk = meta.sdk_int;
     let maker = meta.manufacturer.clone();
-    let mut seen: rustc_hash::FxHashSet<Node> = Default::default();
-    let mut suspects: Vec<(usize, Suspect)> = Vec::new();
-    // Growth since a baseline is the most specific finding there is: it ranks first.
-    for s in extra {
-        if seen.insert(s.node) {
-            suspects.push((0, s));
+    // Per object: the rank of the rule that flagged it (growth 0, then RULES in order), or NO.
+    // Dense arrays rather than hash maps: a class-wide rule can flag millions of objects.
+    const NO: u8 = u8::MAX - 1;
+    const UNSET: u8 = u8::MAX;
+    let n = heap.index.len();
+    let mut rank_of: Vec<u8> = Vec::new();
+    // What each rule found, in rule order, each list kept as the rule made it (a class-wide rule
+    // can return millions: they are not copied into one list).
+    let mut found: Vec<Vec<Suspect>> = Vec::new();
+    let mut add = |rank: u8, mut more: Vec<Suspect>, found: &mut Vec<Vec<Suspect>>| {
+        if more.is_empty() {
+            return;
         }
-    }
-    for (rank, rule) in RULES.iter().enumerate() {
+        if rank_of.is_empty() {
+            rank_of = vec![NO; n];
+        }
+        more.retain(|s| match rank_of.get_mut(s.node as usize).filter(|r| **r == NO) {
+            Some(slot) => {
+                *slot = rank;
+                true
+            }
+            None => false,
+        });
+        found.push(more);
+    };
+    // Growth since a baseline is the most specific finding there is: it ranks first.
+    add(0, extra, &mut found);
+    for (i, rule) in RULES.iter().enumerate() {
         if config.disabled.iter().any(|d| d == rule.name) {
             continue;
         }
-        for s in rule.run(heap, config) {
-            if seen.insert(s.node) {
-                suspects.push((rank + 1, s));
-            }
-        }
+        add(i as u8 + 1, rule.run(heap, config), &mut found);
     }
     // Suspects nested in one another (one retains the other) are partly the same memory: keep the
     // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
@@ -218,54 +233,58 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     // Pairwise over every suspect and each suspect among its dominators, that is: a suspect goes
     // when the best rank among its dominators beats it (or ties it, for accumulation findings),
     // and when the best rank among the suspects it dominates beats it. Both are computed along
-    // dominator chains with memos, so half a million suspects under one table cost one walk of
-    // the chains they share, not one each.
-    use rustc_hash::FxHashMap;
-    const NO: usize = usize::MAX;
-    let rank_of: FxHashMap<Node, usize> = suspects.iter().map(|(r, s)| (s.node, *r)).collect();
-    let rank = |n: Node| rank_of.get(&n).copied().unwrap_or(NO);
-    // Best rank strictly above each node on the chains walked.
-    let mut above: FxHashMap<Node, usize> = FxHashMap::default();
-    let mut chain: Vec<Node> = Vec::new();
-    let mut best_above = |v: Node| -> usize {
-        chain.clear();
-        let mut cur = v;
-        let mut base = NO;
-        while let Some(p) = heap.dominator(cur).flatten() {
-            if let Some(&m) = above.get(&p) {
-                base = m.min(rank(p));
-                break;
+    // dominator chains with memos, so millions of suspects under one table cost one walk of the
+    // chains they share, not one each.
+    let suspects: Vec<Suspect> = if found.iter().all(Vec::is_empty) {
+        Vec::new()
+    } else {
+        let rank = |v: Node| rank_of[v as usize];
+        // Best rank strictly above each node on the chains walked.
+        let mut above: Vec<u8> = vec![UNSET; n];
+        let mut chain: Vec<Node> = Vec::new();
+        let mut best_above = |v: Node| -> u8 {
+            chain.clear();
+            let mut cur = v;
+            let mut base = NO;
+            while let Some(p) = heap.dominator(cur).flatten() {
+                let m = above[p as usize];
+                if m != UNSET {
+                    base = m.min(rank(p));
+                    break;
+                }
+                chain.push(p);
+                cur = p;
             }
-            chain.push(p);
-            cur = p;
+            for &p in chain.iter().rev() {
+                above[p as usize] = base;
+                base = base.min(rank(p));
+            }
+            base
+        };
+        // Best rank strictly below each dominator of a suspect.
+        let mut below: Vec<u8> = vec![NO; n];
+        for s in found.iter().flatten() {
+            let r = &rank(s.node);
+            let mut cur = heap.dominator(s.node).flatten();
+            while let Some(a) = cur {
+                let e = &mut below[a as usize];
+                if *e <= *r {
+                    break;
+                }
+                *e = *r;
+                cur = heap.dominator(a).flatten();
+            }
         }
-        for &p in chain.iter().rev() {
-            above.insert(p, base);
-            base = base.min(rank(p));
+        let mut kept = Vec::new();
+        for s in found.into_iter().flatten() {
+            let r = rank(s.node);
+            let a = best_above(s.node);
+            if !(a < r || (a == r && s.accumulation) || below[s.node as usize] < r) {
+                kept.push(s);
+            }
         }
-        base
+        kept
     };
-    // Best rank strictly below each dominator of a suspect.
-    let mut below: FxHashMap<Node, usize> = FxHashMap::default();
-    for (r, s) in &suspects {
-        let mut cur = heap.dominator(s.node).flatten();
-        while let Some(a) = cur {
-            let e = below.entry(a).or_insert(NO);
-            if *e <= *r {
-                break;
-            }
-            *e = *r;
-            cur = heap.dominator(a).flatten();
-        }
-    }
-    let mut dropped: rustc_hash::FxHashSet<Node> = Default::default();
-    for (r, s) in &suspects {
-        let a = best_above(s.node);
-        if a < *r || (a == *r && s.accumulation) || below.get(&s.node).is_some_and(|&b| b < *r) {
-            dropped.insert(s.node);
-        }
-    }
-    let suspects: Vec<Suspect> = suspects.into_iter().map(|(_, s)| s).filter(|s| !dropped.contains(&s.node)).collect();
 
     // Traces use the heap's shared paths unless the configuration names more references.
     let custom;

@@ -569,9 +569,15 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
     let d = &heap.dominators;
     let total = d.reachable_bytes.max(1);
     let threshold = ((total as f64 * config.accumulation_share) as u64).max(config.accumulation_min_bytes);
-    let mut out = Vec::new();
+    let qualifies = |c: usize| {
+        let stats = &heap.histogram[c];
+        stats.retained_bytes >= threshold && stats.instances >= 2 && is_app_class(heap, c as u32)
+    };
+    // Sized once: there can be millions (a doubling vector would hold twice that at its peak).
+    let wanted: u64 = (0..heap.histogram.len()).filter(|&c| qualifies(c)).map(|c| heap.histogram[c].instances).sum();
+    let mut out = Vec::with_capacity(wanted as usize);
     for (c, stats) in heap.histogram.iter().enumerate() {
-        if stats.retained_bytes < threshold || stats.instances < 2 || !is_app_class(heap, c as u32) {
+        if !qualifies(c) {
             continue;
         }
         let class = &heap.index.classes[c];
