@@ -439,25 +439,26 @@ impl<R: Read> Reading<R> {
 }
 
 /// Whether `children` (rows by node, the virtual root's last) is exactly the tree `idom`
-/// describes: each node listed once, under its immediate dominator, every reachable node
-/// reached from the root. A cycle would otherwise send the tree's walkers round for ever.
-fn is_tree(idom: &[u32], child_starts: &[u32], children: &[u32]) -> bool {
+/// describes, and a tree: each node listed once, in the row of its immediate dominator, and
+/// every node's retained count above each of its children's (so following `idom` upwards
+/// always ends: no cycle would send the tree's walkers round for ever). Linear passes, no walk.
+fn is_tree(idom: &[u32], retained_count: &[u32], child_starts: &[u32], children: &[u32]) -> bool {
     let n = idom.len();
-    let row = |k: usize| &children[child_starts[k] as usize..child_starts[k + 1] as usize];
     let mut seen = vec![false; n];
-    let mut stack: Vec<(usize, u32)> = vec![(n, ROOT)];
-    let mut visited = 0usize;
-    while let Some((k, as_parent)) = stack.pop() {
-        for &c in row(k) {
-            if seen[c as usize] || idom[c as usize] != as_parent {
+    for k in 0..=n {
+        let parent = if k == n { ROOT } else { k as u32 };
+        for &c in &children[child_starts[k] as usize..child_starts[k + 1] as usize] {
+            if seen[c as usize] || idom[c as usize] != parent {
                 return false;
             }
             seen[c as usize] = true;
-            visited += 1;
-            stack.push((c as usize, c));
         }
     }
-    visited == idom.iter().filter(|&&d| d != UNREACHABLE).count()
+    idom.iter().zip(&seen).enumerate().all(|(c, (&d, &listed))| match d {
+        UNREACHABLE => !listed,
+        ROOT => listed,
+        d => listed && retained_count[d as usize] > retained_count[c],
+    })
 }
 
 /// Everything a cache file holds, read and checksummed, not yet checked for consistency.
@@ -601,7 +602,7 @@ impl Parts {
         if !self.idom.iter().all(|&d| (d as usize) < n || d == ROOT || d == UNREACHABLE) {
             return bad("dominators");
         }
-        if !is_tree(&self.idom, &self.child_starts, &self.children) {
+        if !is_tree(&self.idom, &self.retained_count, &self.child_starts, &self.children) {
             return bad("dominator tree");
         }
         if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
@@ -726,25 +727,56 @@ mod tests {
         (starts, children)
     }
 
+    /// Retained counts as `Dominators` computes them (1 + the children's), or `u32::MAX` when
+    /// the chain does not end (a cycle: any count then fails the check).
+    fn counts(idom: &[u32]) -> Vec<u32> {
+        (0..idom.len())
+            .map(|v| {
+                if idom[v] == UNREACHABLE {
+                    return 0;
+                }
+                (0..idom.len())
+                    .filter(|&w| {
+                        let mut cur = w;
+                        for _ in 0..=idom.len() {
+                            if cur == v {
+                                return true;
+                            }
+                            match idom[cur] {
+                                ROOT | UNREACHABLE => return false,
+                                d => cur = d as usize,
+                            }
+                        }
+                        false
+                    })
+                    .count() as u32
+            })
+            .collect()
+    }
+
     #[test]
     fn trees_pass_and_cycles_do_not() {
         // 0 and 3 under the root, 1 under 0, 2 under 1; 4 unreachable.
         let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
-        assert!(is_tree(&idom, &s, &c));
+        assert_eq!(counts(&idom), [3, 2, 1, 1, 0]);
+        assert!(is_tree(&idom, &counts(&idom), &s, &c));
         // 1 and 2 dominate each other: consistent rows, no way down from the root.
         let idom = [ROOT, 2, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
-        assert!(!is_tree(&idom, &s, &c));
+        assert!(!is_tree(&idom, &counts(&idom), &s, &c));
+        // ... whatever counts the file claims.
+        assert!(!is_tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
+        assert!(!is_tree(&idom, &[3, 1, 2, 1, 0], &s, &c));
         // A node its own dominator.
         let idom = [ROOT, 1, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
-        assert!(!is_tree(&idom, &s, &c));
+        assert!(!is_tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
         // A node listed twice.
         let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
         let (s, mut c) = rows(&idom);
         let at = c.iter().position(|&x| x == 2).unwrap();
         c[at] = 1;
-        assert!(!is_tree(&idom, &s, &c));
+        assert!(!is_tree(&idom, &counts(&idom), &s, &c));
     }
 }
