@@ -13,7 +13,8 @@
 //! dump), so a damaged or truncated cache is a miss, never a panic or a wrong answer.
 //!
 //! Files are written to a temporary name and renamed, readable by their owner only (a cache
-//! holds class and field names of the dump). The directory keeps the newest [`KEEP`] of them.
+//! holds class and field names of the dump). The directory keeps the newest [`KEEP`] of them,
+//! and no more than [`Cache::max_bytes`] in all (the newest is always kept).
 //!
 //! Layout (the machine's byte order, named in the key): magic, format, key (JSON), metadata (JSON: header, class table, heaps,
 //! counts...), then each array as a `u64` element count followed by its elements, then the
@@ -44,6 +45,8 @@ const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 const FORMAT: u32 = 1;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
+/// What the cache files may take in all, by default: 8 GiB.
+pub const MAX_BYTES: u64 = 8 << 30;
 /// Dumps smaller than this are analysed faster than a cache is written: not cached by default.
 pub const MIN_BYTES: u64 = 32 << 20;
 
@@ -73,6 +76,8 @@ pub struct Cache {
     dir: PathBuf,
     /// Dumps smaller than this are neither stored nor looked up.
     pub min_bytes: u64,
+    /// The most the cache files may take together; the oldest go first (the newest stays).
+    pub max_bytes: u64,
 }
 
 /// Why a lookup found nothing usable.
@@ -134,7 +139,7 @@ struct Meta {
 impl Cache {
     /// A cache in `dir` (created when first written).
     pub fn new(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: dir.into(), min_bytes: MIN_BYTES }
+        Cache { dir: dir.into(), min_bytes: MIN_BYTES, max_bytes: MAX_BYTES }
     }
 
     /// The cache the environment asks for: `$HEAPTUI_INDEX_CACHE` (a directory, or `off`), else
@@ -236,11 +241,12 @@ impl Cache {
         Ok(file.clone())
     }
 
-    /// Removes all but the newest [`KEEP`] cache files, and temporary files of writers that are
+    /// Removes all but the newest [`KEEP`] cache files, then the oldest of those until they fit
+    /// in [`Cache::max_bytes`] (the newest always stays), and temporary files of writers that are
     /// gone (older than an hour).
     fn prune(&self) {
         let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
-        let mut files: Vec<(std::time::SystemTime, PathBuf)> = Vec::new();
+        let mut files: Vec<(std::time::SystemTime, PathBuf, u64)> = Vec::new();
         for e in entries.flatten() {
             let p = e.path();
             let Ok(m) = e.metadata() else { continue };
@@ -258,12 +264,16 @@ impl Cache {
                     let _ = std::fs::remove_file(&p);
                 }
             } else if rest == ".idx" {
-                files.push((modified, p));
+                files.push((modified, p, m.len()));
             }
         }
         files.sort_by_key(|f| std::cmp::Reverse(f.0));
-        for (_, p) in files.into_iter().skip(KEEP) {
-            let _ = std::fs::remove_file(p);
+        let mut total = 0u64;
+        for (i, (_, p, len)) in files.into_iter().enumerate() {
+            total = total.saturating_add(len);
+            if i >= KEEP || (i > 0 && total > self.max_bytes) {
+                let _ = std::fs::remove_file(p);
+            }
         }
     }
 }

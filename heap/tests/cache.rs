@@ -230,3 +230,31 @@ fn pruning_touches_only_cache_files() {
         assert!(dir.path().join(name).exists(), "{name} was removed");
     }
 }
+
+#[test]
+fn the_directory_keeps_within_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::fixture("jvm/hprof-slurp__hprof-64.bin");
+    let heap = Heap::open(&src, Options::default()).unwrap();
+    let mut cache = cache_in(dir.path());
+    let mut files = Vec::new();
+    for i in 0..4 {
+        let dump = dir.path().join(format!("dump-{i}.hprof"));
+        std::fs::copy(&src, &dump).unwrap();
+        files.push(cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if i == 0 {
+            // Room for two files of this size, not three.
+            cache.max_bytes = std::fs::metadata(&files[0]).unwrap().len() * 5 / 2;
+        }
+    }
+    let left: Vec<bool> = files.iter().map(|f| f.exists()).collect();
+    assert_eq!(left, [false, false, true, true]);
+    // Smaller than one file: the newest stays all the same.
+    cache.max_bytes = 1;
+    let dump = dir.path().join("dump-last.hprof");
+    std::fs::copy(&src, &dump).unwrap();
+    let last = cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
+    assert!(last.exists());
+    assert!(files.iter().all(|f| !f.exists()));
+}

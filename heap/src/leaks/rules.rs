@@ -372,7 +372,8 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         }
         let what = by_class
             .iter()
-            .max_by_key(|(_, (_, bytes))| *bytes)
+            // The most bytes; on a tie the lowest class number, whatever the map's order.
+            .max_by_key(|(&c, (_, bytes))| (*bytes, std::cmp::Reverse(c)))
             .map(|(&c, &(count, bytes))| {
                 format!(": mostly {count} x {} ({})", heap.index.classes[c as usize].name, human_bytes(bytes))
             })

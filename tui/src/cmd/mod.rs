@@ -31,11 +31,16 @@ pub struct OpenArgs {
 }
 
 /// The index cache the environment asks for (see `heap::Cache::from_env`), with the size
-/// threshold from `$HEAPTUI_INDEX_CACHE_MIN` (bytes) when set.
+/// threshold from `$HEAPTUI_INDEX_CACHE_MIN` and the total size from `$HEAPTUI_INDEX_CACHE_MAX`
+/// (bytes) when set.
 pub fn index_cache() -> Option<heap::Cache> {
     let mut cache = heap::Cache::from_env()?;
-    if let Some(min) = std::env::var("HEAPTUI_INDEX_CACHE_MIN").ok().and_then(|v| v.parse().ok()) {
+    let var = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok());
+    if let Some(min) = var("HEAPTUI_INDEX_CACHE_MIN") {
         cache.min_bytes = min;
+    }
+    if let Some(max) = var("HEAPTUI_INDEX_CACHE_MAX") {
+        cache.max_bytes = max;
     }
     Some(cache)
 }
