@@ -42,7 +42,7 @@ use crate::sizes::{SizeModel, Sizer};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -366,7 +366,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.blob(&serde_json::to_vec(key)?)?;
     w.blob(&serde_json::to_vec(&meta)?)?;
     // The index.
-    w.array(&idx.ids.ids)?;
+    w.array(&idx.ids.ids().collect::<Vec<u64>>())?;
     w.array(&idx.offsets)?;
     w.array(&idx.class_of)?;
     w.array(&idx.shallow)?;
@@ -389,6 +389,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     // The dominator tree.
     w.array(&dom.idom)?;
     w.array(&dom.retained)?;
+    let (big_rn, big_rv): (Vec<u32>, Vec<u64>) = dom.big_retained.iter().map(|(&n, &v)| (n, v)).unzip();
+    w.array(&big_rn)?;
+    w.array(&big_rv)?;
     w.array(&dom.retained_count)?;
     w.array(&dom.reach)?;
     w.array(&dom.child_starts)?;
@@ -490,7 +493,9 @@ struct Parts {
     by_id_k: Vec<u64>,
     by_id_v: Vec<u32>,
     idom: Vec<u32>,
-    retained: Vec<u64>,
+    retained: Vec<u32>,
+    big_rn: Vec<u32>,
+    big_rv: Vec<u64>,
     retained_count: Vec<u32>,
     reach: Vec<u8>,
     child_starts: Vec<u32>,
@@ -540,6 +545,8 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             by_id_v: r.array()?,
             idom: r.array()?,
             retained: r.array()?,
+            big_rn: r.array()?,
+            big_rv: r.array()?,
             retained_count: r.array()?,
             reach: r.array()?,
             child_starts: r.array()?,
@@ -618,6 +625,9 @@ impl Parts {
         if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
             return bad("large sizes");
         }
+        if self.big_rn.len() != self.big_rv.len() || !nodes_ok(&self.big_rn) {
+            return bad("large retained sizes");
+        }
         if self.root_nodes.len() != meta.root_kinds.len()
             || !nodes_ok(&self.root_nodes)
             || !nodes_ok(&self.marked_unreachable)
@@ -691,6 +701,7 @@ impl Parts {
         let dominators = Dominators {
             idom: self.idom,
             retained: self.retained,
+            big_retained: self.big_rn.into_iter().zip(self.big_rv).collect(),
             retained_count: self.retained_count,
             reach: self.reach,
             child_starts: self.child_starts,

@@ -36,7 +36,9 @@ pub enum Reach {
 /// The dominator tree with retained sizes.
 pub struct Dominators {
     pub(crate) idom: Vec<u32>,
-    pub(crate) retained: Vec<u64>,
+    /// Retained sizes in 32 bits; `u32::MAX` means the size is in `big_retained`.
+    pub(crate) retained: Vec<u32>,
+    pub(crate) big_retained: rustc_hash::FxHashMap<u32, u64>,
     pub(crate) retained_count: Vec<u32>,
     pub(crate) reach: Vec<u8>,
     pub(crate) child_starts: Vec<u32>,
@@ -57,7 +59,10 @@ impl Dominators {
 
     /// Retained size of `n` (0 when unreachable).
     pub fn retained(&self, n: Node) -> u64 {
-        self.retained[n as usize]
+        match self.retained[n as usize] {
+            u32::MAX => self.big_retained.get(&n).copied().unwrap_or(u64::from(u32::MAX)),
+            r => u64::from(r),
+        }
     }
 
     /// Number of objects `n` retains, itself included (0 when unreachable).
@@ -195,6 +200,18 @@ impl Dominators {
             preds[pstart[pw as usize] as usize] = pv;
         });
 
+        // Node order is no longer needed beyond how each object is reached: a byte, not four,
+        // while the semi-NCA arrays are alive.
+        let reach: Vec<u8> = pre
+            .iter()
+            .map(|&p| match p {
+                u32::MAX => REACH_NONE,
+                p if p < strong_end => REACH_STRONG,
+                _ => REACH_WEAK,
+            })
+            .collect();
+        drop(pre);
+
         // Semi-NCA.
         let mut idom = parent.clone();
         let mut anc = parent;
@@ -228,15 +245,6 @@ impl Dominators {
             idom_n[vertex[w] as usize] = if d == 0 { ROOT } else { vertex[d as usize] };
         }
         drop(idom);
-        let reach: Vec<u8> = pre
-            .iter()
-            .map(|&p| match p {
-                u32::MAX => REACH_NONE,
-                p if p < strong_end => REACH_STRONG,
-                _ => REACH_WEAK,
-            })
-            .collect();
-        drop(pre);
 
         // Retained sizes: children before parents (reverse preorder).
         let mut retained = vec![0u64; n];
@@ -273,9 +281,12 @@ impl Dominators {
             child_starts[k] -= 1;
             children[child_starts[k] as usize] = v;
         }
+        // Kept in 32 bits: only objects retaining 4 GB or more (a handful, if any) need more.
+        let (retained, big_retained) = pack_sizes(&retained);
         Dominators {
             idom: idom_n,
             retained,
+            big_retained,
             retained_count,
             reach,
             child_starts,
@@ -285,6 +296,23 @@ impl Dominators {
             strong_objects: u64::from(strong_end - 1),
         }
     }
+}
+
+/// Sizes in 32 bits, those that do not fit marked `u32::MAX` and kept in a map.
+pub(crate) fn pack_sizes(sizes: &[u64]) -> (Vec<u32>, rustc_hash::FxHashMap<u32, u64>) {
+    let mut big = rustc_hash::FxHashMap::default();
+    let packed = sizes
+        .iter()
+        .enumerate()
+        .map(|(n, &s)| match u32::try_from(s) {
+            Ok(v) if v != u32::MAX => v,
+            _ => {
+                big.insert(n as u32, s);
+                u32::MAX
+            }
+        })
+        .collect();
+    (packed, big)
 }
 
 /// Calls `f(pv, pw)` (preorder numbers) for every edge the dominator computation uses: strong
@@ -339,4 +367,24 @@ fn eval(v: u32, last: u32, anc: &mut [u32], label: &mut [u32], semi: &[u32], pat
         p = y;
     }
     label[v as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack_sizes;
+
+    #[test]
+    fn sizes_of_4_gb_and_more_are_kept_whole() {
+        let sizes = [0, 1, u64::from(u32::MAX) - 1, u64::from(u32::MAX), 5 << 30, u64::MAX];
+        let (packed, big) = pack_sizes(&sizes);
+        assert_eq!(packed, [0, 1, u32::MAX - 1, u32::MAX, u32::MAX, u32::MAX]);
+        assert_eq!(big.len(), 3);
+        for (n, &s) in sizes.iter().enumerate() {
+            let back = match packed[n] {
+                u32::MAX => big[&(n as u32)],
+                v => u64::from(v),
+            };
+            assert_eq!(back, s);
+        }
+    }
 }

@@ -161,7 +161,7 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
         assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))), "truncated to {len}");
     }
     // A magic number and nothing else of sense.
-    std::fs::write(&file, b"HTIDX\r\n\x1a\x01\0\0\0garbage garbage garbage").unwrap();
+    std::fs::write(&file, b"HTIDX\r\n\x1a\x02\0\0\0garbage garbage garbage").unwrap();
     assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))));
     // Written again, it is good again.
     cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();

@@ -526,6 +526,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
             .push(format!("{} objects share an id with another; the first of each is kept", before - p.objects.len()));
     }
     let (ids, offsets): (Vec<u64>, Vec<u64>) = p.objects.into_iter().unzip();
+    // MAT's alignment is read off the sorted ids before they are packed.
+    let mat_align = detect_alignment_mat(&ids);
     let ids = IdMap::new(ids);
 
     let string = |id: u64| -> Option<String> {
@@ -545,7 +547,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
 
     // The size model.
-    let sizer = sizer_for(options.size_model, &header, &classes, p.mat_compressed, Some(ids.ids()));
+    let sizer = sizer_for(options.size_model, &header, &classes, p.mat_compressed, Some(mat_align));
     let inst_sizes = sizer.instance_sizes(&classes);
     let class_inst_size = inst_sizes[java_lang_class as usize];
     let class_declared = u64::from(classes[java_lang_class as usize].declared_instance_size);
@@ -659,7 +661,7 @@ pub(crate) fn sizer_for(
     header: &Header,
     classes: &[Class],
     mat_compressed: bool,
-    sorted_ids: Option<&[u64]>,
+    mat_align: Option<u64>,
 ) -> Sizer {
     let id_size = header.id_size;
     let model = model.unwrap_or(if header.format.is_android() { SizeModel::Android } else { SizeModel::Hotspot });
@@ -671,7 +673,7 @@ pub(crate) fn sizer_for(
         }
         SizeModel::Mat => {
             let ref_size = if id_size == 8 && mat_compressed { 4 } else { id_size };
-            Sizer { model, id_size, ref_size, align: sorted_ids.map_or(8, detect_alignment_mat) }
+            Sizer { model, id_size, ref_size, align: mat_align.unwrap_or(8) }
         }
     }
 }
