@@ -4,10 +4,13 @@
 //! the repository (`$HEAPTUI_BENCH_CACHE`, else `$XDG_CACHE_HOME/heaptui-bench`, else
 //! `~/.cache/heaptui-bench`). Each dump is analysed in a fresh child process so its peak RSS is its
 //! own. With `--peer visualvm` VisualVM's heap library computes the same (histogram, retained sizes,
-//! top retained) through `bench/visualvm/VisualVmHeap.java`, and the ratio is printed.
+//! top retained) through `bench/visualvm/VisualVmHeap.java`, its runs alternating with ours, and
+//! the ratio of the medians is printed. Without files, the suite also runs an Android-shaped dump
+//! converted from the largest HeapGen dump (`android.rs`) and Eclipse MAT's 500 MB test dump.
 //!
 //! ```text
-//! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N] [FILE...]
+//! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N]
+//!                                          [--no-android] [--no-mat] [FILE...]
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
