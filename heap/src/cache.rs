@@ -329,11 +329,6 @@ impl<W: Write> Hashing<W> {
         self.out.write_all(bytes)
     }
 
-    fn blob(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.put(&(bytes.len() as u64).to_le_bytes())?;
-        self.put(bytes)
-    }
-
     fn array<T: bytemuck::Pod>(&mut self, v: &[T]) -> std::io::Result<()> {
         self.put(&(v.len() as u64).to_le_bytes())?;
         self.put(bytemuck::cast_slice(v))
@@ -363,8 +358,8 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     };
     w.put(MAGIC)?;
     w.put(&FORMAT.to_le_bytes())?;
-    w.blob(&serde_json::to_vec(key)?)?;
-    w.blob(&serde_json::to_vec(&meta)?)?;
+    w.array(&serde_json::to_vec(key)?)?;
+    w.array(&serde_json::to_vec(&meta)?)?;
     // The index.
     w.array(&idx.ids.ids().collect::<Vec<u64>>())?;
     w.array(&idx.offsets)?;
@@ -434,13 +429,6 @@ impl<R: Read> Reading<R> {
             return Err(format!("a length of {n} runs past the end"));
         }
         Ok(n as usize)
-    }
-
-    fn blob(&mut self) -> Result<Vec<u8>, String> {
-        let n = self.count(1)?;
-        let mut v = vec![0u8; n];
-        self.take(&mut v)?;
-        Ok(v)
     }
 
     fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, String> {
@@ -520,12 +508,12 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     if u32::from_le_bytes([head[8], head[9], head[10], head[11]]) != FORMAT {
         return Err(Miss::Stale);
     }
-    let found: Key = serde_json::from_slice(&r.blob().map_err(corrupt)?).map_err(|e| corrupt(e.to_string()))?;
+    let found: Key = serde_json::from_slice(&r.array::<u8>().map_err(corrupt)?).map_err(|e| corrupt(e.to_string()))?;
     if found != *key {
         return Err(Miss::Stale);
     }
     let mut go = || -> Result<Parts, String> {
-        let meta: Meta = serde_json::from_slice(&r.blob()?).map_err(|e| e.to_string())?;
+        let meta: Meta = serde_json::from_slice(&r.array::<u8>()?).map_err(|e| e.to_string())?;
         Ok(Parts {
             meta,
             ids: r.array()?,
