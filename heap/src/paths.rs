@@ -265,24 +265,10 @@ impl GcPaths {
     }
 
     /// The path from a GC root to `target` with no reference named yet (see [`name_references`]).
-    pub fn path_unnamed(&self, index: &Index, target: Node) -> Vec<Step> {
+    pub fn path_unnamed(&self, _index: &Index, target: Node) -> Vec<Step> {
         let mut nodes = Vec::new();
-        let mut cur = target;
-        loop {
-            match self.parent[cur as usize] {
-                NONE => return Vec::new(),
-                IS_ROOT => {
-                    nodes.push(cur);
-                    break;
-                }
-                p => {
-                    nodes.push(cur);
-                    if nodes.len() > index.len() {
-                        return Vec::new();
-                    }
-                    cur = p;
-                }
-            }
+        if !self.walk_up(target, |n| nodes.push(n)) {
+            return Vec::new();
         }
         nodes.reverse();
         nodes.into_iter().map(|node| Step { node, reference: None, weak: self.weak_via[node as usize] }).collect()
@@ -290,21 +276,32 @@ impl GcPaths {
 
     /// Length of the path from a GC root to `target` in objects; 0 if no root reaches it.
     pub fn depth(&self, target: Node) -> usize {
-        let mut cur = target;
         let mut depth = 0;
-        loop {
+        if self.walk_up(target, |_| depth += 1) {
+            depth
+        } else {
+            0
+        }
+    }
+
+    /// Visits `target`, its parent and so on up to its GC root; false (part of the chain
+    /// visited) when no root reaches it, or when damaged parents make a cycle.
+    fn walk_up(&self, target: Node, mut visit: impl FnMut(Node)) -> bool {
+        let mut cur = target;
+        for _ in 0..self.parent.len() {
             match self.parent[cur as usize] {
-                NONE => return 0,
-                IS_ROOT => return depth + 1,
+                NONE => return false,
+                IS_ROOT => {
+                    visit(cur);
+                    return true;
+                }
                 p => {
-                    depth += 1;
-                    if depth > self.parent.len() {
-                        return 0;
-                    }
+                    visit(cur);
                     cur = p;
                 }
             }
         }
+        false
     }
 
     /// Whether a GC root reaches `n` by any path.
