@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use heap::hprof::tags::{record, sub};
 use heap::hprof::{parse_header, read_sub_record, BasicType, Cursor, Records, SubRecord, TopRecord};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 const HEAP_APP: u32 = 0x41;
 const HEAP_IMAGE: u32 = 0x49;
@@ -76,23 +76,33 @@ pub fn convert(src: &Path, dst: &Path) -> Result<()> {
     }
     let id_size = 8;
 
-    // Pass 1: class layouts (own fields, then the superclass's) and which strings name classes.
-    let mut own: FxHashMap<u64, (u64, Vec<BasicType>, u64)> = FxHashMap::default();
-    let mut class_names: FxHashMap<u64, ()> = FxHashMap::default();
+    // Pass 1: class layouts (own fields, then the superclass's), which strings name classes, and
+    // how many objects there are.
+    let mut own: FxHashMap<u64, (u64, Vec<BasicType>)> = FxHashMap::default();
+    let mut class_names: FxHashSet<u64> = FxHashSet::default();
+    let mut objects_total = 0u64;
     let mut records = Records::new(&data, header.records_start);
     while let Some(r) = records.next_record()? {
         match r.tag {
             record::LOAD_CLASS => {
                 if let TopRecord::LoadClass { name_id, .. } = r.decode(&data, id_size)? {
-                    class_names.insert(name_id, ());
+                    class_names.insert(name_id);
                 }
             }
             record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
                 let mut c = Cursor::new(&data, r.body_offset, id_size);
                 let end = r.body_offset + r.body.len();
                 while c.pos() < end {
-                    if let SubRecord::Class(cd) = read_sub_record(&mut c)? {
-                        own.insert(cd.id, (cd.super_id, cd.fields.iter().map(|f| f.ty).collect(), cd.loader_id));
+                    match read_sub_record(&mut c)? {
+                        SubRecord::Class(cd) => {
+                            own.insert(cd.id, (cd.super_id, cd.fields.iter().map(|f| f.ty).collect()));
+                        }
+                        SubRecord::Instance { .. }
+                        | SubRecord::ObjectArray { .. }
+                        | SubRecord::PrimitiveArray { .. } => {
+                            objects_total += 1;
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -104,31 +114,12 @@ pub fn convert(src: &Path, dst: &Path) -> Result<()> {
         let mut types = Vec::new();
         let mut cur = class;
         for _ in 0..64 {
-            let Some((sup, fields, _)) = own.get(&cur) else { break };
+            let Some((sup, fields)) = own.get(&cur) else { break };
             types.extend_from_slice(fields);
             cur = *sup;
         }
         layouts.insert(class, types);
     }
-    let objects_total = {
-        let mut n = 0u64;
-        let mut records = Records::new(&data, header.records_start);
-        while let Some(r) = records.next_record()? {
-            if r.tag == record::HEAP_DUMP || r.tag == record::HEAP_DUMP_SEGMENT {
-                let mut c = Cursor::new(&data, r.body_offset, id_size);
-                let end = r.body_offset + r.body.len();
-                while c.pos() < end {
-                    if matches!(
-                        read_sub_record(&mut c)?,
-                        SubRecord::Instance { .. } | SubRecord::ObjectArray { .. } | SubRecord::PrimitiveArray { .. }
-                    ) {
-                        n += 1;
-                    }
-                }
-            }
-        }
-        n
-    };
     let zygote_until = objects_total / 10;
 
     // Pass 2: write.
@@ -161,7 +152,7 @@ pub fn convert(src: &Path, dst: &Path) -> Result<()> {
         match r.decode(&data, id_size)? {
             TopRecord::String { id, utf8 } => {
                 put4(&mut b, ids.name(id));
-                if class_names.contains_key(&id) {
+                if class_names.contains(&id) {
                     let raw = String::from_utf8_lossy(utf8);
                     b.extend_from_slice(heap::index::classes::java_name(&raw).as_bytes());
                 } else {
