@@ -34,15 +34,16 @@ use crate::data::Data;
 use crate::dominators::{Dominators, ROOT, UNREACHABLE};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
+use crate::index::column::Column;
 use crate::index::csr::{Csr, WEAK};
 use crate::index::ids::IdMap;
-use crate::index::{Counts, HeapName, Index, Options};
+use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
 use crate::paths::GcPaths;
 use crate::sizes::{SizeModel, Sizer};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -362,8 +363,12 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&serde_json::to_vec(&meta)?)?;
     // The index.
     w.array(&idx.ids.ids().collect::<Vec<u64>>())?;
-    w.array(&idx.offsets)?;
-    w.array(&idx.class_of)?;
+    w.array(&idx.offsets.lo)?;
+    w.array(&idx.offsets.hi)?;
+    w.array(&idx.heap_runs.starts)?;
+    w.array(&idx.heap_runs.heaps)?;
+    w.array(&idx.class_of.lo)?;
+    w.array(&idx.class_of.hi)?;
     w.array(&idx.shallow)?;
     let (big_n, big_v): (Vec<u32>, Vec<u64>) = idx.big_shallow.iter().map(|(&n, &v)| (n, v)).unzip();
     w.array(&big_n)?;
@@ -466,9 +471,13 @@ fn is_tree(idom: &[u32], retained_count: &[u32], child_starts: &[u32], children:
 struct Parts {
     meta: Meta,
     ids: Vec<u64>,
-    offsets: Vec<u64>,
-    class_of: Vec<u32>,
-    shallow: Vec<u32>,
+    offsets: Vec<u32>,
+    offsets_hi: Vec<u8>,
+    run_starts: Vec<u64>,
+    run_heaps: Vec<u32>,
+    class_of: Vec<u16>,
+    class_hi: Vec<u8>,
+    shallow: Vec<u16>,
     big_n: Vec<u32>,
     big_v: Vec<u64>,
     starts: Vec<u32>,
@@ -518,7 +527,11 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             meta,
             ids: r.array()?,
             offsets: r.array()?,
+            offsets_hi: r.array()?,
+            run_starts: r.array()?,
+            run_heaps: r.array()?,
             class_of: r.array()?,
+            class_hi: r.array()?,
             shallow: r.array()?,
             big_n: r.array()?,
             big_v: r.array()?,
@@ -558,12 +571,18 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
 
 impl Parts {
     /// Checks the arrays against each other and against the dump, and builds the heap.
-    fn assemble(self, data: Data) -> Result<Heap, String> {
+    fn assemble(mut self, data: Data) -> Result<Heap, String> {
+        let bad = |what: &str| Err(format!("{what} inconsistent"));
+        let (Some(offsets), Some(class_of)) = (
+            Column::from_parts(std::mem::take(&mut self.offsets), std::mem::take(&mut self.offsets_hi)),
+            Column::from_parts(std::mem::take(&mut self.class_of), std::mem::take(&mut self.class_hi)),
+        ) else {
+            return bad("array lengths");
+        };
         let Parts { meta, .. } = &self;
         let n = self.ids.len();
         let classes = meta.classes.len();
-        let bad = |what: &str| Err(format!("{what} inconsistent"));
-        if [self.offsets.len(), self.class_of.len(), self.shallow.len(), self.idom.len()] != [n; 4]
+        if [offsets.len(), class_of.len(), self.shallow.len(), self.idom.len()] != [n; 4]
             || [self.retained.len(), self.retained_count.len(), self.reach.len()] != [n; 3]
         {
             return bad("array lengths");
@@ -583,16 +602,18 @@ impl Parts {
         if meta.heaps.is_empty() {
             return bad("heaps");
         }
-        let heaps = meta.heaps.len() as u64;
+        let heaps = meta.heaps.len();
         let file = data.len() as u64;
-        if !self
-            .offsets
-            .iter()
-            .all(|&o| (o & crate::index::OFFSET_MASK) < file && (o >> crate::index::OFFSET_BITS) < heaps)
-        {
+        if !offsets.iter().all(|o| o < file) {
             return bad("file offsets");
         }
-        if !self.class_of.iter().all(|&c| (c as usize) < classes)
+        if self.run_starts.len() != self.run_heaps.len()
+            || !self.run_starts.windows(2).all(|w| w[0] < w[1])
+            || !self.run_heaps.iter().all(|&h| (h as usize) < heaps)
+        {
+            return bad("heaps");
+        }
+        if !class_of.iter().all(|c| (c as usize) < classes)
             || !self.by_id_v.iter().all(|&c| (c as usize) < classes)
             || meta.java_lang_class as usize >= classes
         {
@@ -672,8 +693,9 @@ impl Parts {
             class_by_id: self.by_id_k.into_iter().zip(self.by_id_v).collect(),
             class_by_node,
             ids: IdMap::new(self.ids),
-            offsets: self.offsets,
-            class_of: self.class_of,
+            offsets,
+            heap_runs: HeapRuns { starts: self.run_starts, heaps: self.run_heaps },
+            class_of,
             shallow: self.shallow,
             big_shallow: self.big_n.into_iter().zip(self.big_v).collect(),
             refs: Csr { starts: self.starts, targets: self.targets },

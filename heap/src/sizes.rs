@@ -204,7 +204,7 @@ pub fn detect_ref_size_mat(arrays: impl Iterator<Item = (u64, u32)>) -> bool {
 
 /// MAT's object alignment: the greatest common divisor of the gaps between sorted addresses,
 /// clamped to 8..=256.
-pub fn detect_alignment_mat(sorted_ids: &[u64]) -> u64 {
+pub fn detect_alignment_mat(sorted_ids: impl IntoIterator<Item = u64>) -> u64 {
     fn gcd(mut a: u64, mut b: u64) -> u64 {
         while b != 0 {
             (a, b) = (b, a % b);
@@ -212,11 +212,13 @@ pub fn detect_alignment_mat(sorted_ids: &[u64]) -> u64 {
         a
     }
     let mut g = 0u64;
-    for w in sorted_ids.windows(2) {
-        if w[0] == 0 {
+    let mut prev = None;
+    for id in sorted_ids {
+        let Some(p) = prev.replace(id) else { continue };
+        if p == 0 {
             continue;
         }
-        g = gcd(g, w[1] - w[0]);
+        g = gcd(g, id - p);
         if g != 0 && g <= 8 {
             break;
         }
@@ -230,9 +232,9 @@ mod tests {
 
     #[test]
     fn mat_alignment_is_the_gcd_of_gaps() {
-        assert_eq!(detect_alignment_mat(&[0x1000, 0x1010, 0x1030]), 16);
-        assert_eq!(detect_alignment_mat(&[0x1000, 0x1004]), 8);
-        assert_eq!(detect_alignment_mat(&[]), 8);
+        assert_eq!(detect_alignment_mat([0x1000, 0x1010, 0x1030]), 16);
+        assert_eq!(detect_alignment_mat([0x1000, 0x1004]), 8);
+        assert_eq!(detect_alignment_mat([0u64; 0]), 8);
     }
 
     #[test]

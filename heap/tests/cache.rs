@@ -160,8 +160,10 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
         std::fs::write(&file, &good[..len]).unwrap();
         assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))), "truncated to {len}");
     }
-    // A magic number and nothing else of sense.
-    std::fs::write(&file, b"HTIDX\r\n\x1a\x02\0\0\0garbage garbage garbage").unwrap();
+    // A magic number and the current format's number (the file's bytes 8..12), then nothing of sense.
+    let mut garbage = good[..12].to_vec();
+    garbage.extend_from_slice(b"garbage garbage garbage");
+    std::fs::write(&file, &garbage).unwrap();
     assert!(matches!(cache.load(&dump, Options::default(), ""), Err(Miss::Corrupt(_))));
     // Written again, it is good again.
     cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();

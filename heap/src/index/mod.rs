@@ -7,6 +7,7 @@
 //! in parallel chunks, for its class, size and references.
 
 pub mod classes;
+pub(crate) mod column;
 pub mod csr;
 pub mod ids;
 
@@ -24,11 +25,12 @@ use crate::hprof::{
 };
 use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use classes::{java_name, Class, ClassKind, Field, Static, Strength};
+use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
 
-pub(crate) const OFFSET_BITS: u32 = 56;
-pub(crate) const OFFSET_MASK: u64 = (1 << OFFSET_BITS) - 1;
+/// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
+pub(crate) const BIG_SHALLOW: u16 = u16::MAX;
 
 /// The phases of loading, for progress reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,9 +130,10 @@ pub struct Index {
     pub(crate) class_by_id: FxHashMap<u64, u32>,
     pub(crate) class_by_node: FxHashMap<u32, u32>,
     pub(crate) ids: IdMap,
-    pub(crate) offsets: Vec<u64>,
-    pub(crate) class_of: Vec<u32>,
-    pub(crate) shallow: Vec<u32>,
+    pub(crate) offsets: Column<u32>,
+    pub(crate) heap_runs: HeapRuns,
+    pub(crate) class_of: Column<u16>,
+    pub(crate) shallow: Vec<u16>,
     pub(crate) big_shallow: FxHashMap<u32, u64>,
     pub(crate) refs: Csr,
     pub(crate) roots: Vec<(u32, RootKind)>,
@@ -151,8 +154,38 @@ pub struct Index {
 /// A node: an object's dense index.
 pub type Node = u32;
 
+/// Which heap each stretch of the file belongs to: an Android dump switches heaps with HEAP DUMP
+/// INFO records, so an object's heap follows from its file offset and costs nothing per object.
+#[derive(Default)]
+pub(crate) struct HeapRuns {
+    /// File offsets where a run starts, ascending.
+    pub(crate) starts: Vec<u64>,
+    /// The heap (index into `Index::heaps`) of each run.
+    pub(crate) heaps: Vec<u32>,
+}
+
+impl HeapRuns {
+    /// The heap of the object at file offset `off` (0, the first, before any run).
+    #[inline]
+    pub(crate) fn heap_at(&self, off: u64) -> usize {
+        match self.starts.partition_point(|&s| s <= off) {
+            0 => 0,
+            k => self.heaps[k - 1] as usize,
+        }
+    }
+
+    fn enter(&mut self, off: u64, heap: u32) {
+        if self.heaps.last().copied().unwrap_or(0) != heap {
+            self.starts.push(off);
+            self.heaps.push(heap);
+        }
+    }
+}
+
 struct Pass1 {
+    /// Id and file offset of each object, in file order.
     objects: Vec<(u64, u64)>,
+    heap_runs: HeapRuns,
     class_dumps: Vec<usize>,
     load_class: FxHashMap<u64, u64>,
     strings: FxHashMap<u64, (u64, u32)>,
@@ -209,8 +242,9 @@ impl Index {
     }
 
     /// The class (table index) of node `n`; for class objects, `java.lang.Class`.
+    #[inline]
     pub fn class_of(&self, n: Node) -> u32 {
-        self.class_of[n as usize]
+        self.class_of.get(n as usize) as u32
     }
 
     /// The class of node `n`.
@@ -249,21 +283,22 @@ impl Index {
     #[inline]
     pub fn shallow_size(&self, n: Node) -> u64 {
         let s = self.shallow[n as usize];
-        if s == u32::MAX {
-            self.big_shallow.get(&n).copied().unwrap_or(u64::from(u32::MAX))
+        if s == BIG_SHALLOW {
+            self.big_shallow.get(&n).copied().unwrap_or(u64::from(BIG_SHALLOW))
         } else {
             u64::from(s)
         }
     }
 
     /// File offset of the sub-record of node `n`.
+    #[inline]
     pub fn offset(&self, n: Node) -> u64 {
-        self.offsets[n as usize] & OFFSET_MASK
+        self.offsets.get(n as usize)
     }
 
     /// Heap (index into `heaps`) of node `n`.
     pub fn heap_of(&self, n: Node) -> usize {
-        (self.offsets[n as usize] >> OFFSET_BITS) as usize
+        self.heap_runs.heap_at(self.offset(n))
     }
 
     /// What kind of object node `n` is.
@@ -332,6 +367,7 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
     let id_size = header.id_size;
     let mut p = Pass1 {
         objects: Vec::new(),
+        heap_runs: HeapRuns::default(),
         class_dumps: Vec::new(),
         load_class: FxHashMap::default(),
         strings: FxHashMap::default(),
@@ -343,7 +379,6 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
         mat_compressed: false,
         warnings: Vec::new(),
     };
-    let mut heap: u64 = 0;
     let mut prev_array: Option<(u64, u32)> = None;
     let total = data.len() as u64;
     let mut next_report = 0u64;
@@ -389,7 +424,7 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
                     let end = rec.body_offset + rec.body.len();
                     let mut c = Cursor::new(&data[..end], rec.body_offset, id_size);
                     while c.pos() < end {
-                        walk_sub_record(&mut c, &mut p, &mut heap, &mut prev_array)?;
+                        walk_sub_record(&mut c, &mut p, &mut prev_array)?;
                     }
                 }
                 _ => {}
@@ -426,16 +461,11 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
 }
 
 #[inline]
-fn walk_sub_record(
-    c: &mut Cursor<'_>,
-    p: &mut Pass1,
-    heap: &mut u64,
-    prev_array: &mut Option<(u64, u32)>,
-) -> Result<()> {
+fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, prev_array: &mut Option<(u64, u32)>) -> Result<()> {
     let start = c.pos();
     let id_size = c.id_size() as usize;
     let tag = *c.data().get(start).unwrap_or(&0);
-    let packed = (start as u64) | (*heap << OFFSET_BITS);
+    let packed = start as u64;
     // Hot path: objects are framed by their lengths without building views.
     let fast: Option<Result<u64>> = match tag {
         sub::INSTANCE_DUMP => Some((|| {
@@ -492,7 +522,7 @@ fn walk_sub_record(
                     p.heaps.len() - 1
                 }
             };
-            *heap = (i as u64).min(255);
+            p.heap_runs.enter(start as u64, i as u32);
         }
         SubRecord::Unreachable { id } => p.unreachable.push(id),
         SubRecord::Instance { .. } | SubRecord::ObjectArray { .. } => {}
@@ -525,10 +555,13 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         p.warnings
             .push(format!("{} objects share an id with another; the first of each is kept", before - p.objects.len()));
     }
-    let (ids, offsets): (Vec<u64>, Vec<u64>) = p.objects.into_iter().unzip();
     // MAT's alignment is read off the sorted ids before they are packed.
-    let mat_align = detect_alignment_mat(&ids);
-    let ids = IdMap::new(ids);
+    let mat_align = detect_alignment_mat(p.objects.iter().map(|o| o.0));
+    let ids = IdMap::from_sorted(p.objects.iter().map(|o| o.0));
+    let offsets = Column::<u32>::collect(p.objects.iter().map(|o| o.1)).ok_or_else(|| {
+        Error::new(0, ErrorKind::Io("the dump is larger than this engine indexes (1 TB)".to_string()))
+    })?;
+    drop(std::mem::take(&mut p.objects));
 
     let string = |id: u64| -> Option<String> {
         let &(off, len) = p.strings.get(&id)?;
@@ -545,6 +578,13 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     // The class table.
     let ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class } =
         class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
+
+    if classes.len() as u64 > Column::<u16>::MAX + 1 {
+        return Err(Error::new(
+            0,
+            ErrorKind::Io(format!("{} classes: more than this engine indexes (16 M)", classes.len())),
+        ));
+    }
 
     // The size model.
     let sizer = sizer_for(options.size_model, &header, &classes, p.mat_compressed, Some(mat_align));
@@ -578,10 +618,10 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     const CHUNK: usize = 1 << 15;
     // Class and size go straight into their final arrays; each chunk's edges into a vector of its
     // own, and `starts` first holds each chunk's own running ends.
-    let mut class_of = vec![0u32; n];
-    let mut shallow = vec![0u32; n];
+    let mut class_lo = vec![0u16; n];
+    let mut shallow = vec![0u16; n];
     let mut starts = vec![0u32; n + 1];
-    let chunks: Vec<ChunkOut> = class_of
+    let chunks: Vec<ChunkOut> = class_lo
         .par_chunks_mut(CHUNK)
         .zip(shallow.par_chunks_mut(CHUNK))
         .zip(starts[1..].par_chunks_mut(CHUNK))
@@ -596,6 +636,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         ));
     }
     let mut big_shallow = FxHashMap::default();
+    let mut class_of = Column { lo: class_lo, hi: Vec::new() };
     let mut targets = Vec::with_capacity(total_edges);
     let mut dangling = 0u64;
     for (k, ch) in chunks.into_iter().enumerate() {
@@ -605,6 +646,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         }
         targets.extend_from_slice(&ch.targets);
         big_shallow.extend(ch.big);
+        class_of.set_high(ch.class_high.iter().map(|&(n, b)| (n as usize, b)));
         dangling += ch.dangling;
     }
     if dangling > 0 {
@@ -639,6 +681,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         class_by_node,
         ids,
         offsets,
+        heap_runs: p.heap_runs,
         class_of,
         shallow,
         big_shallow,
@@ -848,7 +891,7 @@ struct Pass2<'a> {
     data: &'a [u8],
     id_size: u32,
     ids: &'a IdMap,
-    offsets: &'a [u64],
+    offsets: &'a Column<u32>,
     classes: &'a [Class],
     class_by_id: &'a FxHashMap<u64, u32>,
     prim_class: &'a [u32],
@@ -863,6 +906,8 @@ struct Pass2<'a> {
 
 struct ChunkOut {
     big: Vec<(u32, u64)>,
+    /// Nodes whose class number needs more than 16 bits, with its high byte.
+    class_high: Vec<(u32, u8)>,
     targets: Vec<u32>,
     dangling: u64,
 }
@@ -870,18 +915,22 @@ struct ChunkOut {
 impl Pass2<'_> {
     /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
     /// each node's edges (relative to the chunk) into `ends`.
-    fn chunk(&self, from: usize, class_of: &mut [u32], shallow: &mut [u32], ends: &mut [u32]) -> ChunkOut {
+    fn chunk(&self, from: usize, class_of: &mut [u16], shallow: &mut [u16], ends: &mut [u32]) -> ChunkOut {
         let len = class_of.len();
-        let mut out = ChunkOut { big: Vec::new(), targets: Vec::with_capacity(len * 2), dangling: 0 };
+        let mut out =
+            ChunkOut { big: Vec::new(), class_high: Vec::new(), targets: Vec::with_capacity(len * 2), dangling: 0 };
         for i in 0..len {
             let n = from + i;
             let (class, size) = self.object(n, &mut out);
-            class_of[i] = class;
-            if size >= u64::from(u32::MAX) {
-                shallow[i] = u32::MAX;
+            class_of[i] = class as u16;
+            if class >> 16 != 0 {
+                out.class_high.push((n as u32, (class >> 16) as u8));
+            }
+            if size >= u64::from(BIG_SHALLOW) {
+                shallow[i] = BIG_SHALLOW;
                 out.big.push((n as u32, size));
             } else {
-                shallow[i] = size as u32;
+                shallow[i] = size as u16;
             }
             ends[i] = out.targets.len() as u32;
         }
@@ -900,7 +949,7 @@ impl Pass2<'_> {
     }
 
     fn object(&self, n: usize, out: &mut ChunkOut) -> (u32, u64) {
-        let off = (self.offsets[n] & OFFSET_MASK) as usize;
+        let off = self.offsets.get(n) as usize;
         let mut c = Cursor::new(self.data, off, self.id_size);
         let id = self.id_size as usize;
         match read_sub_record(&mut c) {
