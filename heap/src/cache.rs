@@ -401,7 +401,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&hist)?;
     // The shortest paths.
     w.array(&paths.parent)?;
-    w.array(&paths.weak_via.iter().map(|&b| u8::from(b)).collect::<Vec<u8>>())?;
+    w.array(&paths.weak_via)?;
     let sum = w.hash.digest();
     w.out.write_all(&sum.to_le_bytes())?;
     // No fsync: a file torn by a crash fails its checksum and is rewritten.
@@ -499,7 +499,7 @@ struct Parts {
     children: Vec<u32>,
     hist: Vec<u64>,
     parent: Vec<u32>,
-    weak_via: Vec<u8>,
+    weak_via: Vec<u64>,
 }
 
 fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
@@ -667,7 +667,7 @@ impl Parts {
         let has_paths = meta.paths;
         if has_paths
             && (self.parent.len() != n
-                || self.weak_via.len() != n
+                || self.weak_via.len() != n.div_ceil(64)
                 || !self.parent.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
         {
             return bad("paths");
@@ -727,8 +727,7 @@ impl Parts {
             .collect();
         let paths = OnceLock::new();
         if has_paths {
-            let _ = paths
-                .set(GcPaths { parent: self.parent, weak_via: self.weak_via.into_iter().map(|b| b != 0).collect() });
+            let _ = paths.set(GcPaths { parent: self.parent, weak_via: self.weak_via });
         }
         Ok(Heap::assemble(index, dominators, histogram, paths))
     }

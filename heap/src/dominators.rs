@@ -92,9 +92,12 @@ impl Dominators {
         let n = index.len();
         let g = index.graph();
         let mut pre = vec![u32::MAX; n];
-        // Preorder number -> node; slot 0 is the virtual root.
-        let mut vertex: Vec<u32> = vec![ROOT];
-        let mut parent: Vec<u32> = vec![0];
+        // Preorder number -> node; slot 0 is the virtual root. Sized for every object at once:
+        // growing by doubling would leave up to half again unused at the peak.
+        let mut vertex: Vec<u32> = Vec::with_capacity(n + 1);
+        vertex.push(ROOT);
+        let mut parent: Vec<u32> = Vec::with_capacity(n + 1);
+        parent.push(0);
         let mut stack: Vec<(u32, u32)> = Vec::new();
 
         let mut dfs = |s: u32, pre: &mut Vec<u32>, vertex: &mut Vec<u32>, parent: &mut Vec<u32>| {
@@ -134,12 +137,6 @@ impl Dominators {
 
         for &(r, _) in index.roots() {
             dfs(r, &mut pre, &mut vertex, &mut parent);
-        }
-        // Every root hangs off the virtual root, also those the DFS reached first from another
-        // root; their edge from the virtual root is not a tree edge, so remember it.
-        let mut is_root = vec![false; vertex.len()];
-        for &(r, _) in index.roots() {
-            is_root[pre[r as usize] as usize] = true;
         }
         // Objects found so far may make more objects live: their classes (strongly), then the
         // referents of their References (weakly). Each round looks at the objects the previous
@@ -187,18 +184,25 @@ impl Dominators {
         drop(stack);
         let count = vertex.len();
 
-        // Predecessors in preorder space. `pstart` first holds running ends, then (filled back to
-        // front) each node's start.
-        let mut pstart = vec![0u32; count + 1];
-        for_each_tree_edge(index, &pre, strong_end, |_, pw| pstart[pw as usize] += 1);
-        for i in 1..=count {
-            pstart[i] += pstart[i - 1];
-        }
-        let mut preds = vec![0u32; pstart[count] as usize];
+        // Predecessors in preorder space, as `pw << 32 | pv` sorted. Only those that are not the
+        // DFS parent: semi-NCA starts each node's semidominator at its parent, so the parent adds
+        // nothing, and most objects have no other referrer. Every GC root is a child of the
+        // virtual root (0), also one the DFS reached first from another root.
+        let mut preds: Vec<u64> = Vec::new();
         for_each_tree_edge(index, &pre, strong_end, |pv, pw| {
-            pstart[pw as usize] -= 1;
-            preds[pstart[pw as usize] as usize] = pv;
+            if parent[pw as usize] != pv {
+                preds.push(u64::from(pw) << 32 | u64::from(pv));
+            }
         });
+        for &(r, _) in index.roots() {
+            let pr = pre[r as usize];
+            if parent[pr as usize] != 0 {
+                preds.push(u64::from(pr) << 32);
+            }
+        }
+        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut preds[..]);
+        preds.dedup();
+        preds.shrink_to_fit();
 
         // Node order is no longer needed beyond how each object is reached: a byte, not four,
         // while the semi-NCA arrays are alive.
@@ -218,16 +222,19 @@ impl Dominators {
         let mut semi: Vec<u32> = (0..count as u32).collect();
         let mut label: Vec<u32> = (0..count as u32).collect();
         let mut path: Vec<u32> = Vec::new();
+        let mut next = preds.len();
         for w in (1..count).rev() {
-            let mut s = if is_root.get(w).copied().unwrap_or(false) { 0 } else { idom[w] };
+            let mut s = idom[w];
             let last = w as u32 + 1;
-            for &v in &preds[pstart[w] as usize..pstart[w + 1] as usize] {
+            while next > 0 && (preds[next - 1] >> 32) as usize == w {
+                next -= 1;
+                let v = preds[next] as u32;
                 let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);
                 s = s.min(semi[u as usize]);
             }
             semi[w] = s;
         }
-        drop((preds, pstart, anc, label, is_root));
+        drop((preds, anc, label));
         for w in 1..count {
             let s = semi[w];
             let mut c = idom[w];
@@ -246,20 +253,22 @@ impl Dominators {
         }
         drop(idom);
 
-        // Retained sizes: children before parents (reverse preorder).
-        let mut retained = vec![0u64; n];
+        // Retained sizes: children before parents (reverse preorder). Summed in 32 bits: only
+        // objects retaining 4 GB or more (a handful, if any) move to the map.
+        let mut retained = Sizes { small: vec![0u32; n], big: Default::default() };
         let mut retained_count = vec![0u32; n];
         for &v in &vertex[1..] {
-            retained[v as usize] = index.shallow_size(v);
+            retained.set(v, index.shallow_size(v));
             retained_count[v as usize] = 1;
         }
         let mut reachable_bytes = 0u64;
         for &v in vertex[1..].iter().rev() {
             let d = idom_n[v as usize];
+            let r = retained.get(v);
             if d == ROOT {
-                reachable_bytes += retained[v as usize];
+                reachable_bytes += r;
             } else {
-                retained[d as usize] += retained[v as usize];
+                retained.set(d, retained.get(d) + r);
                 retained_count[d as usize] = retained_count[d as usize].saturating_add(retained_count[v as usize]);
             }
         }
@@ -281,12 +290,11 @@ impl Dominators {
             child_starts[k] -= 1;
             children[child_starts[k] as usize] = v;
         }
-        // Kept in 32 bits: only objects retaining 4 GB or more (a handful, if any) need more.
-        let (retained, big_retained) = pack_sizes(&retained);
+        drop(vertex);
         Dominators {
             idom: idom_n,
-            retained,
-            big_retained,
+            retained: retained.small,
+            big_retained: retained.big,
             retained_count,
             reach,
             child_starts,
@@ -299,20 +307,35 @@ impl Dominators {
 }
 
 /// Sizes in 32 bits, those that do not fit marked `u32::MAX` and kept in a map.
-pub(crate) fn pack_sizes(sizes: &[u64]) -> (Vec<u32>, rustc_hash::FxHashMap<u32, u64>) {
-    let mut big = rustc_hash::FxHashMap::default();
-    let packed = sizes
-        .iter()
-        .enumerate()
-        .map(|(n, &s)| match u32::try_from(s) {
-            Ok(v) if v != u32::MAX => v,
-            _ => {
-                big.insert(n as u32, s);
-                u32::MAX
+pub(crate) struct Sizes {
+    pub(crate) small: Vec<u32>,
+    pub(crate) big: rustc_hash::FxHashMap<u32, u64>,
+}
+
+impl Sizes {
+    #[inline]
+    pub(crate) fn get(&self, n: Node) -> u64 {
+        match self.small[n as usize] {
+            u32::MAX => self.big.get(&n).copied().unwrap_or(u64::from(u32::MAX)),
+            v => u64::from(v),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set(&mut self, n: Node, size: u64) {
+        match u32::try_from(size) {
+            Ok(v) if v != u32::MAX => {
+                if self.small[n as usize] == u32::MAX {
+                    self.big.remove(&n);
+                }
+                self.small[n as usize] = v;
             }
-        })
-        .collect();
-    (packed, big)
+            _ => {
+                self.small[n as usize] = u32::MAX;
+                self.big.insert(n, size);
+            }
+        }
+    }
 }
 
 /// Calls `f(pv, pw)` (preorder numbers) for every edge the dominator computation uses: strong
@@ -371,20 +394,24 @@ fn eval(v: u32, last: u32, anc: &mut [u32], label: &mut [u32], semi: &[u32], pat
 
 #[cfg(test)]
 mod tests {
-    use super::pack_sizes;
+    use super::Sizes;
 
     #[test]
     fn sizes_of_4_gb_and_more_are_kept_whole() {
         let sizes = [0, 1, u64::from(u32::MAX) - 1, u64::from(u32::MAX), 5 << 30, u64::MAX];
-        let (packed, big) = pack_sizes(&sizes);
-        assert_eq!(packed, [0, 1, u32::MAX - 1, u32::MAX, u32::MAX, u32::MAX]);
-        assert_eq!(big.len(), 3);
+        let mut packed = Sizes { small: vec![0; sizes.len()], big: Default::default() };
         for (n, &s) in sizes.iter().enumerate() {
-            let back = match packed[n] {
-                u32::MAX => big[&(n as u32)],
-                v => u64::from(v),
-            };
-            assert_eq!(back, s);
+            packed.set(n as u32, s);
         }
+        assert_eq!(packed.small, [0, 1, u32::MAX - 1, u32::MAX, u32::MAX, u32::MAX]);
+        assert_eq!(packed.big.len(), 3);
+        for (n, &s) in sizes.iter().enumerate() {
+            assert_eq!(packed.get(n as u32), s);
+        }
+        // A size that grows past 4 GB moves to the map; one that shrinks back leaves it.
+        packed.set(0, 4 << 30);
+        assert_eq!(packed.get(0), 4 << 30);
+        packed.set(4, 7);
+        assert_eq!((packed.get(4), packed.big.len()), (7, 3));
     }
 }

@@ -19,7 +19,8 @@ pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 /// Parent pointers of the shortest-path forest from the GC roots.
 pub struct GcPaths {
     pub(crate) parent: Vec<u32>,
-    pub(crate) weak_via: Vec<bool>,
+    /// A bit per node: reached through a weak referent.
+    pub(crate) weak_via: Vec<u64>,
 }
 
 /// One step of a path: the object, and how the previous step refers to it.
@@ -189,24 +190,20 @@ impl GcPaths {
         };
         let mut deferred: Vec<(Node, Node)> = Vec::new();
         let mut parent = vec![NONE; n];
-        let mut weak_via = vec![false; n];
-        // The BFS queue is the visit order itself: `order[head..]` is still to expand.
-        let mut order: Vec<u32> = Vec::new();
+        let mut weak_via = vec![0u64; n.div_ceil(64)];
+        // The frontier only: a queue of the whole visit order would be another 4 bytes per object.
+        let mut order: std::collections::VecDeque<u32> = Default::default();
         for &(r, _) in index.roots() {
             if parent[r as usize] == NONE {
                 parent[r as usize] = IS_ROOT;
-                order.push(r);
+                order.push_back(r);
             }
         }
-        let bfs = |order: &mut Vec<u32>,
+        let bfs = |order: &mut std::collections::VecDeque<u32>,
                    parent: &mut Vec<u32>,
                    deferred: &mut Vec<(Node, Node)>,
-                   head: usize,
                    second_tier: bool| {
-            let mut head = head;
-            while head < order.len() {
-                let v = order[head];
-                head += 1;
+            while let Some(v) = order.pop_front() {
                 let special = resolved.as_ref().map(|r| r.special(index, v)).unwrap_or_default();
                 for &t in g.edges(v) {
                     let tn = t & !WEAK;
@@ -222,18 +219,17 @@ impl GcPaths {
                         _ => {}
                     }
                     parent[tn as usize] = v;
-                    order.push(tn);
+                    order.push_back(tn);
                 }
             }
         };
-        bfs(&mut order, &mut parent, &mut deferred, 0, false);
+        bfs(&mut order, &mut parent, &mut deferred, false);
         // Second tier: what only a weak referent reaches, starting from those referents. The
         // sources are scanned in node order (the edge arrays stream); usually there are few.
-        let tier2 = order.len();
         for (v, t) in std::mem::take(&mut deferred) {
             if parent[t as usize] == NONE {
                 parent[t as usize] = v;
-                order.push(t);
+                order.push_back(t);
             }
         }
         for v in 0..n as u32 {
@@ -244,14 +240,12 @@ impl GcPaths {
                 let tn = (t & !WEAK) as usize;
                 if t & WEAK != 0 && parent[tn] == NONE {
                     parent[tn] = v;
-                    weak_via[tn] = true;
-                    order.push(tn as u32);
+                    weak_via[tn / 64] |= 1 << (tn % 64);
+                    order.push_back(tn as u32);
                 }
             }
         }
-        if order.len() > tier2 {
-            bfs(&mut order, &mut parent, &mut deferred, tier2, true);
-        }
+        bfs(&mut order, &mut parent, &mut deferred, true);
         GcPaths { parent, weak_via }
     }
 
@@ -271,7 +265,12 @@ impl GcPaths {
             return Vec::new();
         }
         nodes.reverse();
-        nodes.into_iter().map(|node| Step { node, reference: None, weak: self.weak_via[node as usize] }).collect()
+        nodes.into_iter().map(|node| Step { node, reference: None, weak: self.weak_via(node) }).collect()
+    }
+
+    /// Whether the path reaches `n` through a weak referent.
+    pub fn weak_via(&self, n: Node) -> bool {
+        self.weak_via.get(n as usize / 64).is_some_and(|w| w >> (n % 64) & 1 != 0)
     }
 
     /// Length of the path from a GC root to `target` in objects; 0 if no root reaches it.
