@@ -23,7 +23,7 @@ use crate::index::Node;
 use crate::paths::{name_references, GcPaths, PathPolicy, RefPattern, Step};
 use inspect::{inspect, Leaking};
 use library::{LibraryLeak, LIBRARY_LEAKS};
-use rules::{Suspect, RULES};
+use rules::{Findings, Suspect, RULES};
 
 /// Thresholds of the rules.
 #[derive(Debug, Clone)]
@@ -198,17 +198,17 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     const UNSET: u8 = u8::MAX;
     let n = heap.index.len();
     let mut rank_of: Vec<u8> = Vec::new();
-    // What each rule found, in rule order, each list kept as the rule made it (a class-wide rule
+    // What each rule found, in rule order, each kept as the rule made it (a class-wide rule
     // can return millions: they are not copied into one list).
-    let mut found: Vec<Vec<Suspect>> = Vec::new();
-    let mut add = |rank: u8, mut more: Vec<Suspect>, found: &mut Vec<Vec<Suspect>>| {
-        if more.is_empty() {
+    let mut found: Vec<Findings> = Vec::new();
+    let mut add = |rank: u8, mut more: Findings, found: &mut Vec<Findings>| {
+        if more.items.is_empty() {
             return;
         }
         if rank_of.is_empty() {
             rank_of = vec![NO; n];
         }
-        more.retain(|s| match rank_of.get_mut(s.node as usize).filter(|r| **r == NO) {
+        more.items.retain(|&(node, _)| match rank_of.get_mut(node as usize).filter(|r| **r == NO) {
             Some(slot) => {
                 *slot = rank;
                 true
@@ -218,12 +218,12 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         found.push(more);
     };
     // Growth since a baseline is the most specific finding there is: it ranks first.
-    add(0, extra, &mut found);
+    add(0, extra.into(), &mut found);
     for (i, rule) in RULES.iter().enumerate() {
         if config.disabled.iter().any(|d| d == rule.name) {
             continue;
         }
-        add(i as u8 + 1, rule.run(heap, config), &mut found);
+        add(i as u8 + 1, rule.findings(heap, config), &mut found);
     }
     // Suspects nested in one another (one retains the other) are partly the same memory: keep the
     // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
@@ -235,7 +235,9 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     // and when the best rank among the suspects it dominates beats it. Both are computed along
     // dominator chains with memos, so millions of suspects under one table cost one walk of the
     // chains they share, not one each.
-    let suspects: Vec<Suspect> = if found.iter().all(Vec::is_empty) {
+    // The findings of every rule in one table; each suspect kept is (object, finding).
+    let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
+    let suspects: Vec<(Node, u32)> = if found.iter().all(|f| f.items.is_empty()) {
         Vec::new()
     } else {
         let rank = |v: Node| rank_of[v as usize];
@@ -263,9 +265,9 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         };
         // Best rank strictly below each dominator of a suspect.
         let mut below: Vec<u8> = vec![NO; n];
-        for s in found.iter().flatten() {
-            let r = &rank(s.node);
-            let mut cur = heap.dominator(s.node).flatten();
+        for &(node, _) in found.iter().flat_map(|f| &f.items) {
+            let r = &rank(node);
+            let mut cur = heap.dominator(node).flatten();
             while let Some(a) = cur {
                 let e = &mut below[a as usize];
                 if *e <= *r {
@@ -276,15 +278,22 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
             }
         }
         let mut kept = Vec::new();
-        for s in found.into_iter().flatten() {
-            let r = rank(s.node);
-            let a = best_above(s.node);
-            if !(a < r || (a == r && s.accumulation) || below[s.node as usize] < r) {
-                kept.push(s);
+        let mut base = 0u32;
+        for f in &found {
+            for &(node, k) in &f.items {
+                let r = rank(node);
+                let a = best_above(node);
+                let accumulation = f.kinds[k as usize].accumulation;
+                if !(a < r || (a == r && accumulation) || below[node as usize] < r) {
+                    kept.push((node, base + k));
+                }
             }
+            base += f.kinds.len() as u32;
         }
         kept
     };
+    drop(found);
+    let group = |k: u32| kinds[k as usize].group.as_deref();
 
     // Traces use the heap's shared paths unless the configuration names more references.
     let custom;
@@ -306,26 +315,28 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         d => d,
     };
     let mut representative: rustc_hash::FxHashMap<&str, (usize, usize)> = Default::default();
-    for (i, s) in suspects.iter().enumerate() {
-        if let Some(g) = &s.group {
-            let d = depth(s.node);
-            let e = representative.entry(g.as_ref()).or_insert((i, d));
+    for (i, &(node, k)) in suspects.iter().enumerate() {
+        if let Some(g) = group(k) {
+            let d = depth(node);
+            let e = representative.entry(g).or_insert((i, d));
             if d < e.1 {
                 *e = (i, d);
             }
         }
     }
     let traced: Vec<usize> = (0..suspects.len())
-        .filter(|&i| suspects[i].group.as_deref().is_none_or(|g| representative.get(g).is_some_and(|r| r.0 == i)))
+        .filter(|&i| group(suspects[i].1).is_none_or(|g| representative.get(g).is_some_and(|r| r.0 == i)))
         .collect();
     // Every trace first, then their references named together: traces through one large table
     // share its scan.
-    let mut traces: Vec<Vec<Step>> = traced.iter().map(|&i| trace_to(heap, paths, suspects[i].node)).collect();
+    let mut traces: Vec<Vec<Step>> = traced.iter().map(|&i| trace_to(heap, paths, suspects[i].0)).collect();
     name_references(&heap.index, &mut traces);
-    let mut keys: Vec<Option<(LeakKind, String)>> = vec![None; suspects.len()];
+    // Keys of the traced suspects only (a group's members take their representative's).
+    let mut keys: rustc_hash::FxHashMap<usize, (LeakKind, String)> = Default::default();
     let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
     for (&i, steps) in traced.iter().zip(traces) {
-        let s = &suspects[i];
+        let (node, k) = suspects[i];
+        let s = &kinds[k as usize].at(node);
         let mut trace = judge(heap, &steps, s);
         let library = find_library(heap, &trace, sdk, maker.as_deref());
         let (kind, signature) = match (library, &s.group) {
@@ -340,7 +351,7 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
             mark_library_reference(heap, &mut trace, library);
         }
         let gc_root = trace.first().and_then(|t| heap.root_kinds(t.node).first().copied());
-        keys[i] = Some((kind, signature.clone()));
+        keys.insert(i, (kind, signature.clone()));
         let entry = groups.entry((kind, signature.clone())).or_insert_with(|| Leak {
             signature,
             kind,
@@ -359,15 +370,15 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
             entry.gc_root = gc_root;
         }
     }
-    for (i, s) in suspects.iter().enumerate() {
-        let key = match &s.group {
-            Some(g) => representative.get(g.as_ref()).and_then(|r| keys[r.0].as_ref()),
-            None => keys[i].as_ref(),
+    for (i, &(node, k)) in suspects.iter().enumerate() {
+        let key = match group(k) {
+            Some(g) => representative.get(g).and_then(|r| keys.get(&r.0)),
+            None => keys.get(&i),
         };
         if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
-            entry.instances.push(s.node);
-            entry.retained_bytes += heap.dominators.retained(s.node);
-            entry.retained_objects += u64::from(heap.dominators.retained_count(s.node));
+            entry.instances.push(node);
+            entry.retained_bytes += heap.dominators.retained(node);
+            entry.retained_objects += u64::from(heap.dominators.retained_count(node));
         }
     }
     let mut leaks: Vec<Leak> = groups.into_values().collect();

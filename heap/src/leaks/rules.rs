@@ -27,19 +27,65 @@ pub struct Suspect {
     pub group: Option<std::sync::Arc<str>>,
 }
 
+impl Suspect {
+    /// The same finding about `node`.
+    pub fn at(&self, node: Node) -> Suspect {
+        Suspect { node, ..self.clone() }
+    }
+}
+
+/// What rules found: objects, each with one of a few findings (a class-wide rule flags millions
+/// of objects for one reason: 8 bytes each here, not a [`Suspect`] of 56).
+#[derive(Default)]
+pub struct Findings {
+    /// The findings; their `node` is one of the objects found for them.
+    pub kinds: Vec<Suspect>,
+    /// Each object found, with its finding (an index into `kinds`).
+    pub items: Vec<(Node, u32)>,
+}
+
+impl Findings {
+    /// Every object found, as a suspect of its own.
+    pub fn suspects(&self) -> impl Iterator<Item = Suspect> + '_ {
+        self.items.iter().map(|&(n, k)| self.kinds[k as usize].at(n))
+    }
+}
+
+impl From<Vec<Suspect>> for Findings {
+    fn from(kinds: Vec<Suspect>) -> Findings {
+        let items = kinds.iter().enumerate().map(|(i, s)| (s.node, i as u32)).collect();
+        Findings { kinds, items }
+    }
+}
+
+/// How a rule reports: a suspect per object, or many objects per finding.
+#[derive(Clone, Copy)]
+enum Run {
+    Each(fn(&Heap, &LeakConfig) -> Vec<Suspect>),
+    Many(fn(&Heap, &LeakConfig) -> Findings),
+}
+
 /// A named rule.
 pub struct Rule {
     /// Name used in reports.
     pub name: &'static str,
     /// What it looks for.
     pub doc: &'static str,
-    run: fn(&Heap, &LeakConfig) -> Vec<Suspect>,
+    run: Run,
 }
 
 impl Rule {
     /// Runs the rule.
     pub fn run(&self, heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
-        (self.run)(heap, config)
+        self.findings(heap, config).suspects().collect()
+    }
+
+    /// Runs the rule, its findings kept compact.
+    pub fn findings(&self, heap: &Heap, config: &LeakConfig) -> Findings {
+        match self.run {
+            Run::Each(f) => f(heap, config).into(),
+            Run::Many(f) => f(heap, config),
+        }
     }
 }
 
@@ -48,55 +94,55 @@ pub const RULES: &[Rule] = &[
     Rule {
         name: "leakcanary.watched",
         doc: "Objects LeakCanary was watching (KeyedWeakReference referents whose watch began before the dump)",
-        run: leakcanary_watched,
+        run: Run::Each(leakcanary_watched),
     },
     Rule {
         name: "android.activity.destroyed",
         doc: "Activities whose mDestroyed or mFinished is true but that are still strongly reachable",
-        run: destroyed_activities,
+        run: Run::Each(destroyed_activities),
     },
     Rule {
         name: "android.fragment.detached",
         doc: "Fragments (androidx, framework, support) with mFragmentManager null after onCreate ran (mCalled)",
-        run: detached_fragments,
+        run: Run::Each(detached_fragments),
     },
     Rule {
         name: "android.view.detached",
         doc: "Views whose context is a destroyed Activity, and Dialogs, Windows and ViewRootImpls left behind by one",
-        run: leftover_windows_and_views,
+        run: Run::Each(leftover_windows_and_views),
     },
     Rule {
         name: "android.service.stopped",
         doc: "Services no longer in ActivityThread.mServices (stopped) but still strongly reachable",
-        run: stopped_services,
+        run: Run::Each(stopped_services),
     },
-    Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: leaked_class_loaders },
+    Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: Run::Each(leaked_class_loaders) },
     Rule {
         name: "jvm.threadlocal",
         doc: "Values of ThreadLocal entries whose ThreadLocal is gone (stale entries) that retain a lot",
-        run: stale_thread_locals,
+        run: Run::Each(stale_thread_locals),
     },
-    Rule { name: "android.bitmap.large", doc: "Bitmaps of at least the configured pixel count", run: large_bitmaps },
+    Rule { name: "android.bitmap.large", doc: "Bitmaps of at least the configured pixel count", run: Run::Each(large_bitmaps) },
     Rule {
         name: "android.bitmap.duplicate",
         doc: "Bitmaps with the same size and the same pixels, kept more than once",
-        run: duplicate_bitmaps,
+        run: Run::Each(duplicate_bitmaps),
     },
-    Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: accumulation_points },
+    Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: Run::Each(accumulation_points) },
     Rule {
         name: "accumulation.class",
         doc: "App classes whose instances together retain the configured share of the heap, with no common holder",
-        run: class_accumulation,
+        run: Run::Many(class_accumulation),
     },
     Rule {
         name: "native.large",
         doc: "Objects with at least 1 MiB of native memory registered (NativeAllocationRegistry: Bitmaps' pixels on Android 8+)",
-        run: large_native,
+        run: Run::Each(large_native),
     },
     Rule {
         name: "array.huge",
         doc: "Large arrays: on Android at least 256 KiB (KOOM's threshold); elsewhere at least 1 MiB and the configured share of the heap",
-        run: huge_arrays,
+        run: Run::Each(huge_arrays),
     },
 ];
 
@@ -566,7 +612,7 @@ fn stopped_services(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         .collect()
 }
 
-fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
+fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
     let d = &heap.dominators;
     let total = d.reachable_bytes.max(1);
     let threshold = ((total as f64 * config.accumulation_share) as u64).max(config.accumulation_min_bytes);
@@ -576,7 +622,7 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
     };
     // Sized once: there can be millions (a doubling vector would hold twice that at its peak).
     let wanted: u64 = (0..heap.histogram.len()).filter(|&c| qualifies(c)).map(|c| heap.histogram[c].instances).sum();
-    let mut out = Vec::with_capacity(wanted as usize);
+    let mut out = Findings { kinds: Vec::new(), items: Vec::with_capacity(wanted as usize) };
     for (c, stats) in heap.histogram.iter().enumerate() {
         if !qualifies(c) {
             continue;
@@ -593,16 +639,19 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         )
         .into();
         let group: std::sync::Arc<str> = format!("class accumulation {}", class.name).into();
-        for n in heap.instances_of(c as u32) {
-            if strongly_reachable(heap, n) {
-                out.push(Suspect {
-                    node: n,
-                    rule: "accumulation.class",
-                    reason: reason.clone(),
-                    accumulation: true,
-                    group: Some(group.clone()),
-                });
-            }
+        let kind = out.kinds.len() as u32;
+        let before = out.items.len();
+        out.items.extend(
+            heap.instances_of(c as u32).into_iter().filter(|&n| strongly_reachable(heap, n)).map(|n| (n, kind)),
+        );
+        if let Some(&(first, _)) = out.items.get(before) {
+            out.kinds.push(Suspect {
+                node: first,
+                rule: "accumulation.class",
+                reason,
+                accumulation: true,
+                group: Some(group),
+            });
         }
     }
     out
