@@ -263,6 +263,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Resident set size now (bytes), from /proc/self/statm.
+fn rss_now() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    statm.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()).unwrap_or(0) * 4096
+}
+
 pub(crate) fn peak_rss() -> u64 {
     // SAFETY: getrusage writes into the struct we pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -280,10 +286,12 @@ fn one(path: &Path) -> Result<()> {
         if m.last().map(|(n, _)| n.as_str()) != Some(phase.name()) {
             if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
                 eprintln!(
-                    "  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB",
+                    "  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS {:>6.0} MB",
                     phase.name(),
                     CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
-                    PEAK.load(Ordering::Relaxed) as f64 / 1e6
+                    PEAK.load(Ordering::Relaxed) as f64 / 1e6,
+                    rss_now() as f64 / 1e6,
+                    peak_rss() as f64 / 1e6
                 );
             }
             m.push((phase.name().to_string(), Instant::now()));
@@ -295,9 +303,11 @@ fn one(path: &Path) -> Result<()> {
     let mem = |at: &str| {
         if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
             eprintln!(
-                "  before {at:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB",
+                "  before {at:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS {:>6.0} MB",
                 CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
-                PEAK.load(Ordering::Relaxed) as f64 / 1e6
+                PEAK.load(Ordering::Relaxed) as f64 / 1e6,
+                rss_now() as f64 / 1e6,
+                peak_rss() as f64 / 1e6
             );
         }
     };

@@ -68,6 +68,7 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }
+        index.release_pages();
         Heap::assemble(index, dominators, histogram, OnceLock::from(paths))
     }
 

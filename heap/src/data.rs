@@ -37,6 +37,29 @@ fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
 }
 
 impl Data {
+    /// Gives the pages of `range` back: they leave this process's resident set, and the next read
+    /// maps them again from the page cache (a minor fault, no I/O while the kernel keeps them).
+    /// The passes over a dump call this behind them, so the process holds the index and a window
+    /// of the file rather than every page it has read.
+    pub fn release(&self, range: std::ops::Range<usize>) {
+        let Data::Mapped(m) = self else { return };
+        // 64 KiB is a multiple of every page size Linux uses (4, 16, 64 KiB), and the map starts
+        // on a page: an offset rounded down to it is page-aligned.
+        let start = range.start & !0xffff;
+        let end = range.end.min(m.len());
+        if end > start {
+            // SAFETY: the map is read-only and shared, and the file does not change while mapped
+            // (the contract on `Data::Mapped`): dropped pages read back the same bytes, so slices
+            // borrowed from the map stay valid and unchanged. Failure only leaves pages resident.
+            let _ = unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
+    }
+
+    /// [`release`](Data::release) of the whole dump.
+    pub fn release_all(&self) {
+        self.release(0..self.len());
+    }
+
     /// Maps the file at `path`; a gzip or zstd file (a dump someone compressed, or a stripped
     /// dump written with `--zstd`) is decompressed into memory.
     pub fn open(path: &Path) -> Result<Data> {

@@ -147,6 +147,7 @@ impl Heap {
         v["threads"] = json!(crate::leaks::waste::thread_groups(self));
         v["file_descriptors"] = json!(crate::leaks::waste::fd_groups(self));
         v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
+        self.index.release_pages();
         v
     }
 

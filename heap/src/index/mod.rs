@@ -213,7 +213,15 @@ impl Index {
     pub fn from_data(data: Data, options: Options<'_>) -> Result<Index> {
         let header = parse_header(&data)?;
         let p1 = pass1(&data, &header, options)?;
-        build(data, header, p1, options)
+        let index = build(data, header, p1, options)?;
+        index.data.release_all();
+        Ok(index)
+    }
+
+    /// Gives the dump's mapped pages back to the kernel (see [`Data::release`]); the engine does
+    /// so behind each pass over the file.
+    pub fn release_pages(&self) {
+        self.data.release_all();
     }
 
     /// The raw bytes of the dump.
@@ -362,7 +370,8 @@ fn warn_truncated(e: &Error, warnings: &mut Vec<String>) {
     warnings.push(format!("the dump is truncated: {e}; objects up to there are indexed"));
 }
 
-fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
+fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
+    let data: &[u8] = whole;
     let progress = options.progress;
     let id_size = header.id_size;
     let mut p = Pass1 {
@@ -382,6 +391,7 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
     let mut prev_array: Option<(u64, u32)> = None;
     let total = data.len() as u64;
     let mut next_report = 0u64;
+    let mut next_release = 0usize;
     let mut records = Records::new(data, header.records_start);
     // Heap dumps in the file: a HEAP DUMP record is one; a run of segments up to HEAP DUMP END is one.
     let mut dumps = 0usize;
@@ -402,6 +412,14 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
                 next_report = rec.offset as u64 + (64 << 20);
             }
         }
+        // The pages behind the walk are done with: the process keeps a window, not the file.
+        let mut behind = |pos: usize| {
+            if pos >= next_release + (64 << 20) {
+                whole.release(next_release..pos);
+                next_release = pos;
+            }
+        };
+        behind(rec.offset);
         *p.counts.records.entry(crate::hprof::tags::record_name(rec.tag)).or_default() += 1;
         let r: Result<()> = (|| {
             match rec.decode(data, id_size)? {
@@ -425,6 +443,7 @@ fn pass1(data: &[u8], header: &Header, options: Options<'_>) -> Result<Pass1> {
                     let mut c = Cursor::new(&data[..end], rec.body_offset, id_size);
                     while c.pos() < end {
                         walk_sub_record(&mut c, &mut p, &mut prev_array)?;
+                        behind(c.pos());
                     }
                 }
                 _ => {}
@@ -888,7 +907,7 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
 }
 
 struct Pass2<'a> {
-    data: &'a [u8],
+    data: &'a Data,
     id_size: u32,
     ids: &'a IdMap,
     offsets: &'a Column<u32>,
@@ -933,6 +952,12 @@ impl Pass2<'_> {
                 shallow[i] = size as u16;
             }
             ends[i] = out.targets.len() as u32;
+        }
+        // Done with the chunk's records: give their pages back. Dumps list objects in about the
+        // order of their ids, so this is the stretch of file the chunk read.
+        let offs = (from..from + len).map(|n| self.offsets.get(n) as usize);
+        if let (Some(lo), Some(hi)) = (offs.clone().min(), offs.max()) {
+            self.data.release(lo..hi);
         }
         out
     }

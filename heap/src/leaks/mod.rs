@@ -384,6 +384,7 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     let mut leaks: Vec<Leak> = groups.into_values().collect();
     leaks.extend(unreachable_groups(heap));
     leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
+    heap.index.release_pages();
     leaks
 }
 

@@ -63,7 +63,6 @@ pub struct DuplicateString {
 pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let idx = &heap.index;
     let Some(string) = idx.classes_named("java.lang.String").next() else { return Vec::new() };
-    // Keyed by the value array's bytes as they are in the dump (zero-copy) and its element type.
     // The `value` field's place in a String's record, looked up once.
     let Some(value_field) = idx.classes[string as usize].fields.iter().find(|f| f.name == "value") else {
         return Vec::new();
@@ -74,36 +73,49 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         let b = data.get(offset..offset + id_size as usize)?;
         idx.node(crate::hprof::cursor::read_id(b, id_size))
     };
-    // Both cores, each with its own map; merged keeping the lowest node of each value.
+    // Both cores, each with its own map; merged keeping the lowest node of each value. Keyed by
+    // a 128-bit hash of the element type and the value's bytes, not by the bytes: merging and
+    // growing the maps then never reads the dump again (reading it again brought every distinct
+    // string's page back into memory), and an entry is 32 bytes. Two different values sharing a
+    // 128-bit hash is not a thing that happens (10^-25 for ten million strings).
     use rayon::prelude::*;
-    type Groups<'a> = FxHashMap<(u8, &'a [u8]), (u64, u64, Node)>;
-    let groups: Groups<'_> = heap
+    type Groups = FxHashMap<u128, (u64, u32, Node)>;
+    // Every string and its array are read, in slices, each followed by giving the dump's pages
+    // back, so the process does not end up holding the file's pages (strings are everywhere).
+    let groups: Groups = heap
         .instances_of(string)
-        .par_iter()
-        .fold(Groups::default, |mut groups, &s| {
-            if heap.dominators.reach(s) != Reach::Strong {
-                return groups;
+        .par_chunks(1 << 16)
+        .fold(Groups::default, |mut groups, slice| {
+            for &s in slice {
+                if heap.dominators.reach(s) != Reach::Strong {
+                    continue;
+                }
+                let Some(value) = value_of(s) else { continue };
+                let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { continue };
+                let each = idx.shallow_size(s) + idx.shallow_size(value);
+                let key = xxhash_rust::xxh3::xxh3_128_with_seed(bytes, u64::from(elem.code()));
+                let e = groups.entry(key).or_insert((each, 0, s));
+                e.1 += 1;
             }
-            let Some(value) = value_of(s) else { return groups };
-            let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { return groups };
-            let each = idx.shallow_size(s) + idx.shallow_size(value);
-            let e = groups.entry((elem.code(), bytes)).or_insert((0, each, s));
-            e.0 += 1;
+            idx.release_pages();
             groups
         })
         .reduce(Groups::default, |a, b| {
             let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
             for (k, v) in small {
-                let e = big.entry(k).or_insert((0, v.1, v.2));
-                e.0 += v.0;
+                let e = big.entry(k).or_insert((v.0, 0, v.2));
+                e.1 += v.1;
                 if v.2 < e.2 {
-                    (e.1, e.2) = (v.1, v.2);
+                    (e.0, e.2) = (v.0, v.2);
                 }
             }
             big
         });
-    let mut out: Vec<(u64, u64, Node)> =
-        groups.into_values().filter(|(count, _, _)| *count > 1).map(|(c, each, s)| (c, (c - 1) * each, s)).collect();
+    let mut out: Vec<(u64, u64, Node)> = groups
+        .into_values()
+        .filter(|&(_, count, _)| count > 1)
+        .map(|(each, c, s)| (u64::from(c), u64::from(c - 1) * each, s))
+        .collect();
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
     out.truncate(top);
     out.into_iter()
