@@ -31,7 +31,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::analysis::{ClassStats, Heap};
 use crate::data::Data;
-use crate::dominators::{Dominators, ROOT, UNREACHABLE};
+use crate::dominators::{Dominators, Packed, ROOT, UNREACHABLE};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
 use crate::index::column::Column;
@@ -393,6 +393,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&big_rn)?;
     w.array(&big_rv)?;
     w.array(&dom.retained_count)?;
+    let (big_cn, big_cv): (Vec<u32>, Vec<u64>) = dom.big_count.iter().map(|(&n, &v)| (n, v)).unzip();
+    w.array(&big_cn)?;
+    w.array(&big_cv)?;
     w.array(&dom.reach)?;
     w.array(&dom.child_starts)?;
     w.array(&dom.children)?;
@@ -448,7 +451,7 @@ impl<R: Read> Reading<R> {
 /// describes, and a tree: each node listed once, in the row of its immediate dominator, and
 /// every node's retained count above each of its children's (so following `idom` upwards
 /// always ends: no cycle would send the tree's walkers round for ever). Linear passes, no walk.
-fn is_tree(idom: &[u32], retained_count: &[u32], child_starts: &[u32], children: &[u32]) -> bool {
+fn is_tree(idom: &[u32], retained_count: &dyn Fn(u32) -> u64, child_starts: &[u32], children: &[u32]) -> bool {
     let n = idom.len();
     let mut seen = vec![false; n];
     for k in 0..=n {
@@ -463,7 +466,7 @@ fn is_tree(idom: &[u32], retained_count: &[u32], child_starts: &[u32], children:
     idom.iter().zip(&seen).enumerate().all(|(c, (&d, &listed))| match d {
         UNREACHABLE => !listed,
         ROOT => listed,
-        d => listed && retained_count[d as usize] > retained_count[c],
+        d => listed && retained_count(d) > retained_count(c as u32),
     })
 }
 
@@ -493,7 +496,9 @@ struct Parts {
     retained: Vec<u32>,
     big_rn: Vec<u32>,
     big_rv: Vec<u64>,
-    retained_count: Vec<u32>,
+    retained_count: Vec<u16>,
+    big_cn: Vec<u32>,
+    big_cv: Vec<u64>,
     reach: Vec<u8>,
     child_starts: Vec<u32>,
     children: Vec<u32>,
@@ -549,6 +554,8 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             big_rn: r.array()?,
             big_rv: r.array()?,
             retained_count: r.array()?,
+            big_cn: r.array()?,
+            big_cv: r.array()?,
             reach: r.array()?,
             child_starts: r.array()?,
             children: r.array()?,
@@ -628,7 +635,12 @@ impl Parts {
         if !self.idom.iter().all(|&d| (d as usize) < n || d == ROOT || d == UNREACHABLE) {
             return bad("dominators");
         }
-        if !is_tree(&self.idom, &self.retained_count, &self.child_starts, &self.children) {
+        if self.big_cn.len() != self.big_cv.len() || !nodes_ok(&self.big_cn) {
+            return bad("large retained counts");
+        }
+        let big_count: FxHashMap<u32, u64> = self.big_cn.iter().copied().zip(self.big_cv.iter().copied()).collect();
+        let counts = Packed { small: &self.retained_count[..], big: &big_count };
+        if !is_tree(&self.idom, &|x| counts.get(x), &self.child_starts, &self.children) {
             return bad("dominator tree");
         }
         if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
@@ -713,6 +725,7 @@ impl Parts {
             retained: self.retained,
             big_retained: self.big_rn.into_iter().zip(self.big_rv).collect(),
             retained_count: self.retained_count,
+            big_count,
             reach: self.reach,
             child_starts: self.child_starts,
             children: self.children,
@@ -784,29 +797,34 @@ mod tests {
             .collect()
     }
 
+    /// `is_tree` with the counts as a list.
+    fn tree(idom: &[u32], counts: &[u32], s: &[u32], c: &[u32]) -> bool {
+        is_tree(idom, &|x| u64::from(counts[x as usize]), s, c)
+    }
+
     #[test]
     fn trees_pass_and_cycles_do_not() {
         // 0 and 3 under the root, 1 under 0, 2 under 1; 4 unreachable.
         let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
         assert_eq!(counts(&idom), [3, 2, 1, 1, 0]);
-        assert!(is_tree(&idom, &counts(&idom), &s, &c));
+        assert!(tree(&idom, &counts(&idom), &s, &c));
         // 1 and 2 dominate each other: consistent rows, no way down from the root.
         let idom = [ROOT, 2, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
-        assert!(!is_tree(&idom, &counts(&idom), &s, &c));
+        assert!(!tree(&idom, &counts(&idom), &s, &c));
         // ... whatever counts the file claims.
-        assert!(!is_tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
-        assert!(!is_tree(&idom, &[3, 1, 2, 1, 0], &s, &c));
+        assert!(!tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
+        assert!(!tree(&idom, &[3, 1, 2, 1, 0], &s, &c));
         // A node its own dominator.
         let idom = [ROOT, 1, 1, ROOT, UNREACHABLE];
         let (s, c) = rows(&idom);
-        assert!(!is_tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
+        assert!(!tree(&idom, &[3, 2, 1, 1, 0], &s, &c));
         // A node listed twice.
         let idom = [ROOT, 0, 1, ROOT, UNREACHABLE];
         let (s, mut c) = rows(&idom);
         let at = c.iter().position(|&x| x == 2).unwrap();
         c[at] = 1;
-        assert!(!is_tree(&idom, &counts(&idom), &s, &c));
+        assert!(!tree(&idom, &counts(&idom), &s, &c));
     }
 }

@@ -39,7 +39,9 @@ pub struct Dominators {
     /// Retained sizes in 32 bits; `u32::MAX` means the size is in `big_retained`.
     pub(crate) retained: Vec<u32>,
     pub(crate) big_retained: rustc_hash::FxHashMap<u32, u64>,
-    pub(crate) retained_count: Vec<u32>,
+    /// Retained counts in 16 bits; `u16::MAX` means the count is in `big_count`.
+    pub(crate) retained_count: Vec<u16>,
+    pub(crate) big_count: rustc_hash::FxHashMap<u32, u64>,
     pub(crate) reach: Vec<u8>,
     pub(crate) child_starts: Vec<u32>,
     pub(crate) children: Vec<u32>,
@@ -59,15 +61,13 @@ impl Dominators {
 
     /// Retained size of `n` (0 when unreachable).
     pub fn retained(&self, n: Node) -> u64 {
-        match self.retained[n as usize] {
-            u32::MAX => self.big_retained.get(&n).copied().unwrap_or(u64::from(u32::MAX)),
-            r => u64::from(r),
-        }
+        Packed { small: &self.retained[..], big: &self.big_retained }.get(n)
     }
 
     /// Number of objects `n` retains, itself included (0 when unreachable).
     pub fn retained_count(&self, n: Node) -> u32 {
-        self.retained_count[n as usize]
+        let packed = Packed { small: &self.retained_count[..], big: &self.big_count };
+        u32::try_from(packed.get(n)).unwrap_or(u32::MAX)
     }
 
     /// How `n` is reachable.
@@ -88,20 +88,44 @@ impl Dominators {
     }
 
     /// Computes the tree for `index`.
+    ///
+    /// Objects with no strong references of their own ("leaves": primitive arrays, boxed
+    /// values, strings' arrays; 41 % of the objects of a typical Java heap) take no part in
+    /// semi-NCA: they are nobody's predecessor or DFS ancestor, so each one's immediate dominator
+    /// is the nearest common ancestor, in the tree of the others, of the objects referring to it
+    /// (usually one: its DFS parent). The semi-NCA arrays then cover the other objects only.
     pub fn compute(index: &Index) -> Dominators {
         let n = index.len();
         let g = index.graph();
+        // Per object: unvisited (`u32::MAX`); a preorder number; or, for a leaf, `LEAF` (plus
+        // `LEAF_WEAK` when found in the weak part) and the preorder number of its immediate
+        // dominator so far. Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects
+        // or more keeps every object in semi-NCA instead.
+        let prune = (n as u64) < u64::from(LEAF_WEAK);
+        let is_leaf = |t: u32| prune && g.edges(t).iter().all(|&e| e & WEAK != 0);
         let mut pre = vec![u32::MAX; n];
-        // Preorder number -> node; slot 0 is the virtual root. Sized for every object at once:
-        // growing by doubling would leave up to half again unused at the peak.
-        let mut vertex: Vec<u32> = Vec::with_capacity(n + 1);
-        vertex.push(ROOT);
-        let mut parent: Vec<u32> = Vec::with_capacity(n + 1);
-        parent.push(0);
+        // Preorder number -> object, for the objects in semi-NCA; slot 0 is the virtual root.
+        let mut vertex: Vec<u32> = vec![ROOT];
+        let mut parent: Vec<u32> = vec![0];
         let mut stack: Vec<(u32, u32)> = Vec::new();
+        // Leaves found by the rounds below (their classes and referents are looked at too).
+        let mut new_leaves: Vec<u32> = Vec::new();
+        let mut leaf_tag = LEAF;
 
-        let mut dfs = |s: u32, pre: &mut Vec<u32>, vertex: &mut Vec<u32>, parent: &mut Vec<u32>| {
+        let mut dfs = |s: u32,
+                       pre: &mut Vec<u32>,
+                       vertex: &mut Vec<u32>,
+                       parent: &mut Vec<u32>,
+                       tag: u32,
+                       mut leaves: Option<&mut Vec<u32>>| {
             if pre[s as usize] != u32::MAX {
+                return;
+            }
+            if is_leaf(s) {
+                pre[s as usize] = tag;
+                if let Some(l) = leaves {
+                    l.push(s);
+                }
                 return;
             }
             pre[s as usize] = vertex.len() as u32;
@@ -116,8 +140,15 @@ impl Dominators {
                     let t = g.targets[pos as usize];
                     pos += 1;
                     if t & WEAK == 0 && pre[t as usize] == u32::MAX {
-                        next = Some(t);
-                        break;
+                        if is_leaf(t) {
+                            pre[t as usize] = tag | pre[v as usize];
+                            if let Some(l) = leaves.as_deref_mut() {
+                                l.push(t);
+                            }
+                        } else {
+                            next = Some(t);
+                            break;
+                        }
                     }
                 }
                 top.1 = pos;
@@ -136,7 +167,7 @@ impl Dominators {
         };
 
         for &(r, _) in index.roots() {
-            dfs(r, &mut pre, &mut vertex, &mut parent);
+            dfs(r, &mut pre, &mut vertex, &mut parent, leaf_tag, None);
         }
         // Objects found so far may make more objects live: their classes (strongly), then the
         // referents of their References (weakly). Each round looks at the objects the previous
@@ -167,21 +198,23 @@ impl Dominators {
             }
             loop {
                 let scanned = vertex.len();
-                for t in found.drain(..) {
-                    dfs(t, &mut pre, &mut vertex, &mut parent);
+                new_leaves.clear();
+                for t in std::mem::take(&mut found) {
+                    dfs(t, &mut pre, &mut vertex, &mut parent, leaf_tag, Some(&mut new_leaves));
                 }
-                if vertex.len() == scanned {
+                if vertex.len() == scanned && new_leaves.is_empty() {
                     break;
                 }
-                for &v in &vertex[scanned..] {
+                for &v in vertex[scanned..].iter().chain(&new_leaves) {
                     step(v, &pre, &mut found);
                 }
             }
             if strong_end == 0 {
                 strong_end = vertex.len() as u32;
+                leaf_tag = LEAF | LEAF_WEAK;
             }
         }
-        drop(stack);
+        drop((stack, new_leaves));
         let count = vertex.len();
 
         // Predecessors in preorder space, as `pw << 32 | pv` sorted. Only those that are not the
@@ -190,31 +223,19 @@ impl Dominators {
         // virtual root (0), also one the DFS reached first from another root.
         let mut preds: Vec<u64> = Vec::new();
         for_each_tree_edge(index, &pre, strong_end, |pv, pw| {
-            if parent[pw as usize] != pv {
+            if pw & LEAF == 0 && parent[pw as usize] != pv {
                 preds.push(u64::from(pw) << 32 | u64::from(pv));
             }
         });
         for &(r, _) in index.roots() {
             let pr = pre[r as usize];
-            if parent[pr as usize] != 0 {
+            if pr & LEAF == 0 && parent[pr as usize] != 0 {
                 preds.push(u64::from(pr) << 32);
             }
         }
         rayon::slice::ParallelSliceMut::par_sort_unstable(&mut preds[..]);
         preds.dedup();
         preds.shrink_to_fit();
-
-        // Node order is no longer needed beyond how each object is reached: a byte, not four,
-        // while the semi-NCA arrays are alive.
-        let reach: Vec<u8> = pre
-            .iter()
-            .map(|&p| match p {
-                u32::MAX => REACH_NONE,
-                p if p < strong_end => REACH_STRONG,
-                _ => REACH_WEAK,
-            })
-            .collect();
-        drop(pre);
 
         // Semi-NCA.
         let mut idom = parent.clone();
@@ -245,23 +266,91 @@ impl Dominators {
         }
         drop(semi);
 
+        // Leaves: the nearest common ancestor of their referrers (a GC root's is the virtual root).
+        let nca = |mut a: u32, mut b: u32| {
+            while a != b {
+                if a > b {
+                    a = idom[a as usize];
+                } else {
+                    b = idom[b as usize];
+                }
+            }
+            a
+        };
+        // (The edges `for_each_tree_edge` walks, into leaves: it cannot lend `pre` mutably.)
+        for v in 0..n {
+            let pv = pre[v];
+            if pv == u32::MAX || pv & LEAF != 0 {
+                continue;
+            }
+            for &t in g.edges(v as u32).iter().filter(|&&t| t & WEAK == 0) {
+                let slot = &mut pre[t as usize];
+                let strong_leaf = *slot & (LEAF | LEAF_WEAK) == LEAF;
+                if *slot & LEAF != 0 && !(pv >= strong_end && strong_leaf) {
+                    *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
+                }
+            }
+        }
+        for &(r, _) in index.roots() {
+            let slot = &mut pre[r as usize];
+            if *slot & LEAF != 0 {
+                *slot &= !LEAF_NODE;
+            }
+        }
+
         // From here on, node space.
         let mut idom_n = vec![UNREACHABLE; n];
+        let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
         for w in 1..count {
-            let d = idom[w];
-            idom_n[vertex[w] as usize] = if d == 0 { ROOT } else { vertex[d as usize] };
+            idom_n[vertex[w] as usize] = to_node(idom[w]);
         }
         drop(idom);
+        let mut reach = vec![REACH_NONE; n];
+        let (mut leaves, mut strong_leaves) = (0u64, 0u64);
+        for (v, &p) in pre.iter().enumerate() {
+            reach[v] = match p {
+                u32::MAX => REACH_NONE,
+                p if p & LEAF != 0 => {
+                    idom_n[v] = to_node(p & LEAF_NODE);
+                    leaves += 1;
+                    if p & LEAF_WEAK == 0 {
+                        strong_leaves += 1;
+                        REACH_STRONG
+                    } else {
+                        REACH_WEAK
+                    }
+                }
+                p if p < strong_end => REACH_STRONG,
+                _ => REACH_WEAK,
+            };
+        }
+        drop(pre);
 
-        // Retained sizes: children before parents (reverse preorder). Summed in 32 bits: only
-        // objects retaining 4 GB or more (a handful, if any) move to the map.
-        let mut retained = Sizes { small: vec![0u32; n], big: Default::default() };
-        let mut retained_count = vec![0u32; n];
+        // Retained sizes: leaves into their dominators, then the others children before parents
+        // (reverse preorder; a leaf dominates nothing). Summed in 32 bits: only objects
+        // retaining 4 GB or more (a handful, if any) move to the map.
+        let mut retained = Packed { small: vec![0u32; n], big: Default::default() };
+        let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
         for &v in &vertex[1..] {
             retained.set(v, index.shallow_size(v));
-            retained_count[v as usize] = 1;
+            counts.set(v, 1);
         }
         let mut reachable_bytes = 0u64;
+        for v in 0..n as u32 {
+            let d = idom_n[v as usize];
+            if d == UNREACHABLE || counts.small[v as usize] != 0 {
+                continue;
+            }
+            let r = index.shallow_size(v);
+            retained.set(v, r);
+            counts.set(v, 1);
+            if d == ROOT {
+                reachable_bytes += r;
+            } else {
+                retained.set(d, retained.get(d) + r);
+                counts.set(d, counts.get(d) + 1);
+            }
+        }
         for &v in vertex[1..].iter().rev() {
             let d = idom_n[v as usize];
             let r = retained.get(v);
@@ -269,11 +358,14 @@ impl Dominators {
                 reachable_bytes += r;
             } else {
                 retained.set(d, retained.get(d) + r);
-                retained_count[d as usize] = retained_count[d as usize].saturating_add(retained_count[v as usize]);
+                counts.set(d, counts.get(d) + counts.get(v));
             }
         }
 
-        // The tree's children, in preorder; slot `n` is the virtual root. Same back-filling as above.
+        drop(vertex);
+        // The tree's children, each row in node order; slot `n` is the virtual root. `child_starts`
+        // first holds running ends, then (filled back to front) each row's start.
+        let reached = count - 1 + leaves as usize;
         let mut child_starts = vec![0u32; n + 2];
         let slot = |d: u32| if d == ROOT { n } else { d as usize };
         for &d in &idom_n {
@@ -284,55 +376,121 @@ impl Dominators {
         for i in 1..child_starts.len() {
             child_starts[i] += child_starts[i - 1];
         }
-        let mut children = vec![0u32; count - 1];
-        for &v in vertex[1..].iter().rev() {
-            let k = slot(idom_n[v as usize]);
-            child_starts[k] -= 1;
-            children[child_starts[k] as usize] = v;
+        let mut children = vec![0u32; reached];
+        for v in (0..n as u32).rev() {
+            let d = idom_n[v as usize];
+            if d != UNREACHABLE {
+                let k = slot(d);
+                child_starts[k] -= 1;
+                children[child_starts[k] as usize] = v;
+            }
         }
-        drop(vertex);
         Dominators {
             idom: idom_n,
             retained: retained.small,
             big_retained: retained.big,
-            retained_count,
+            retained_count: counts.small,
+            big_count: counts.big,
             reach,
             child_starts,
             children,
-            reachable_objects: (count - 1) as u64,
+            reachable_objects: reached as u64,
             reachable_bytes,
-            strong_objects: u64::from(strong_end - 1),
+            strong_objects: u64::from(strong_end - 1) + strong_leaves,
         }
     }
 }
 
-/// Sizes in 32 bits, those that do not fit marked `u32::MAX` and kept in a map.
-pub(crate) struct Sizes {
-    pub(crate) small: Vec<u32>,
-    pub(crate) big: rustc_hash::FxHashMap<u32, u64>,
+/// A leaf's entry in `pre` (see [`Dominators::compute`]).
+const LEAF: u32 = 1 << 31;
+/// A leaf found in the weak part.
+const LEAF_WEAK: u32 = 1 << 30;
+/// The preorder number in a leaf's entry.
+const LEAF_NODE: u32 = LEAF_WEAK - 1;
+
+/// Values in 16 or 32 bits, those that do not fit marked with the type's maximum and kept in a
+/// map (retained sizes of 4 GB and more, retained counts of 65,535 and more: a handful).
+pub(crate) struct Packed<V, M> {
+    pub(crate) small: V,
+    pub(crate) big: M,
 }
 
-impl Sizes {
+/// An unsigned integer type of [`Packed`] values.
+pub(crate) trait Small: Copy + PartialEq {
+    const MARK: Self;
+    fn narrow(v: u64) -> Option<Self>;
+    fn widen(self) -> u64;
+}
+
+impl Small for u16 {
+    const MARK: u16 = u16::MAX;
+    fn narrow(v: u64) -> Option<u16> {
+        u16::try_from(v).ok().filter(|&x| x != u16::MAX)
+    }
+    fn widen(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+impl Small for u32 {
+    const MARK: u32 = u32::MAX;
+    fn narrow(v: u64) -> Option<u32> {
+        u32::try_from(v).ok().filter(|&x| x != u32::MAX)
+    }
+    fn widen(self) -> u64 {
+        u64::from(self)
+    }
+}
+
+type Map = rustc_hash::FxHashMap<u32, u64>;
+
+/// A list of [`Small`] values, owned or borrowed.
+pub(crate) trait Smalls {
+    type Elem: Small;
+    fn at(&self, i: usize) -> Self::Elem;
+}
+
+impl<T: Small> Smalls for Vec<T> {
+    type Elem = T;
+    #[inline]
+    fn at(&self, i: usize) -> T {
+        self[i]
+    }
+}
+
+impl<T: Small> Smalls for &[T] {
+    type Elem = T;
+    #[inline]
+    fn at(&self, i: usize) -> T {
+        self[i]
+    }
+}
+
+impl<V: Smalls, M: std::borrow::Borrow<Map>> Packed<V, M> {
     #[inline]
     pub(crate) fn get(&self, n: Node) -> u64 {
-        match self.small[n as usize] {
-            u32::MAX => self.big.get(&n).copied().unwrap_or(u64::from(u32::MAX)),
-            v => u64::from(v),
+        let v = self.small.at(n as usize);
+        if v == V::Elem::MARK {
+            self.big.borrow().get(&n).copied().unwrap_or(V::Elem::MARK.widen())
+        } else {
+            v.widen()
         }
     }
+}
 
+impl<T: Small> Packed<Vec<T>, Map> {
     #[inline]
-    pub(crate) fn set(&mut self, n: Node, size: u64) {
-        match u32::try_from(size) {
-            Ok(v) if v != u32::MAX => {
-                if self.small[n as usize] == u32::MAX {
+    pub(crate) fn set(&mut self, n: Node, value: u64) {
+        match T::narrow(value) {
+            Some(v) => {
+                if self.small[n as usize] == T::MARK {
                     self.big.remove(&n);
                 }
                 self.small[n as usize] = v;
             }
-            _ => {
-                self.small[n as usize] = u32::MAX;
-                self.big.insert(n, size);
+            None => {
+                self.small[n as usize] = T::MARK;
+                self.big.insert(n, value);
             }
         }
     }
@@ -394,12 +552,12 @@ fn eval(v: u32, last: u32, anc: &mut [u32], label: &mut [u32], semi: &[u32], pat
 
 #[cfg(test)]
 mod tests {
-    use super::Sizes;
+    use super::Packed;
 
     #[test]
     fn sizes_of_4_gb_and_more_are_kept_whole() {
         let sizes = [0, 1, u64::from(u32::MAX) - 1, u64::from(u32::MAX), 5 << 30, u64::MAX];
-        let mut packed = Sizes { small: vec![0; sizes.len()], big: Default::default() };
+        let mut packed = Packed { small: vec![0u32; sizes.len()], big: Default::default() };
         for (n, &s) in sizes.iter().enumerate() {
             packed.set(n as u32, s);
         }
