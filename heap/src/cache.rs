@@ -493,7 +493,7 @@ struct Parts {
     by_id_k: Vec<u64>,
     by_id_v: Vec<u32>,
     idom: Vec<u32>,
-    retained: Vec<u32>,
+    retained: Vec<u16>,
     big_rn: Vec<u32>,
     big_rv: Vec<u64>,
     retained_count: Vec<u16>,

@@ -36,8 +36,9 @@ pub enum Reach {
 /// The dominator tree with retained sizes.
 pub struct Dominators {
     pub(crate) idom: Vec<u32>,
-    /// Retained sizes in 32 bits; `u32::MAX` means the size is in `big_retained`.
-    pub(crate) retained: Vec<u32>,
+    /// Retained sizes in 16 bits; `u16::MAX` means the size is in `big_retained` (objects that
+    /// retain 64 KB or more: 2 % of those of a typical heap).
+    pub(crate) retained: Vec<u16>,
     pub(crate) big_retained: rustc_hash::FxHashMap<u32, u64>,
     /// Retained counts in 16 bits; `u16::MAX` means the count is in `big_count`.
     pub(crate) retained_count: Vec<u16>,
@@ -327,9 +328,9 @@ impl Dominators {
         drop(pre);
 
         // Retained sizes: leaves into their dominators, then the others children before parents
-        // (reverse preorder; a leaf dominates nothing). Summed in 32 bits: only objects
-        // retaining 4 GB or more (a handful, if any) move to the map.
-        let mut retained = Packed { small: vec![0u32; n], big: Default::default() };
+        // (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects retaining 64 KB
+        // or more move to the map.
+        let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
         let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
         for &v in &vertex[1..] {
             retained.set(v, index.shallow_size(v));
@@ -409,7 +410,7 @@ const LEAF_WEAK: u32 = 1 << 30;
 const LEAF_NODE: u32 = LEAF_WEAK - 1;
 
 /// Values in 16 or 32 bits, those that do not fit marked with the type's maximum and kept in a
-/// map (retained sizes of 4 GB and more, retained counts of 65,535 and more: a handful).
+/// map (retained sizes of 64 KB and more, retained counts of 65,535 and more: a few percent).
 pub(crate) struct Packed<V, M> {
     pub(crate) small: V,
     pub(crate) big: M,
