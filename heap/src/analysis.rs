@@ -56,7 +56,7 @@ impl Heap {
         }
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
-        let (dominators, paths) = rayon::join(
+        let (dominators, mut paths) = rayon::join(
             || Dominators::compute(&index),
             || GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index)),
         );
@@ -68,6 +68,7 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }
+        paths.keep_differences(&dominators.idom);
         index.release_pages();
         Heap::assemble(index, dominators, histogram, OnceLock::from(paths))
     }

@@ -23,7 +23,7 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -38,7 +38,7 @@ use crate::index::column::Column;
 use crate::index::csr::{Csr, WEAK};
 use crate::index::ids::IdMap;
 use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
-use crate::paths::GcPaths;
+use crate::paths::{GcPaths, Parents};
 use crate::sizes::{SizeModel, Sizer};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
@@ -403,7 +403,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     let hist: Vec<u64> = heap.histogram.iter().flat_map(|c| [c.instances, c.shallow_bytes, c.retained_bytes]).collect();
     w.array(&hist)?;
     // The shortest paths.
-    w.array(&paths.parent)?;
+    let (parent_bits, parent_values) = paths.differences(&dom.idom);
+    w.array(&parent_bits)?;
+    w.array(&parent_values)?;
     w.array(&paths.weak_via)?;
     let sum = w.hash.digest();
     w.out.write_all(&sum.to_le_bytes())?;
@@ -443,6 +445,14 @@ impl<R: Read> Reading<R> {
         let n = self.count(std::mem::size_of::<T>())?;
         let mut v = vec![T::zeroed(); n];
         self.take(bytemuck::cast_slice_mut(&mut v))?;
+        Ok(v)
+    }
+
+    /// An array read straight into shared memory (no copy from a `Vec`).
+    fn shared<T: bytemuck::Pod>(&mut self) -> Result<Arc<[T]>, String> {
+        let n = self.count(std::mem::size_of::<T>())?;
+        let mut v: Arc<[T]> = std::iter::repeat_n(T::zeroed(), n).collect();
+        self.take(bytemuck::cast_slice_mut(Arc::get_mut(&mut v).expect("not shared yet")))?;
         Ok(v)
     }
 }
@@ -492,7 +502,7 @@ struct Parts {
     string_lens: Vec<u32>,
     by_id_k: Vec<u64>,
     by_id_v: Vec<u32>,
-    idom: Vec<u32>,
+    idom: Arc<[u32]>,
     retained: Vec<u16>,
     big_rn: Vec<u32>,
     big_rv: Vec<u64>,
@@ -503,7 +513,8 @@ struct Parts {
     child_starts: Vec<u32>,
     children: Vec<u32>,
     hist: Vec<u64>,
-    parent: Vec<u32>,
+    parent_bits: Vec<u64>,
+    parent_values: Vec<u32>,
     weak_via: Vec<u64>,
 }
 
@@ -549,7 +560,7 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             string_lens: r.array()?,
             by_id_k: r.array()?,
             by_id_v: r.array()?,
-            idom: r.array()?,
+            idom: r.shared()?,
             retained: r.array()?,
             big_rn: r.array()?,
             big_rv: r.array()?,
@@ -560,7 +571,8 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             child_starts: r.array()?,
             children: r.array()?,
             hist: r.array()?,
-            parent: r.array()?,
+            parent_bits: r.array()?,
+            parent_values: r.array()?,
             weak_via: r.array()?,
         })
     };
@@ -678,9 +690,8 @@ impl Parts {
         }
         let has_paths = meta.paths;
         if has_paths
-            && (self.parent.len() != n
-                || self.weak_via.len() != n.div_ceil(64)
-                || !self.parent.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
+            && (self.weak_via.len() != n.div_ceil(64)
+                || !self.parent_values.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
         {
             return bad("paths");
         }
@@ -689,6 +700,14 @@ impl Parts {
         }
 
         let Parts { meta, .. } = self;
+        let parents = if has_paths {
+            match Parents::except(self.idom.clone(), self.parent_bits, self.parent_values) {
+                Some(p) => Some(p),
+                None => return bad("paths"),
+            }
+        } else {
+            None
+        };
         let class_by_node =
             meta.classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|node| (node, i as u32))).collect();
         let strings: FxHashMap<u64, (u64, u32)> = self
@@ -739,8 +758,8 @@ impl Parts {
             .map(|c| ClassStats { instances: c[0], shallow_bytes: c[1], retained_bytes: c[2] })
             .collect();
         let paths = OnceLock::new();
-        if has_paths {
-            let _ = paths.set(GcPaths { parent: self.parent, weak_via: self.weak_via });
+        if let Some(parents) = parents {
+            let _ = paths.set(GcPaths { parents, weak_via: self.weak_via });
         }
         Ok(Heap::assemble(index, dominators, histogram, paths))
     }

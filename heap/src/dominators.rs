@@ -35,7 +35,8 @@ pub enum Reach {
 
 /// The dominator tree with retained sizes.
 pub struct Dominators {
-    pub(crate) idom: Vec<u32>,
+    /// Shared with the shortest paths, which keep only the parents that differ from it.
+    pub(crate) idom: std::sync::Arc<[u32]>,
     /// Retained sizes in 16 bits; `u16::MAX` means the size is in `big_retained` (objects that
     /// retain 64 KB or more: 2 % of those of a typical heap).
     pub(crate) retained: Vec<u16>,
@@ -300,7 +301,9 @@ impl Dominators {
         }
 
         // From here on, node space.
-        let mut idom_n = vec![UNREACHABLE; n];
+        // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
+        let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(UNREACHABLE, n).collect();
+        let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
         let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
         for w in 1..count {
             idom_n[vertex[w] as usize] = to_node(idom[w]);
@@ -369,7 +372,7 @@ impl Dominators {
         let reached = count - 1 + leaves as usize;
         let mut child_starts = vec![0u32; n + 2];
         let slot = |d: u32| if d == ROOT { n } else { d as usize };
-        for &d in &idom_n {
+        for &d in idom_n.iter() {
             if d != UNREACHABLE {
                 child_starts[slot(d)] += 1;
             }
@@ -387,7 +390,7 @@ impl Dominators {
             }
         }
         Dominators {
-            idom: idom_n,
+            idom: idom_arc,
             retained: retained.small,
             big_retained: retained.big,
             retained_count: counts.small,

@@ -18,9 +18,76 @@ pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 
 /// Parent pointers of the shortest-path forest from the GC roots.
 pub struct GcPaths {
-    pub(crate) parent: Vec<u32>,
+    pub(crate) parents: Parents,
     /// A bit per node: reached through a weak referent.
     pub(crate) weak_via: Vec<u64>,
+}
+
+/// The parent of every object, or only of those whose parent is not their immediate dominator.
+///
+/// An object most often has one referrer, which is then both its parent on the shortest path and
+/// its immediate dominator: on the 1 GB benchmark dump the two differ for 8 % of the objects. So
+/// once the dominator tree is known, only those are kept (a bit per object, a count per 64, and
+/// the differing parents in node order), 7 MB where a parent per object took 56.
+pub(crate) enum Parents {
+    All(Vec<u32>),
+    Except {
+        idom: std::sync::Arc<[u32]>,
+        /// A bit per object whose parent is in `values`.
+        bits: Vec<u64>,
+        /// Set bits before each word of `bits`.
+        ranks: Vec<u32>,
+        values: Vec<u32>,
+    },
+}
+
+impl Parents {
+    /// The parent of `n`: an object, [`IS_ROOT`] or [`NONE`].
+    #[inline]
+    pub(crate) fn get(&self, n: Node) -> u32 {
+        match self {
+            Parents::All(p) => p[n as usize],
+            Parents::Except { idom, bits, ranks, values } => {
+                let (w, b) = (n as usize / 64, n % 64);
+                if bits[w] >> b & 1 != 0 {
+                    values[(ranks[w] + (bits[w] & ((1u64 << b) - 1)).count_ones()) as usize]
+                } else {
+                    match idom[n as usize] {
+                        crate::dominators::ROOT => IS_ROOT,
+                        crate::dominators::UNREACHABLE => NONE,
+                        d => d,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of objects.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Parents::All(p) => p.len(),
+            Parents::Except { idom, .. } => idom.len(),
+        }
+    }
+
+    /// The parents that differ from `idom` (same length), against it; `None` if the lengths
+    /// disagree or `values` does not hold one parent per set bit.
+    pub(crate) fn except(idom: std::sync::Arc<[u32]>, bits: Vec<u64>, values: Vec<u32>) -> Option<Parents> {
+        if bits.len() != idom.len().div_ceil(64) {
+            return None;
+        }
+        let mut ranks = Vec::with_capacity(bits.len());
+        let mut total = 0u32;
+        for w in &bits {
+            ranks.push(total);
+            total = total.checked_add(w.count_ones())?;
+        }
+        let tail = idom.len() % 64;
+        if total as usize != values.len() || (tail != 0 && bits.last().is_some_and(|&w| w >> tail != 0)) {
+            return None;
+        }
+        Some(Parents::Except { idom, bits, ranks, values })
+    }
 }
 
 /// One step of a path: the object, and how the previous step refers to it.
@@ -246,7 +313,40 @@ impl GcPaths {
             }
         }
         bfs(&mut order, &mut parent, &mut deferred, true);
-        GcPaths { parent, weak_via }
+        GcPaths { parents: Parents::All(parent), weak_via }
+    }
+
+    /// Keeps only the parents that differ from the immediate dominators in `idom` (see
+    /// [`Parents`]).
+    pub(crate) fn keep_differences(&mut self, idom: &std::sync::Arc<[u32]>) {
+        if matches!(self.parents, Parents::All(_)) {
+            let (bits, values) = self.differences(idom);
+            if let Some(p) = Parents::except(idom.clone(), bits, values) {
+                self.parents = p;
+            }
+        }
+    }
+
+    /// The parents that differ from the immediate dominators in `idom`: a bit per object, and
+    /// those parents in node order.
+    pub(crate) fn differences(&self, idom: &[u32]) -> (Vec<u64>, Vec<u32>) {
+        let n = self.parents.len();
+        let mut bits = vec![0u64; n.div_ceil(64)];
+        let mut values = Vec::new();
+        for v in 0..n {
+            let d = match idom.get(v).copied().unwrap_or(crate::dominators::UNREACHABLE) {
+                crate::dominators::ROOT => IS_ROOT,
+                crate::dominators::UNREACHABLE => NONE,
+                d => d,
+            };
+            let p = self.parents.get(v as u32);
+            if p != d {
+                bits[v / 64] |= 1 << (v % 64);
+                values.push(p);
+            }
+        }
+        values.shrink_to_fit();
+        (bits, values)
     }
 
     /// The path from a GC root to `target`, root first, with each reference named; empty if no
@@ -287,8 +387,8 @@ impl GcPaths {
     /// visited) when no root reaches it, or when damaged parents make a cycle.
     fn walk_up(&self, target: Node, mut visit: impl FnMut(Node)) -> bool {
         let mut cur = target;
-        for _ in 0..self.parent.len() {
-            match self.parent[cur as usize] {
+        for _ in 0..self.parents.len() {
+            match self.parents.get(cur) {
                 NONE => return false,
                 IS_ROOT => {
                     visit(cur);
@@ -305,7 +405,7 @@ impl GcPaths {
 
     /// Whether a GC root reaches `n` by any path.
     pub fn is_reachable(&self, n: Node) -> bool {
-        self.parent[n as usize] != NONE
+        self.parents.get(n) != NONE
     }
 }
 
