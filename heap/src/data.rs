@@ -55,9 +55,16 @@ impl Data {
         }
     }
 
-    /// [`release`](Data::release) of the whole dump.
+    /// [`release`](Data::release) of the whole dump, and the allocator's free memory back to
+    /// the kernel too: glibc keeps what a phase freed in its arenas (its mmap threshold grows
+    /// with the large arrays freed before), which a long-lived process would carry to its end.
     pub fn release_all(&self) {
         self.release(0..self.len());
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: malloc_trim only returns free memory of the allocator to the kernel.
+        unsafe {
+            libc::malloc_trim(0);
+        }
     }
 
     /// Maps the file at `path`; a gzip or zstd file (a dump someone compressed, or a stripped

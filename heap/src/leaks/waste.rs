@@ -84,7 +84,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     // back, so the process does not end up holding the file's pages (strings are everywhere).
     let groups: Groups = heap
         .instances_of(string)
-        .par_chunks(1 << 16)
+        .par_chunks(1 << 13)
         .fold(Groups::default, |mut groups, slice| {
             for &s in slice {
                 if heap.dominators.reach(s) != Reach::Strong {
