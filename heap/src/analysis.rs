@@ -376,7 +376,7 @@ fn reverse(index: &Index) -> Csr {
             fill[k] += 1;
         }
     }
-    Csr { starts, targets }
+    Csr { starts: crate::index::csr::Starts::new(&starts), targets }
 }
 
 /// Whether `v` is a class object (they count in the summary, not as instances of a class).

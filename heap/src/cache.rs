@@ -35,7 +35,7 @@ use crate::dominators::{Dominators, Packed, ROOT, UNREACHABLE};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
 use crate::index::column::Column;
-use crate::index::csr::{Csr, WEAK};
+use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
 use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
 use crate::paths::{GcPaths, Parents};
@@ -336,6 +336,13 @@ impl<W: Write> Hashing<W> {
     }
 }
 
+fn starts<W: Write>(w: &mut Hashing<W>, s: &Starts) -> std::io::Result<()> {
+    let (base, rel, wide) = s.parts();
+    w.array(base)?;
+    w.array(rel)?;
+    w.array(wide)
+}
+
 fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
@@ -373,7 +380,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     let (big_n, big_v): (Vec<u32>, Vec<u64>) = idx.big_shallow.iter().map(|(&n, &v)| (n, v)).unzip();
     w.array(&big_n)?;
     w.array(&big_v)?;
-    w.array(&idx.refs.starts)?;
+    starts(&mut w, &idx.refs.starts)?;
     w.array(&idx.refs.targets)?;
     w.array(&idx.roots.iter().map(|r| r.0).collect::<Vec<u32>>())?;
     w.array(&idx.marked_unreachable)?;
@@ -397,7 +404,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&big_cn)?;
     w.array(&big_cv)?;
     w.array(&dom.reach)?;
-    w.array(&dom.child_starts)?;
+    starts(&mut w, &dom.child_starts)?;
     w.array(&dom.children)?;
     // The histogram.
     let hist: Vec<u64> = heap.histogram.iter().flat_map(|c| [c.instances, c.shallow_bytes, c.retained_bytes]).collect();
@@ -448,6 +455,12 @@ impl<R: Read> Reading<R> {
         Ok(v)
     }
 
+    /// Row starts (see [`Starts`]).
+    fn starts(&mut self) -> Result<Starts, String> {
+        let (base, rel, wide) = (self.array()?, self.array()?, self.array()?);
+        Starts::from_parts(base, rel, wide).ok_or_else(|| "row starts inconsistent".to_string())
+    }
+
     /// An array read straight into shared memory (no copy from a `Vec`).
     fn shared<T: bytemuck::Pod>(&mut self) -> Result<Arc<[T]>, String> {
         let n = self.count(std::mem::size_of::<T>())?;
@@ -461,12 +474,12 @@ impl<R: Read> Reading<R> {
 /// describes, and a tree: each node listed once, in the row of its immediate dominator, and
 /// every node's retained count above each of its children's (so following `idom` upwards
 /// always ends: no cycle would send the tree's walkers round for ever). Linear passes, no walk.
-fn is_tree(idom: &[u32], retained_count: &dyn Fn(u32) -> u64, child_starts: &[u32], children: &[u32]) -> bool {
+fn is_tree(idom: &[u32], retained_count: &dyn Fn(u32) -> u64, child_starts: &Starts, children: &[u32]) -> bool {
     let n = idom.len();
     let mut seen = vec![false; n];
     for k in 0..=n {
         let parent = if k == n { ROOT } else { k as u32 };
-        for &c in &children[child_starts[k] as usize..child_starts[k + 1] as usize] {
+        for &c in &children[child_starts.get(k) as usize..child_starts.get(k + 1) as usize] {
             if seen[c as usize] || idom[c as usize] != parent {
                 return false;
             }
@@ -493,7 +506,7 @@ struct Parts {
     shallow: Vec<u16>,
     big_n: Vec<u32>,
     big_v: Vec<u64>,
-    starts: Vec<u32>,
+    starts: Starts,
     targets: Vec<u32>,
     root_nodes: Vec<u32>,
     marked_unreachable: Vec<u32>,
@@ -510,7 +523,7 @@ struct Parts {
     big_cn: Vec<u32>,
     big_cv: Vec<u64>,
     reach: Vec<u8>,
-    child_starts: Vec<u32>,
+    child_starts: Starts,
     children: Vec<u32>,
     hist: Vec<u64>,
     parent_bits: Vec<u64>,
@@ -551,7 +564,7 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             shallow: r.array()?,
             big_n: r.array()?,
             big_v: r.array()?,
-            starts: r.array()?,
+            starts: r.starts()?,
             targets: r.array()?,
             root_nodes: r.array()?,
             marked_unreachable: r.array()?,
@@ -568,7 +581,7 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             big_cn: r.array()?,
             big_cv: r.array()?,
             reach: r.array()?,
-            child_starts: r.array()?,
+            child_starts: r.starts()?,
             children: r.array()?,
             hist: r.array()?,
             parent_bits: r.array()?,
@@ -610,10 +623,12 @@ impl Parts {
             return bad("row starts");
         }
         let nodes_ok = |v: &[u32]| v.iter().all(|&x| (x as usize) < n);
-        let rows_ok = |starts: &[u32], len: usize| {
-            starts.first() == Some(&0)
-                && starts.last() == Some(&(len as u32))
-                && starts.windows(2).all(|w| w[0] <= w[1])
+        let rows_ok = |starts: &Starts, len: usize| {
+            let mut prev = 0u32;
+            !starts.is_empty()
+                && starts.get(0) == 0
+                && starts.get(starts.len() - 1) as usize == len
+                && starts.iter().all(|x| std::mem::replace(&mut prev, x) <= x)
         };
         if !self.ids.windows(2).all(|w| w[0] < w[1]) {
             return bad("object ids");
@@ -818,7 +833,7 @@ mod tests {
 
     /// `is_tree` with the counts as a list.
     fn tree(idom: &[u32], counts: &[u32], s: &[u32], c: &[u32]) -> bool {
-        is_tree(idom, &|x| u64::from(counts[x as usize]), s, c)
+        is_tree(idom, &|x| u64::from(counts[x as usize]), &Starts::new(s), c)
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub struct Dominators {
     pub(crate) retained_count: Vec<u16>,
     pub(crate) big_count: rustc_hash::FxHashMap<u32, u64>,
     pub(crate) reach: Vec<u8>,
-    pub(crate) child_starts: Vec<u32>,
+    pub(crate) child_starts: crate::index::csr::Starts,
     pub(crate) children: Vec<u32>,
     /// Objects reachable from the roots, strongly or weakly.
     pub reachable_objects: u64,
@@ -84,8 +84,8 @@ impl Dominators {
     /// Objects `n` immediately dominates; `None` for the virtual root's children.
     pub fn children(&self, n: Option<Node>) -> &[Node] {
         let k = n.map_or(self.idom.len(), |n| n as usize);
-        let a = self.child_starts[k] as usize;
-        let b = self.child_starts[k + 1] as usize;
+        let a = self.child_starts.get(k) as usize;
+        let b = self.child_starts.get(k + 1) as usize;
         &self.children[a..b]
     }
 
@@ -133,10 +133,10 @@ impl Dominators {
             pre[s as usize] = vertex.len() as u32;
             vertex.push(s);
             parent.push(0);
-            stack.push((s, g.starts[s as usize]));
+            stack.push((s, g.starts.get(s as usize)));
             while let Some(top) = stack.last_mut() {
                 let (v, mut pos) = *top;
-                let end = g.starts[v as usize + 1];
+                let end = g.starts.get(v as usize + 1);
                 let mut next = None;
                 while pos < end {
                     let t = g.targets[pos as usize];
@@ -159,7 +159,7 @@ impl Dominators {
                         pre[t as usize] = vertex.len() as u32;
                         parent.push(pre[v as usize]);
                         vertex.push(t);
-                        stack.push((t, g.starts[t as usize]));
+                        stack.push((t, g.starts.get(t as usize)));
                     }
                     None => {
                         stack.pop();
@@ -396,7 +396,7 @@ impl Dominators {
             retained_count: counts.small,
             big_count: counts.big,
             reach,
-            child_starts,
+            child_starts: crate::index::csr::Starts::new(&child_starts),
             children,
             reachable_objects: reached as u64,
             reachable_bytes,

@@ -6,7 +6,7 @@ pub const WEAK: u32 = 1 << 31;
 /// Edges of node `n` are `targets[starts[n]..starts[n + 1]]`; a target may carry [`WEAK`].
 #[derive(Default)]
 pub struct Csr {
-    pub(crate) starts: Vec<u32>,
+    pub(crate) starts: Starts,
     pub(crate) targets: Vec<u32>,
 }
 
@@ -14,8 +14,8 @@ impl Csr {
     /// Raw edges of `n` (targets may carry the [`WEAK`] bit).
     #[inline]
     pub fn edges(&self, n: u32) -> &[u32] {
-        let a = self.starts[n as usize] as usize;
-        let b = self.starts[n as usize + 1] as usize;
+        let a = self.starts.get(n as usize) as usize;
+        let b = self.starts.get(n as usize + 1) as usize;
         &self.targets[a..b]
     }
 
@@ -27,5 +27,117 @@ impl Csr {
     /// Whether there are no edges.
     pub fn is_empty(&self) -> bool {
         self.targets.is_empty()
+    }
+}
+
+/// Marks a block of [`Starts`] kept whole; the rest of its `base` entry is its place in `wide`.
+const WIDE: u64 = 1 << 63;
+/// Entries per block.
+const BLOCK: usize = 64;
+
+/// The row starts of a CSR (ascending, one more than there are rows) in about two bytes each
+/// instead of four: per block of 64 entries the first one, then each entry as its distance from
+/// it in 16 bits. A block spanning 65,536 or more (a huge array's references) is kept whole.
+#[derive(Default, Clone)]
+pub struct Starts {
+    base: Vec<u64>,
+    rel: Vec<u16>,
+    wide: Vec<u32>,
+}
+
+impl Starts {
+    /// The starts in `v`, which must be ascending.
+    pub fn new(v: &[u32]) -> Starts {
+        let mut s = Starts { base: Vec::with_capacity(v.len().div_ceil(BLOCK)), rel: vec![0; v.len()], wide: Vec::new() };
+        for (b, block) in v.chunks(BLOCK).enumerate() {
+            let (lo, hi) = (block[0], block[block.len() - 1]);
+            if hi - lo <= u32::from(u16::MAX) {
+                s.base.push(u64::from(lo));
+                for (i, &x) in block.iter().enumerate() {
+                    s.rel[b * BLOCK + i] = (x - lo) as u16;
+                }
+            } else {
+                s.base.push(WIDE | s.wide.len() as u64);
+                s.wide.extend_from_slice(block);
+            }
+        }
+        s
+    }
+
+    /// Entry `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u32 {
+        let b = self.base[i / BLOCK];
+        if b & WIDE == 0 {
+            b as u32 + u32::from(self.rel[i])
+        } else {
+            self.wide[(b & !WIDE) as usize + i % BLOCK]
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.rel.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.rel.is_empty()
+    }
+
+    /// Every entry, in order.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Its parts, for the index cache.
+    pub(crate) fn parts(&self) -> (&[u64], &[u16], &[u32]) {
+        (&self.base, &self.rel, &self.wide)
+    }
+
+    /// From its parts, if they fit together (whether the entries ascend is the caller's check).
+    pub(crate) fn from_parts(base: Vec<u64>, rel: Vec<u16>, wide: Vec<u32>) -> Option<Starts> {
+        if base.len() != rel.len().div_ceil(BLOCK) {
+            return None;
+        }
+        let mut next_wide = 0usize;
+        for (b, &x) in base.iter().enumerate() {
+            if x & WIDE != 0 {
+                let len = (rel.len() - b * BLOCK).min(BLOCK);
+                if (x & !WIDE) as usize != next_wide {
+                    return None;
+                }
+                next_wide += len;
+            } else if x > u64::from(u32::MAX) {
+                return None;
+            }
+        }
+        (next_wide == wide.len()).then_some(Starts { base, rel, wide })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn starts_read_back_in_narrow_and_wide_blocks() {
+        // Small rows, then a block holding a row of 100,000 edges, then small rows again; a last
+        // block that is not full.
+        let mut v = vec![0u32];
+        for i in 0..300u32 {
+            let step = if i == 100 { 100_000 } else { i % 7 };
+            v.push(v.last().unwrap() + step);
+        }
+        let s = Starts::new(&v);
+        assert_eq!(s.len(), v.len());
+        assert_eq!(s.iter().collect::<Vec<_>>(), v);
+        assert_eq!(s.wide.len(), 64, "one block kept whole");
+        let (b, r, w) = s.parts();
+        let back = Starts::from_parts(b.to_vec(), r.to_vec(), w.to_vec()).unwrap();
+        assert_eq!(back.iter().collect::<Vec<_>>(), v);
+        assert!(Starts::from_parts(b.to_vec(), r[64..].to_vec(), w.to_vec()).is_none());
+        assert!(Starts::from_parts(b.to_vec(), r.to_vec(), w[1..].to_vec()).is_none());
+        assert_eq!(Starts::new(&[]).len(), 0);
     }
 }

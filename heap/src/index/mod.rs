@@ -704,7 +704,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         class_of,
         shallow,
         big_shallow,
-        refs: Csr { starts, targets },
+        refs: Csr { starts: csr::Starts::new(&starts), targets },
         roots,
         marked_unreachable,
         heaps,
