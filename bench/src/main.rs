@@ -269,11 +269,28 @@ fn rss_now() -> u64 {
     statm.split_whitespace().nth(1).and_then(|p| p.parse::<u64>().ok()).unwrap_or(0) * 4096
 }
 
+/// Peak RSS since the last call (bytes): VmHWM, then reset through /proc/self/clear_refs, so each
+/// phase's own peak shows (the run's peak stays in `getrusage`, which the reset does not touch).
+fn phase_peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    PHASE_PEAK.fetch_max(kb * 1024, Ordering::Relaxed);
+    kb * 1024
+}
+
+/// The highest phase peak seen (the reset of VmHWM also resets what `getrusage` reports).
+static PHASE_PEAK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 pub(crate) fn peak_rss() -> u64 {
     // SAFETY: getrusage writes into the struct we pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    u.ru_maxrss as u64 * 1024
+    (u.ru_maxrss as u64 * 1024).max(PHASE_PEAK.load(Ordering::Relaxed))
 }
 
 /// Child: analyse one dump, print phase times and peak RSS.
@@ -286,12 +303,12 @@ fn one(path: &Path) -> Result<()> {
         if m.last().map(|(n, _)| n.as_str()) != Some(phase.name()) {
             if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
                 eprintln!(
-                    "  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS {:>6.0} MB",
+                    "  before {:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS since the last line {:>6.0} MB",
                     phase.name(),
                     CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
                     PEAK.load(Ordering::Relaxed) as f64 / 1e6,
                     rss_now() as f64 / 1e6,
-                    peak_rss() as f64 / 1e6
+                    phase_peak_rss() as f64 / 1e6
                 );
             }
             m.push((phase.name().to_string(), Instant::now()));
@@ -303,11 +320,11 @@ fn one(path: &Path) -> Result<()> {
     let mem = |at: &str| {
         if std::env::var_os("HEAPTUI_BENCH_MEM").is_some() {
             eprintln!(
-                "  before {at:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS {:>6.0} MB",
+                "  before {at:<11} allocated {:>6.0} MB, peak so far {:>6.0} MB, RSS {:>6.0} MB, peak RSS since the last line {:>6.0} MB",
                 CURRENT.load(Ordering::Relaxed) as f64 / 1e6,
                 PEAK.load(Ordering::Relaxed) as f64 / 1e6,
                 rss_now() as f64 / 1e6,
-                peak_rss() as f64 / 1e6
+                phase_peak_rss() as f64 / 1e6
             );
         }
     };
@@ -322,6 +339,7 @@ fn one(path: &Path) -> Result<()> {
         &leaks,
     );
     let t_report = Instant::now();
+    mem("end");
     let mut marks = marks.into_inner().unwrap_or_default();
     marks.push(("leaks".into(), t_analysed));
     marks.push(("report".into(), t_leaks));

@@ -367,28 +367,35 @@ impl Dominators {
         }
 
         drop(vertex);
-        // The tree's children, each row in node order; slot `n` is the virtual root. `child_starts`
-        // first holds running ends, then (filled back to front) each row's start.
+        // The tree's children, each row in node order; row `n` is the virtual root's. Rows are
+        // counted in 16 bits (a map for 65,535 children and more), the starts made from the
+        // counts, then each row filled back to front while its count goes down: no list of
+        // starts in 32 bits at this, the phase's peak.
         let reached = count - 1 + leaves as usize;
-        let mut child_starts = vec![0u32; n + 2];
-        let slot = |d: u32| if d == ROOT { n } else { d as usize };
-        for &d in idom_n.iter() {
-            if d != UNREACHABLE {
-                child_starts[slot(d)] += 1;
+        let slot = |d: u32| if d == ROOT { n as u32 } else { d };
+        let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
+        for &d in idom_n.iter().filter(|&&d| d != UNREACHABLE) {
+            kids.set(slot(d), kids.get(slot(d)) + 1);
+        }
+        let mut sum = 0u32;
+        let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
+            let start = sum;
+            if k <= n {
+                sum += kids.get(k as u32) as u32;
             }
-        }
-        for i in 1..child_starts.len() {
-            child_starts[i] += child_starts[i - 1];
-        }
+            start
+        }));
         let mut children = vec![0u32; reached];
         for v in (0..n as u32).rev() {
             let d = idom_n[v as usize];
             if d != UNREACHABLE {
                 let k = slot(d);
-                child_starts[k] -= 1;
-                children[child_starts[k] as usize] = v;
+                let left = kids.get(k) - 1;
+                kids.set(k, left);
+                children[child_starts.get(k as usize) as usize + left as usize] = v;
             }
         }
+        drop(kids);
         Dominators {
             idom: idom_arc,
             retained: retained.small,
@@ -396,7 +403,7 @@ impl Dominators {
             retained_count: counts.small,
             big_count: counts.big,
             reach,
-            child_starts: crate::index::csr::Starts::new(&child_starts),
+            child_starts,
             children,
             reachable_objects: reached as u64,
             reachable_bytes,

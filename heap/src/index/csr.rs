@@ -48,18 +48,38 @@ pub struct Starts {
 impl Starts {
     /// The starts in `v`, which must be ascending.
     pub fn new(v: &[u32]) -> Starts {
-        let mut s = Starts { base: Vec::with_capacity(v.len().div_ceil(BLOCK)), rel: vec![0; v.len()], wide: Vec::new() };
-        for (b, block) in v.chunks(BLOCK).enumerate() {
+        Starts::collect(v.iter().copied())
+    }
+
+    /// The starts `values` yields, which must ascend (made a block at a time: no list of them
+    /// all in 32 bits is needed).
+    pub fn collect(values: impl ExactSizeIterator<Item = u32>) -> Starts {
+        let len = values.len();
+        let mut s =
+            Starts { base: Vec::with_capacity(len.div_ceil(BLOCK)), rel: Vec::with_capacity(len), wide: Vec::new() };
+        let mut block = [0u32; BLOCK];
+        let mut k = 0;
+        let flush = |s: &mut Starts, block: &[u32]| {
             let (lo, hi) = (block[0], block[block.len() - 1]);
             if hi - lo <= u32::from(u16::MAX) {
                 s.base.push(u64::from(lo));
-                for (i, &x) in block.iter().enumerate() {
-                    s.rel[b * BLOCK + i] = (x - lo) as u16;
-                }
+                s.rel.extend(block.iter().map(|&x| (x - lo) as u16));
             } else {
                 s.base.push(WIDE | s.wide.len() as u64);
                 s.wide.extend_from_slice(block);
+                s.rel.extend(std::iter::repeat_n(0, block.len()));
             }
+        };
+        for x in values {
+            block[k] = x;
+            k += 1;
+            if k == BLOCK {
+                flush(&mut s, &block);
+                k = 0;
+            }
+        }
+        if k > 0 {
+            flush(&mut s, &block[..k]);
         }
         s
     }
