@@ -38,7 +38,7 @@ pub struct Dominators {
     /// Shared with the shortest paths, which keep only the parents that differ from it.
     pub(crate) idom: std::sync::Arc<[u32]>,
     /// Retained sizes in 16 bits; `u16::MAX` means the size is in `big_retained` (objects that
-    /// retain 64 KB or more: 2 % of those of a typical heap).
+    /// retain 64 KB or more: 0.7 % of those of the 1 GB benchmark dump).
     pub(crate) retained: Vec<u16>,
     pub(crate) big_retained: rustc_hash::FxHashMap<u32, u64>,
     /// Retained counts in 16 bits; `u16::MAX` means the count is in `big_count`.
@@ -92,7 +92,7 @@ impl Dominators {
     /// Computes the tree for `index`.
     ///
     /// Objects with no strong references of their own ("leaves": primitive arrays, boxed
-    /// values, strings' arrays; 41 % of the objects of a typical Java heap) take no part in
+    /// values, strings' arrays; 41 % of the objects of the 1 GB benchmark dump) take no part in
     /// semi-NCA: they are nobody's predecessor or DFS ancestor, so each one's immediate dominator
     /// is the nearest common ancestor, in the tree of the others, of the objects referring to it
     /// (usually one: its DFS parent). The semi-NCA arrays then cover the other objects only.
