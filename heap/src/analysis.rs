@@ -133,7 +133,7 @@ impl Heap {
         // The best `k` so far, the least of them on top (a list of every object would be 4 bytes
         // each at the report's peak).
         let mut best: std::collections::BinaryHeap<Reverse<(u64, Reverse<Node>)>> =
-            std::collections::BinaryHeap::with_capacity(k + 1);
+            std::collections::BinaryHeap::with_capacity(k.min(self.index.len()).saturating_add(1));
         for n in 0..self.index.len() as u32 {
             if k == 0 || d.idom(n) == UNREACHABLE {
                 continue;

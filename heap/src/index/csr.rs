@@ -128,8 +128,12 @@ impl Starts {
                     return None;
                 }
                 next_wide += len;
-            } else if x > u64::from(u32::MAX) {
-                return None;
+            } else {
+                // Every entry of a narrow block must fit 32 bits.
+                let top = rel[b * BLOCK..(b * BLOCK + BLOCK).min(rel.len())].iter().max().copied().unwrap_or(0);
+                if x + u64::from(top) > u64::from(u32::MAX) {
+                    return None;
+                }
             }
         }
         (next_wide == wide.len()).then_some(Starts { base, rel, wide })
@@ -159,5 +163,8 @@ mod tests {
         assert!(Starts::from_parts(b.to_vec(), r[64..].to_vec(), w.to_vec()).is_none());
         assert!(Starts::from_parts(b.to_vec(), r.to_vec(), w[1..].to_vec()).is_none());
         assert_eq!(Starts::new(&[]).len(), 0);
+        // A narrow block whose entries would pass 32 bits (a damaged cache) is refused.
+        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 1], vec![0, 5], vec![]).is_none());
+        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 5], vec![0, 5], vec![]).is_some());
     }
 }

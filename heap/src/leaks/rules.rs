@@ -621,7 +621,12 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
         stats.retained_bytes >= threshold && stats.instances >= 2 && is_app_class(heap, c as u32)
     };
     // Sized once: there can be millions (a doubling vector would hold twice that at its peak).
-    let wanted: u64 = (0..heap.histogram.len()).filter(|&c| qualifies(c)).map(|c| heap.histogram[c].instances).sum();
+    // (At most one per object: a histogram read from a damaged cache must not ask for more.)
+    let wanted: u64 = (0..heap.histogram.len())
+        .filter(|&c| qualifies(c))
+        .map(|c| heap.histogram[c].instances)
+        .fold(0u64, u64::saturating_add)
+        .min(heap.index.len() as u64);
     let mut out = Findings { kinds: Vec::new(), items: Vec::with_capacity(wanted as usize) };
     for (c, stats) in heap.histogram.iter().enumerate() {
         if !qualifies(c) {
