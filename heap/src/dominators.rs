@@ -13,6 +13,7 @@
 //! A class object whose instances are reachable is reachable too (the JVM keeps it alive through
 //! them); one that nothing else reaches is attached to the virtual root.
 
+use crate::index::column::Lo;
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
 
@@ -426,42 +427,15 @@ pub(crate) struct Packed<V, M> {
     pub(crate) big: M,
 }
 
-/// An unsigned integer type of [`Packed`] values.
-pub(crate) trait Small: Copy + PartialEq {
-    const MARK: Self;
-    fn narrow(v: u64) -> Option<Self>;
-    fn widen(self) -> u64;
-}
-
-impl Small for u16 {
-    const MARK: u16 = u16::MAX;
-    fn narrow(v: u64) -> Option<u16> {
-        u16::try_from(v).ok().filter(|&x| x != u16::MAX)
-    }
-    fn widen(self) -> u64 {
-        u64::from(self)
-    }
-}
-
-impl Small for u32 {
-    const MARK: u32 = u32::MAX;
-    fn narrow(v: u64) -> Option<u32> {
-        u32::try_from(v).ok().filter(|&x| x != u32::MAX)
-    }
-    fn widen(self) -> u64 {
-        u64::from(self)
-    }
-}
-
 type Map = rustc_hash::FxHashMap<u32, u64>;
 
-/// A list of [`Small`] values, owned or borrowed.
+/// A list of narrow values, owned or borrowed.
 pub(crate) trait Smalls {
-    type Elem: Small;
+    type Elem: Lo;
     fn at(&self, i: usize) -> Self::Elem;
 }
 
-impl<T: Small> Smalls for Vec<T> {
+impl<T: Lo> Smalls for Vec<T> {
     type Elem = T;
     #[inline]
     fn at(&self, i: usize) -> T {
@@ -469,7 +443,7 @@ impl<T: Small> Smalls for Vec<T> {
     }
 }
 
-impl<T: Small> Smalls for &[T] {
+impl<T: Lo> Smalls for &[T] {
     type Elem = T;
     #[inline]
     fn at(&self, i: usize) -> T {
@@ -481,28 +455,25 @@ impl<V: Smalls, M: std::borrow::Borrow<Map>> Packed<V, M> {
     #[inline]
     pub(crate) fn get(&self, n: Node) -> u64 {
         let v = self.small.at(n as usize);
-        if v == V::Elem::MARK {
-            self.big.borrow().get(&n).copied().unwrap_or(V::Elem::MARK.widen())
+        if v == V::Elem::MAX {
+            self.big.borrow().get(&n).copied().unwrap_or(V::Elem::MAX.widen())
         } else {
             v.widen()
         }
     }
 }
 
-impl<T: Small> Packed<Vec<T>, Map> {
+impl<T: Lo> Packed<Vec<T>, Map> {
     #[inline]
     pub(crate) fn set(&mut self, n: Node, value: u64) {
-        match T::narrow(value) {
-            Some(v) => {
-                if self.small[n as usize] == T::MARK {
-                    self.big.remove(&n);
-                }
-                self.small[n as usize] = v;
+        if value < T::MAX.widen() {
+            if self.small[n as usize] == T::MAX {
+                self.big.remove(&n);
             }
-            None => {
-                self.small[n as usize] = T::MARK;
-                self.big.insert(n, value);
-            }
+            self.small[n as usize] = T::truncate(value);
+        } else {
+            self.small[n as usize] = T::MAX;
+            self.big.insert(n, value);
         }
     }
 }

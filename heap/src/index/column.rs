@@ -5,39 +5,36 @@
 //! high byte per value only when some value needs it, so file offsets take 4 bytes in dumps under
 //! 4 GB and 5 above (up to 1 TB), class numbers 2 bytes under 65,536 classes and 3 above.
 
-/// The low part of a [`Column`].
-pub(crate) trait Lo: bytemuck::Pod + Copy + Send + Sync {
+/// An unsigned integer narrower than 64 bits: the low part of a [`Column`], and the values of
+/// `dominators::Packed` (whose maximum marks a value kept in a map instead).
+pub(crate) trait Lo: bytemuck::Pod + Copy + Send + Sync + PartialEq {
     /// Bits it holds.
     const BITS: u32;
+    /// Its largest value.
+    const MAX: Self;
     /// The low `BITS` bits of `v`.
     fn truncate(v: u64) -> Self;
     /// Its value.
     fn widen(self) -> u64;
 }
 
-impl Lo for u16 {
-    const BITS: u32 = 16;
-    #[inline]
-    fn truncate(v: u64) -> u16 {
-        v as u16
-    }
-    #[inline]
-    fn widen(self) -> u64 {
-        u64::from(self)
-    }
+macro_rules! lo {
+    ($($t:ty),*) => {$(
+        impl Lo for $t {
+            const BITS: u32 = <$t>::BITS;
+            const MAX: $t = <$t>::MAX;
+            #[inline]
+            fn truncate(v: u64) -> $t {
+                v as $t
+            }
+            #[inline]
+            fn widen(self) -> u64 {
+                u64::from(self)
+            }
+        }
+    )*};
 }
-
-impl Lo for u32 {
-    const BITS: u32 = 32;
-    #[inline]
-    fn truncate(v: u64) -> u32 {
-        v as u32
-    }
-    #[inline]
-    fn widen(self) -> u64 {
-        u64::from(self)
-    }
-}
+lo!(u16, u32);
 
 /// Values of up to `L::BITS + 8` bits: `lo[i] | hi[i] << L::BITS`, `hi` empty when every value
 /// fits `L`.
