@@ -486,7 +486,7 @@ fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, prev_array: &mut Option<(u
     let start = c.pos();
     let id_size = c.id_size() as usize;
     let tag = *c.data().get(start).unwrap_or(&0);
-    let packed = start as u64;
+    let offset = start as u64;
     // Hot path: objects are framed by their lengths without building views.
     let fast: Option<Result<u64>> = match tag {
         sub::INSTANCE_DUMP => Some((|| {
@@ -516,7 +516,7 @@ fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, prev_array: &mut Option<(u
     };
     if let Some(r) = fast {
         let id = r.map_err(|e| e.in_sub_record(tag))?;
-        p.objects.push((id, packed));
+        p.objects.push((id, offset));
         return Ok(());
     }
     match read_sub_record(c)? {
@@ -527,12 +527,12 @@ fn walk_sub_record(c: &mut Cursor<'_>, p: &mut Pass1, prev_array: &mut Option<(u
         }
         SubRecord::Class(cd) => {
             p.counts.classes += 1;
-            p.objects.push((cd.id, packed));
+            p.objects.push((cd.id, offset));
             p.class_dumps.push(start);
         }
         SubRecord::PrimitiveArray { id, .. } => {
             p.counts.primitive_arrays += 1;
-            p.objects.push((id, packed));
+            p.objects.push((id, offset));
         }
         SubRecord::HeapDumpInfo { heap_type, name_id } => {
             let i = match p.heaps.iter().position(|h| h.heap_type == heap_type) {
