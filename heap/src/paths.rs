@@ -41,6 +41,17 @@ pub(crate) enum Parents {
     },
 }
 
+/// An immediate dominator as a parent would be written: the virtual root's children are GC
+/// roots, and what nothing dominates no root reaches.
+#[inline]
+fn as_parent(idom: u32) -> u32 {
+    match idom {
+        crate::dominators::ROOT => IS_ROOT,
+        crate::dominators::UNREACHABLE => NONE,
+        d => d,
+    }
+}
+
 impl Parents {
     /// The parent of `n`: an object, [`IS_ROOT`] or [`NONE`].
     #[inline]
@@ -52,11 +63,7 @@ impl Parents {
                 if bits[w] >> b & 1 != 0 {
                     values[(ranks[w] + (bits[w] & ((1u64 << b) - 1)).count_ones()) as usize]
                 } else {
-                    match idom[n as usize] {
-                        crate::dominators::ROOT => IS_ROOT,
-                        crate::dominators::UNREACHABLE => NONE,
-                        d => d,
-                    }
+                    as_parent(idom[n as usize])
                 }
             }
         }
@@ -334,11 +341,7 @@ impl GcPaths {
         let mut bits = vec![0u64; n.div_ceil(64)];
         let mut values = Vec::new();
         for v in 0..n {
-            let d = match idom.get(v).copied().unwrap_or(crate::dominators::UNREACHABLE) {
-                crate::dominators::ROOT => IS_ROOT,
-                crate::dominators::UNREACHABLE => NONE,
-                d => d,
-            };
+            let d = as_parent(idom.get(v).copied().unwrap_or(crate::dominators::UNREACHABLE));
             let p = self.parents.get(v as u32);
             if p != d {
                 bits[v / 64] |= 1 << (v % 64);
