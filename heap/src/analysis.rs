@@ -56,10 +56,14 @@ impl Heap {
         }
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
-        let (dominators, mut paths) = rayon::join(
-            || Dominators::compute(&index),
+        let (tree, mut paths) = rayon::join(
+            || Dominators::tree(&index),
             || GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index)),
         );
+        // The paths keep only what differs from the dominator tree, before the tree's sizes are
+        // summed (on both cores: the paths' full parent list would be at that peak otherwise).
+        paths.keep_differences(&tree.idom);
+        let dominators = Dominators::finish(&index, tree);
         // What the two passes freed goes back to the kernel before the histogram (glibc keeps
         // medium-sized blocks in its arenas).
         index.release_pages();
@@ -71,7 +75,6 @@ impl Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }
-        paths.keep_differences(&dominators.idom);
         index.release_pages();
         Heap::assemble(index, dominators, histogram, OnceLock::from(paths))
     }

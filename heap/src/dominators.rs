@@ -34,6 +34,17 @@ pub enum Reach {
     Unreachable,
 }
 
+/// What the graph gives before sizes: immediate dominators (node space), reach, the preorder
+/// of the objects in semi-NCA, and the counts.
+pub(crate) struct Tree {
+    /// Shared with the shortest paths.
+    pub(crate) idom: std::sync::Arc<[u32]>,
+    reach: Vec<u8>,
+    vertex: Vec<u32>,
+    reached: usize,
+    strong_objects: u64,
+}
+
 /// The dominator tree with retained sizes.
 pub struct Dominators {
     /// Shared with the shortest paths, which keep only the parents that differ from it.
@@ -98,6 +109,11 @@ impl Dominators {
     /// is the nearest common ancestor, in the tree of the others, of the objects referring to it
     /// (usually one: its DFS parent). The semi-NCA arrays then cover the other objects only.
     pub fn compute(index: &Index) -> Dominators {
+        Dominators::finish(index, Dominators::tree(index))
+    }
+
+    /// The immediate dominators and reach (the graph's part of [`compute`](Self::compute)).
+    pub(crate) fn tree(index: &Index) -> Tree {
         let n = index.len();
         let g = index.graph();
         // Per object: unvisited (`u32::MAX`); a preorder number; or, for a leaf, `LEAF` (plus
@@ -331,74 +347,94 @@ impl Dominators {
         }
         drop(pre);
 
-        // Retained sizes: leaves into their dominators, then the others children before parents
-        // (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects retaining 64 KB
-        // or more move to the map.
-        let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
-        let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
-        for &v in &vertex[1..] {
-            retained.set(v, index.shallow_size(v));
-            counts.set(v, 1);
-        }
-        let mut reachable_bytes = 0u64;
-        for v in 0..n as u32 {
-            let d = idom_n[v as usize];
-            if d == UNREACHABLE || counts.small[v as usize] != 0 {
-                continue;
-            }
-            let r = index.shallow_size(v);
-            retained.set(v, r);
-            counts.set(v, 1);
-            if d == ROOT {
-                reachable_bytes += r;
-            } else {
-                retained.set(d, retained.get(d) + r);
-                counts.set(d, counts.get(d) + 1);
-            }
-        }
-        for &v in vertex[1..].iter().rev() {
-            let d = idom_n[v as usize];
-            let r = retained.get(v);
-            if d == ROOT {
-                reachable_bytes += r;
-            } else {
-                retained.set(d, retained.get(d) + r);
-                counts.set(d, counts.get(d) + counts.get(v));
-            }
-        }
-
-        drop(vertex);
-        // The tree's children, each row in node order; row `n` is the virtual root's. Rows are
-        // counted in 16 bits (a map for 65,535 children and more), the starts made from the
-        // counts, then each row filled back to front while its count goes down: no list of
-        // starts in 32 bits at this, the phase's peak.
-        let reached = count - 1 + leaves as usize;
-        let slot = |d: u32| if d == ROOT { n as u32 } else { d };
-        let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
-        for &d in idom_n.iter().filter(|&&d| d != UNREACHABLE) {
-            kids.set(slot(d), kids.get(slot(d)) + 1);
-        }
-        let mut sum = 0u32;
-        let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
-            let start = sum;
-            if k <= n {
-                sum += kids.get(k as u32) as u32;
-            }
-            start
-        }));
-        let mut children = vec![0u32; reached];
-        for v in (0..n as u32).rev() {
-            let d = idom_n[v as usize];
-            if d != UNREACHABLE {
-                let k = slot(d);
-                let left = kids.get(k) - 1;
-                kids.set(k, left);
-                children[child_starts.get(k as usize) as usize + left as usize] = v;
-            }
-        }
-        drop(kids);
-        Dominators {
+        Tree {
             idom: idom_arc,
+            reach,
+            vertex,
+            reached: count - 1 + leaves as usize,
+            strong_objects: u64::from(strong_end - 1) + strong_leaves,
+        }
+    }
+
+    /// Retained sizes and the children rows of `tree` (the sizes' part of
+    /// [`compute`](Self::compute)): they read the immediate dominators only, one on each core.
+    pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
+        let Tree { idom, reach, vertex, reached, strong_objects } = tree;
+        let n = index.len();
+        let idom_n: &[u32] = &idom;
+        let ((retained, counts, reachable_bytes), (child_starts, children)) = rayon::join(
+            || {
+                // Retained sizes: leaves into their dominators, then the others children before
+                // parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects
+                // retaining 64 KB or more move to the map.
+                let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
+                let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
+                for &v in &vertex[1..] {
+                    retained.set(v, index.shallow_size(v));
+                    counts.set(v, 1);
+                }
+                let mut reachable_bytes = 0u64;
+                for v in 0..n as u32 {
+                    let d = idom_n[v as usize];
+                    if d == UNREACHABLE || counts.small[v as usize] != 0 {
+                        continue;
+                    }
+                    let r = index.shallow_size(v);
+                    retained.set(v, r);
+                    counts.set(v, 1);
+                    if d == ROOT {
+                        reachable_bytes += r;
+                    } else {
+                        retained.set(d, retained.get(d) + r);
+                        counts.set(d, counts.get(d) + 1);
+                    }
+                }
+                for &v in vertex[1..].iter().rev() {
+                    let d = idom_n[v as usize];
+                    let r = retained.get(v);
+                    if d == ROOT {
+                        reachable_bytes += r;
+                    } else {
+                        retained.set(d, retained.get(d) + r);
+                        counts.set(d, counts.get(d) + counts.get(v));
+                    }
+                }
+                drop(vertex);
+                (retained, counts, reachable_bytes)
+            },
+            || {
+                // The tree's children, each row in node order; row `n` is the virtual root's.
+                // Rows are counted in 16 bits (a map for 65,535 children and more), the starts
+                // made from the counts, then each row filled back to front while its count goes
+                // down: no list of starts in 32 bits at this, the phase's peak.
+                let slot = |d: u32| if d == ROOT { n as u32 } else { d };
+                let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
+                for &d in idom_n.iter().filter(|&&d| d != UNREACHABLE) {
+                    kids.set(slot(d), kids.get(slot(d)) + 1);
+                }
+                let mut sum = 0u32;
+                let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
+                    let start = sum;
+                    if k <= n {
+                        sum += kids.get(k as u32) as u32;
+                    }
+                    start
+                }));
+                let mut children = vec![0u32; reached];
+                for v in (0..n as u32).rev() {
+                    let d = idom_n[v as usize];
+                    if d != UNREACHABLE {
+                        let k = slot(d);
+                        let left = kids.get(k) - 1;
+                        kids.set(k, left);
+                        children[child_starts.get(k as usize) as usize + left as usize] = v;
+                    }
+                }
+                (child_starts, children)
+            },
+        );
+        Dominators {
+            idom,
             retained: retained.small,
             big_retained: retained.big,
             retained_count: counts.small,
@@ -408,7 +444,7 @@ impl Dominators {
             children,
             reachable_objects: reached as u64,
             reachable_bytes,
-            strong_objects: u64::from(strong_end - 1) + strong_leaves,
+            strong_objects,
         }
     }
 }
