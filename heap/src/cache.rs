@@ -343,6 +343,13 @@ fn starts<W: Write>(w: &mut Hashing<W>, s: &Starts) -> std::io::Result<()> {
     w.array(wide)
 }
 
+/// A map of the values too large for their column (node -> value): the nodes, then the values.
+fn large<W: Write>(w: &mut Hashing<W>, m: &FxHashMap<u32, u64>) -> std::io::Result<()> {
+    let (nodes, values): (Vec<u32>, Vec<u64>) = m.iter().map(|(&n, &v)| (n, v)).unzip();
+    w.array(&nodes)?;
+    w.array(&values)
+}
+
 fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
@@ -377,9 +384,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&idx.class_of.lo)?;
     w.array(&idx.class_of.hi)?;
     w.array(&idx.shallow)?;
-    let (big_n, big_v): (Vec<u32>, Vec<u64>) = idx.big_shallow.iter().map(|(&n, &v)| (n, v)).unzip();
-    w.array(&big_n)?;
-    w.array(&big_v)?;
+    large(&mut w, &idx.big_shallow)?;
     starts(&mut w, &idx.refs.starts)?;
     w.array(&idx.refs.targets)?;
     w.array(&idx.roots.iter().map(|r| r.0).collect::<Vec<u32>>())?;
@@ -396,13 +401,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     // The dominator tree.
     w.array(&dom.idom)?;
     w.array(&dom.retained)?;
-    let (big_rn, big_rv): (Vec<u32>, Vec<u64>) = dom.big_retained.iter().map(|(&n, &v)| (n, v)).unzip();
-    w.array(&big_rn)?;
-    w.array(&big_rv)?;
+    large(&mut w, &dom.big_retained)?;
     w.array(&dom.retained_count)?;
-    let (big_cn, big_cv): (Vec<u32>, Vec<u64>) = dom.big_count.iter().map(|(&n, &v)| (n, v)).unzip();
-    w.array(&big_cn)?;
-    w.array(&big_cv)?;
+    large(&mut w, &dom.big_count)?;
     w.array(&dom.reach)?;
     starts(&mut w, &dom.child_starts)?;
     w.array(&dom.children)?;
@@ -455,6 +456,15 @@ impl<R: Read> Reading<R> {
         Ok(v)
     }
 
+    /// A map written by [`large`]; its nodes are checked against the object count later.
+    fn large(&mut self) -> Result<FxHashMap<u32, u64>, String> {
+        let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
+        if nodes.len() != values.len() {
+            return Err("large values inconsistent".into());
+        }
+        Ok(nodes.into_iter().zip(values).collect())
+    }
+
     /// Row starts (see [`Starts`]).
     fn starts(&mut self) -> Result<Starts, String> {
         let (base, rel, wide) = (self.array()?, self.array()?, self.array()?);
@@ -504,8 +514,7 @@ struct Parts {
     class_of: Vec<u16>,
     class_hi: Vec<u8>,
     shallow: Vec<u16>,
-    big_n: Vec<u32>,
-    big_v: Vec<u64>,
+    big_shallow: FxHashMap<u32, u64>,
     starts: Starts,
     targets: Vec<u32>,
     root_nodes: Vec<u32>,
@@ -517,11 +526,9 @@ struct Parts {
     by_id_v: Vec<u32>,
     idom: Arc<[u32]>,
     retained: Vec<u16>,
-    big_rn: Vec<u32>,
-    big_rv: Vec<u64>,
+    big_retained: FxHashMap<u32, u64>,
     retained_count: Vec<u16>,
-    big_cn: Vec<u32>,
-    big_cv: Vec<u64>,
+    big_count: FxHashMap<u32, u64>,
     reach: Vec<u8>,
     child_starts: Starts,
     children: Vec<u32>,
@@ -562,8 +569,7 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             class_of: r.array()?,
             class_hi: r.array()?,
             shallow: r.array()?,
-            big_n: r.array()?,
-            big_v: r.array()?,
+            big_shallow: r.large()?,
             starts: r.starts()?,
             targets: r.array()?,
             root_nodes: r.array()?,
@@ -575,11 +581,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             by_id_v: r.array()?,
             idom: r.shared()?,
             retained: r.array()?,
-            big_rn: r.array()?,
-            big_rv: r.array()?,
+            big_retained: r.large()?,
             retained_count: r.array()?,
-            big_cn: r.array()?,
-            big_cv: r.array()?,
+            big_count: r.large()?,
             reach: r.array()?,
             child_starts: r.starts()?,
             children: r.array()?,
@@ -662,18 +666,18 @@ impl Parts {
         if !self.idom.iter().all(|&d| (d as usize) < n || d == ROOT || d == UNREACHABLE) {
             return bad("dominators");
         }
-        if self.big_cn.len() != self.big_cv.len() || !nodes_ok(&self.big_cn) {
+        let large_ok = |m: &FxHashMap<u32, u64>| m.keys().all(|&x| (x as usize) < n);
+        if !large_ok(&self.big_count) {
             return bad("large retained counts");
         }
-        let big_count: FxHashMap<u32, u64> = self.big_cn.iter().copied().zip(self.big_cv.iter().copied()).collect();
-        let counts = Packed { small: &self.retained_count[..], big: &big_count };
+        let counts = Packed { small: &self.retained_count[..], big: &self.big_count };
         if !is_tree(&self.idom, &|x| counts.get(x), &self.child_starts, &self.children) {
             return bad("dominator tree");
         }
-        if self.big_n.len() != self.big_v.len() || !nodes_ok(&self.big_n) {
+        if !large_ok(&self.big_shallow) {
             return bad("large sizes");
         }
-        if self.big_rn.len() != self.big_rv.len() || !nodes_ok(&self.big_rn) {
+        if !large_ok(&self.big_retained) {
             return bad("large retained sizes");
         }
         if self.root_nodes.len() != meta.root_kinds.len()
@@ -743,7 +747,7 @@ impl Parts {
             heap_runs: HeapRuns { starts: self.run_starts, heaps: self.run_heaps },
             class_of,
             shallow: self.shallow,
-            big_shallow: self.big_n.into_iter().zip(self.big_v).collect(),
+            big_shallow: self.big_shallow,
             refs: Csr { starts: self.starts, targets: self.targets },
             roots: self.root_nodes.into_iter().zip(meta.root_kinds).collect(),
             marked_unreachable: self.marked_unreachable,
@@ -757,9 +761,9 @@ impl Parts {
         let dominators = Dominators {
             idom: self.idom,
             retained: self.retained,
-            big_retained: self.big_rn.into_iter().zip(self.big_rv).collect(),
+            big_retained: self.big_retained,
             retained_count: self.retained_count,
-            big_count,
+            big_count: self.big_count,
             reach: self.reach,
             child_starts: self.child_starts,
             children: self.children,
