@@ -71,7 +71,9 @@ impl Heap {
             cb(Phase::Dominators, 1, 1);
             cb(Phase::Histogram, 0, 1);
         }
+        let span = crate::trace::span("histogram");
         let histogram = histogram(&index, &dominators);
+        drop(span);
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
         }

@@ -185,6 +185,7 @@ impl Dominators {
             }
         };
 
+        let span = crate::trace::span("dominators: dfs");
         for &(r, _) in index.roots() {
             dfs(r, &mut pre, &mut vertex, &mut parent, leaf_tag, None);
         }
@@ -233,8 +234,9 @@ impl Dominators {
                 leaf_tag = LEAF | LEAF_WEAK;
             }
         }
-        drop((stack, new_leaves));
+        drop((stack, new_leaves, span));
         let count = vertex.len();
+        let span = crate::trace::span("dominators: preds");
 
         // Predecessors in preorder space, as `pw << 32 | pv` sorted. Only those that are not the
         // DFS parent: semi-NCA starts each node's semidominator at its parent, so the parent adds
@@ -256,6 +258,8 @@ impl Dominators {
         preds.dedup();
         preds.shrink_to_fit();
 
+        drop(span);
+        let span = crate::trace::span("dominators: semi-nca");
         // Semi-NCA.
         let mut idom = parent.clone();
         let mut anc = parent;
@@ -283,7 +287,8 @@ impl Dominators {
             }
             idom[w] = c;
         }
-        drop(semi);
+        drop((semi, span));
+        let span = crate::trace::span("dominators: leaves");
 
         // Leaves: the nearest common ancestor of their referrers (a GC root's is the virtual root).
         let nca = |mut a: u32, mut b: u32| {
@@ -317,6 +322,8 @@ impl Dominators {
             }
         }
 
+        drop(span);
+        let span = crate::trace::span("dominators: to nodes");
         // From here on, node space.
         // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
         let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(UNREACHABLE, n).collect();
@@ -345,7 +352,7 @@ impl Dominators {
                 _ => REACH_WEAK,
             };
         }
-        drop(pre);
+        drop((pre, span));
 
         Tree {
             idom: idom_arc,
@@ -364,6 +371,7 @@ impl Dominators {
         let idom_n: &[u32] = &idom;
         let ((retained, counts, reachable_bytes), (child_starts, children)) = rayon::join(
             || {
+                let _span = crate::trace::span("dominators: retained");
                 // Retained sizes: leaves into their dominators, then the others children before
                 // parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects
                 // retaining 64 KB or more move to the map.
@@ -403,6 +411,7 @@ impl Dominators {
                 (retained, counts, reachable_bytes)
             },
             || {
+                let _span = crate::trace::span("dominators: children");
                 // The tree's children, each row in node order; row `n` is the virtual root's.
                 // Rows are counted in 16 bits (a map for 65,535 children and more), the starts
                 // made from the counts, then each row filled back to front while its count goes

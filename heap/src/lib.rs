@@ -33,6 +33,7 @@ pub mod report;
 pub mod rewrite;
 pub mod sizes;
 pub mod strip;
+mod trace;
 pub mod values;
 
 pub use analysis::{ClassStats, Heap};

@@ -297,7 +297,10 @@ impl GcPaths {
                 }
             }
         };
+        let span = crate::trace::span("paths: strong");
         bfs(&mut order, &mut parent, &mut deferred, false);
+        drop(span);
+        let _span = crate::trace::span("paths: weak");
         // Second tier: what only a weak referent reaches, starting from those referents. The
         // sources are scanned in node order (the edge arrays stream); usually there are few.
         for (v, t) in std::mem::take(&mut deferred) {
@@ -326,6 +329,7 @@ impl GcPaths {
     /// Keeps only the parents that differ from the immediate dominators in `idom` (see
     /// [`Parents`]).
     pub(crate) fn keep_differences(&mut self, idom: &std::sync::Arc<[u32]>) {
+        let _span = crate::trace::span("paths: differences");
         if matches!(self.parents, Parents::All(_)) {
             let (bits, values) = self.differences(idom);
             if let Some(p) = Parents::except(idom.clone(), bits, values) {

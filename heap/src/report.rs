@@ -141,11 +141,18 @@ impl Heap {
 
     /// The `analyze` report as JSON, with leak suspects.
     pub fn analyze_json_with_leaks(&self, file: &FileInfo<'_>, top: usize, leaks: &[crate::leaks::Leak]) -> Json {
+        let span = crate::trace::span("report: summary");
         let mut v = self.analyze_json(file, top);
+        drop(span);
+        let span = crate::trace::span("report: leaks");
         v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
         v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
+        drop(span);
+        let span = crate::trace::span("report: threads, fds");
         v["threads"] = json!(crate::leaks::waste::thread_groups(self));
         v["file_descriptors"] = json!(crate::leaks::waste::fd_groups(self));
+        drop(span);
+        let _span = crate::trace::span("report: duplicate strings");
         v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
         self.index.release_pages();
         v

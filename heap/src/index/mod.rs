@@ -212,8 +212,10 @@ impl Index {
     /// Indexes the dump in `data`.
     pub fn from_data(data: Data, options: Options<'_>) -> Result<Index> {
         let header = parse_header(&data)?;
+        let span = crate::trace::span("index: pass 1");
         let p1 = pass1(&data, &header, options)?;
         data.release_all();
+        drop(span);
         let index = build(data, header, p1, options)?;
         index.data.release_all();
         Ok(index)
@@ -566,6 +568,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     if let Some(cb) = progress {
         cb(Phase::Index, 0, 3);
     }
+    let span = crate::trace::span("index: ids");
     // Sort objects by id; the position is the node number.
     if !p.objects.windows(2).all(|w| w[0].0 < w[1].0) {
         p.objects.par_sort_unstable_by_key(|o| o.0);
@@ -596,6 +599,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         }
     }
 
+    drop(span);
+    let span = crate::trace::span("index: classes");
     // The class table.
     let ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class } =
         class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
@@ -618,6 +623,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         cb(Phase::Index, 1, 3);
     }
 
+    drop(span);
+    let span = crate::trace::span("index: pass 2");
     // Pass 2: class, size and references of every object, in parallel chunks.
     let n = ids.len();
     let ctx = Pass2 {
@@ -649,6 +656,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         .enumerate()
         .map(|(k, ((class_of, shallow), ends))| ctx.chunk(k * CHUNK, class_of, shallow, ends))
         .collect();
+    drop(span);
+    let span = crate::trace::span("index: merge");
     let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
     if total_edges >= u32::MAX as usize {
         return Err(Error::new(
@@ -677,6 +686,8 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         cb(Phase::Index, 2, 3);
     }
 
+    drop(span);
+    let _span = crate::trace::span("index: roots");
     let mut roots = Vec::with_capacity(p.roots.len());
     let mut missing_roots = 0u64;
     for (id, kind) in p.roots {

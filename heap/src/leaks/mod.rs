@@ -223,7 +223,9 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         if config.disabled.iter().any(|d| d == rule.name) {
             continue;
         }
+        let span = crate::trace::span(rule.name);
         add(i as u8 + 1, rule.findings(heap, config), &mut found);
+        drop(span);
     }
     // Suspects nested in one another (one retains the other) are partly the same memory: keep the
     // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
@@ -236,6 +238,7 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     // dominator chains with memos, so millions of suspects under one table cost one walk of the
     // chains they share, not one each.
     // The findings of every rule in one table; each suspect kept is (object, finding).
+    let span = crate::trace::span("leaks: nesting");
     let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
     let suspects: Vec<(Node, u32)> = if found.iter().all(|f| f.items.is_empty()) {
         Vec::new()
@@ -292,7 +295,8 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         }
         kept
     };
-    drop(found);
+    drop((found, span));
+    let _span = crate::trace::span("leaks: traces");
     let group = |k: u32| kinds[k as usize].group.as_deref();
 
     // Traces use the heap's shared paths unless the configuration names more references.
