@@ -43,6 +43,11 @@ impl<'a> Records<'a> {
         Records { data, pos: start, done: false }
     }
 
+    /// Offset of the next record.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
     /// The next record, `Ok(None)` at the end of the file.
     pub fn next_record(&mut self) -> Result<Option<Record<'a>>> {
         if self.done || self.pos >= self.data.len() {

@@ -37,12 +37,12 @@ impl IdMap {
     /// Builds the map over `ids`, which must be sorted and free of duplicates; read three times
     /// (bounds, alignment, values), so the caller need not gather them into a list of its own.
     pub fn from_sorted(ids: impl ExactSizeIterator<Item = u64> + Clone) -> IdMap {
-        let (min, max) = match (ids.clone().next(), ids.clone().last()) {
-            (Some(a), Some(b)) => (a, b),
-            _ => return IdMap { ids: Ids::Whole(Vec::new()), buckets: vec![0, 0], min: 0, pack: 0, shift: 63 },
+        let Some(min) = ids.clone().next() else {
+            return IdMap { ids: Ids::Whole(Vec::new()), buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
         };
-        // The alignment all ids share above the lowest (the low bits every offset leaves zero).
-        let common = ids.clone().fold(0u64, |acc, id| acc | (id - min));
+        // The highest, and the alignment all ids share above the lowest (the low bits every
+        // offset leaves zero).
+        let (max, common) = ids.clone().fold((min, 0u64), |(_, acc), id| (id, acc | (id - min)));
         let pack = if common == 0 { 0 } else { common.trailing_zeros().min(32) };
         let span = (max - min) >> pack;
         let (ids, span) = if span <= u64::from(u32::MAX) {
