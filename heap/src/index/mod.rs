@@ -1,10 +1,12 @@
 //! The index of a dump: every object as a dense node with its class, heap, file offset, shallow
 //! size and outgoing references; the class table; the GC roots.
 //!
-//! Built in two passes. The first walks the records in file order (framing cannot be parallel:
-//! HPROF has no sync marks), noting each object's id and offset and parsing the few records that
-//! hold metadata (strings, class names, class dumps, roots). The second reads each object again,
-//! in parallel chunks, for its class, size and references.
+//! Built in two passes. The first walks the top-level records in file order, parsing the few
+//! that hold metadata (strings, class names), then the sub-records of the heap dump records,
+//! groups of whole records on every core (framing within a record cannot be parallel: HPROF has
+//! no sync marks; HotSpot writes a segment per megabyte or so, Android one per 8 MB), noting each
+//! object's id and offset, class dumps and roots. The second reads each object again, in
+//! parallel chunks, for its class, size and references.
 
 pub mod classes;
 pub(crate) mod column;
