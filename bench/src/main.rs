@@ -15,6 +15,7 @@
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
 //! cargo run --release -p heaptui-bench -- --reopen [FILE...] # re-opening from the index cache
+//! cargo run --release -p heaptui-bench -- --steps FILE      # paths and dominators alone, 3 times
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -38,6 +39,20 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--one") {
         return one(Path::new(args.get(1).context("--one FILE")?));
+    }
+    if args.first().map(String::as_str) == Some("--steps") {
+        let index = heap::Index::open(Path::new(&args[1]), heap::Options::default())?;
+        for _ in 0..3 {
+            let t = Instant::now();
+            let p = heap::paths::GcPaths::compute_with(&index, &heap::leaks::path_policy_for(&index));
+            println!("paths {:.3}", t.elapsed().as_secs_f64());
+            drop(p);
+            let t = Instant::now();
+            let d = heap::dominators::Dominators::compute(&index);
+            println!("dominators {:.3}", t.elapsed().as_secs_f64());
+            drop(d);
+        }
+        return Ok(());
     }
     if args.first().map(String::as_str) == Some("--strip") {
         return strip::run(args[1..].iter().map(PathBuf::from).collect());

@@ -56,6 +56,8 @@ impl Heap {
         }
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
+        // Both read which objects hold no strong reference (made on both cores first).
+        index.strong_leaves();
         let (tree, mut paths) = rayon::join(
             || Dominators::tree(&index),
             || GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index)),

@@ -757,6 +757,7 @@ impl Parts {
             warnings: meta.warnings,
             java_lang_class: meta.java_lang_class,
             by_name: Default::default(),
+            strong_leaves: Default::default(),
         };
         let dominators = Dominators {
             idom: self.idom,

@@ -121,7 +121,8 @@ impl Dominators {
         // dominator so far. Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects
         // or more keeps every object in semi-NCA instead.
         let prune = (n as u64) < u64::from(LEAF_WEAK);
-        let is_leaf = |t: u32| prune && g.edges(t).iter().all(|&e| e & WEAK != 0);
+        let leaves = index.strong_leaves();
+        let is_leaf = |t: u32| prune && Index::is_strong_leaf(leaves, t);
         let mut pre = vec![u32::MAX; n];
         // Preorder number -> object, for the objects in semi-NCA; slot 0 is the virtual root.
         let mut vertex: Vec<u32> = vec![ROOT];

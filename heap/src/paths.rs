@@ -173,6 +173,9 @@ enum Mode {
 struct Resolved {
     by_class: Vec<Vec<(u32, Mode)>>,
     statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>>,
+    /// A bit per object the policy may name a reference of: instances of the classes in
+    /// `by_class`, the class objects in `statics`. The search looks at the others' class no more.
+    marked: Vec<u64>,
 }
 
 impl Resolved {
@@ -204,7 +207,28 @@ impl Resolved {
                 }
             }
         }
-        Some(Resolved { by_class, statics })
+        let n = index.len();
+        let mut marked = vec![0u64; n.div_ceil(64)];
+        {
+            use rayon::prelude::*;
+            marked.par_iter_mut().enumerate().for_each(|(w, word)| {
+                for v in w * 64..(w * 64 + 64).min(n) {
+                    if !by_class[index.class_of(v as Node) as usize].is_empty() {
+                        *word |= 1 << (v % 64);
+                    }
+                }
+            });
+        }
+        for &v in statics.keys() {
+            marked[v as usize / 64] |= 1 << (v % 64);
+        }
+        Some(Resolved { by_class, statics, marked })
+    }
+
+    /// Whether the policy may name a reference of `v`.
+    #[inline]
+    fn marks(&self, v: Node) -> bool {
+        self.marked[v as usize / 64] >> (v % 64) & 1 != 0
     }
 
     /// The targets of `v` that the policy names, with their mode.
@@ -273,12 +297,16 @@ impl GcPaths {
                 order.push_back(r);
             }
         }
+        let leaves = index.strong_leaves();
         let bfs = |order: &mut std::collections::VecDeque<u32>,
                    parent: &mut Vec<u32>,
                    deferred: &mut Vec<(Node, Node)>,
                    second_tier: bool| {
             while let Some(v) = order.pop_front() {
-                let special = resolved.as_ref().map(|r| r.special(index, v)).unwrap_or_default();
+                let special = match &resolved {
+                    Some(r) if r.marks(v) => r.special(index, v),
+                    _ => Vec::new(),
+                };
                 for &t in g.edges(v) {
                     let tn = t & !WEAK;
                     if (!second_tier && t & WEAK != 0) || parent[tn as usize] != NONE {
@@ -293,7 +321,11 @@ impl GcPaths {
                         _ => {}
                     }
                     parent[tn as usize] = v;
-                    order.push_back(tn);
+                    // What holds no strong reference leads nowhere in the first tier (its
+                    // referents are the second's): it is not queued.
+                    if second_tier || !Index::is_strong_leaf(leaves, tn) {
+                        order.push_back(tn);
+                    }
                 }
             }
         };

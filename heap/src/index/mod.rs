@@ -151,6 +151,8 @@ pub struct Index {
     pub(crate) java_lang_class: u32,
     /// Class table indexes by name, built on first use (reset when names change).
     pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<u32>>>,
+    /// See [`Index::strong_leaves`].
+    pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
 }
 
 /// A node: an object's dense index.
@@ -332,6 +334,17 @@ impl Index {
     /// Outgoing references of `n` with a flag: `true` for the `referent` of a Reference.
     pub fn references_weak(&self, n: Node) -> impl Iterator<Item = (Node, bool)> + '_ {
         self.refs.edges(n).iter().map(|&t| (t & !WEAK, t & WEAK != 0))
+    }
+
+    /// A bit per node set for objects with no strong reference of their own (made on first use).
+    pub(crate) fn strong_leaves(&self) -> &[u64] {
+        self.strong_leaves.get_or_init(|| self.refs.strong_leaves())
+    }
+
+    /// Whether `n` holds no strong reference (see [`Csr::strong_leaves`]).
+    #[inline]
+    pub(crate) fn is_strong_leaf(leaves: &[u64], n: Node) -> bool {
+        leaves[n as usize / 64] >> (n % 64) & 1 != 0
     }
 
     /// The reference graph.
@@ -890,6 +903,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         warnings: p.warnings,
         java_lang_class,
         by_name: Default::default(),
+        strong_leaves: Default::default(),
     })
 }
 
