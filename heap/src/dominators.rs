@@ -243,10 +243,19 @@ impl Dominators {
         // DFS parent: semi-NCA starts each node's semidominator at its parent, so the parent adds
         // nothing, and most objects have no other referrer. Every GC root is a child of the
         // virtual root (0), also one the DFS reached first from another root.
+        //
+        // The same walk keeps the referrers of leaves other than the one that found them, as
+        // `(leaf, pv)`: few (a leaf is most often referred to once), and their dominators need
+        // them once semi-NCA is done. A leaf found in the strong part counts only referrers there.
         let mut preds: Vec<u64> = Vec::new();
-        for_each_tree_edge(index, &pre, strong_end, |pv, pw| {
-            if pw & LEAF == 0 && parent[pw as usize] != pv {
-                preds.push(u64::from(pw) << 32 | u64::from(pv));
+        let mut leaf_preds: Vec<(u32, u32)> = Vec::new();
+        for_each_tree_edge(index, &pre, strong_end, |pv, t, pw| {
+            if pw & LEAF == 0 {
+                if parent[pw as usize] != pv {
+                    preds.push(u64::from(pw) << 32 | u64::from(pv));
+                }
+            } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
+                leaf_preds.push((t, pv));
             }
         });
         for &(r, _) in index.roots() {
@@ -302,19 +311,9 @@ impl Dominators {
             }
             a
         };
-        // (The edges `for_each_tree_edge` walks, into leaves: it cannot lend `pre` mutably.)
-        for v in 0..n {
-            let pv = pre[v];
-            if pv == u32::MAX || pv & LEAF != 0 {
-                continue;
-            }
-            for &t in g.edges(v as u32).iter().filter(|&&t| t & WEAK == 0) {
-                let slot = &mut pre[t as usize];
-                let strong_leaf = *slot & (LEAF | LEAF_WEAK) == LEAF;
-                if *slot & LEAF != 0 && !(pv >= strong_end && strong_leaf) {
-                    *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
-                }
-            }
+        for (t, pv) in leaf_preds {
+            let slot = &mut pre[t as usize];
+            *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
         }
         for &(r, _) in index.roots() {
             let slot = &mut pre[r as usize];
@@ -524,10 +523,10 @@ impl<T: Lo> Packed<Vec<T>, Map> {
     }
 }
 
-/// Calls `f(pv, pw)` (preorder numbers) for every edge the dominator computation uses: strong
+/// Calls `f(pv, t, pw)` (source and target preorder numbers, and the target) for every edge the dominator computation uses: strong
 /// edges between reached objects, except those from the weakly reachable part into the strong
 /// one. Sources are walked in node order, so the edge arrays are read front to back.
-fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl FnMut(u32, u32)) {
+fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl FnMut(u32, u32, u32)) {
     let g = index.graph();
     for (v, &pv) in pre.iter().enumerate() {
         if pv == u32::MAX {
@@ -537,7 +536,7 @@ fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl F
             if t & WEAK == 0 {
                 let pw = pre[t as usize];
                 if !(pv >= strong_end && pw < strong_end) {
-                    f(pv, pw);
+                    f(pv, t, pw);
                 }
             }
         }
