@@ -523,9 +523,10 @@ impl<T: Lo> Packed<Vec<T>, Map> {
     }
 }
 
-/// Calls `f(pv, t, pw)` (source and target preorder numbers, and the target) for every edge the dominator computation uses: strong
-/// edges between reached objects, except those from the weakly reachable part into the strong
-/// one. Sources are walked in node order, so the edge arrays are read front to back.
+/// Calls `f(pv, t, pw)` (the source's preorder number, the target and its entry in `pre`) for
+/// every edge the dominator computation uses: strong edges between reached objects, except
+/// those from the weakly reachable part into the strong one. Sources are walked in node order,
+/// so the edge arrays are read front to back.
 fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl FnMut(u32, u32, u32)) {
     let g = index.graph();
     for (v, &pv) in pre.iter().enumerate() {
