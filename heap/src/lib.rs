@@ -27,6 +27,7 @@ pub mod hprof;
 pub mod index;
 pub mod leaks;
 pub mod paths;
+mod prefetch;
 pub mod proguard;
 pub mod quick;
 pub mod report;

@@ -14,6 +14,8 @@ use crate::index::{Index, Node, ObjectKind};
 use crate::values::Value;
 
 pub(crate) const NONE: u32 = u32::MAX;
+/// How far ahead in the search's queue the prefetches look.
+const AHEAD: usize = 16;
 pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 
 /// Parent pointers of the shortest-path forest from the GC roots.
@@ -303,6 +305,19 @@ impl GcPaths {
                    deferred: &mut Vec<(Node, Node)>,
                    second_tier: bool| {
             while let Some(v) = order.pop_front() {
+                // Three steps ahead in the queue: the row start, then the edges, then the
+                // parents the edges name, each asked for before it is read.
+                if let Some(&u) = order.get(AHEAD) {
+                    g.prefetch_start(u);
+                }
+                if let Some(&u) = order.get(AHEAD / 2) {
+                    g.prefetch_edges(u);
+                }
+                if let Some(&u) = order.get(AHEAD / 4) {
+                    for &t in g.edges(u).iter().take(8) {
+                        crate::prefetch::read(parent, (t & !WEAK) as usize);
+                    }
+                }
                 let special = match &resolved {
                     Some(r) if r.marks(v) => r.special(index, v),
                     _ => Vec::new(),

@@ -36,6 +36,19 @@ impl Csr {
         bits
     }
 
+    /// Starts bringing the row start of `n` into the cache.
+    #[inline]
+    pub(crate) fn prefetch_start(&self, n: u32) {
+        crate::prefetch::read(&self.starts.rel, n as usize);
+        crate::prefetch::read(&self.starts.base, n as usize / BLOCK);
+    }
+
+    /// Starts bringing the first edges of `n` into the cache (its row start should be there).
+    #[inline]
+    pub(crate) fn prefetch_edges(&self, n: u32) {
+        crate::prefetch::read(&self.targets, self.starts.get(n as usize) as usize);
+    }
+
     /// Number of edges.
     pub fn len(&self) -> usize {
         self.targets.len()
