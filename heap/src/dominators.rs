@@ -16,6 +16,10 @@
 use crate::index::column::Lo;
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
+use crate::prefetch;
+
+/// How many steps ahead the loops that read or write at random ask for their memory.
+const AHEAD: usize = 16;
 
 /// `idom` value of objects no root reaches.
 pub const UNREACHABLE: u32 = u32::MAX;
@@ -131,6 +135,16 @@ impl Dominators {
         // Leaves found by the rounds below (their classes and referents are looked at too).
         let mut new_leaves: Vec<u32> = Vec::new();
         let mut leaf_tag = LEAF;
+        // A row about to be scanned: the entries in `pre` of its first targets, and their row
+        // starts, asked for at once (the scan would find each miss after the one before).
+        let row = |v: u32, pre: &[u32]| {
+            let (a, b) = (g.starts.get(v as usize), g.starts.get(v as usize + 1));
+            for &t in &g.targets[a as usize..b.min(a + 8) as usize] {
+                crate::prefetch::read(pre, (t & !WEAK) as usize);
+                g.prefetch_start(t & !WEAK);
+            }
+            a
+        };
 
         let mut dfs = |s: u32,
                        pre: &mut Vec<u32>,
@@ -151,7 +165,7 @@ impl Dominators {
             pre[s as usize] = vertex.len() as u32;
             vertex.push(s);
             parent.push(0);
-            stack.push((s, g.starts.get(s as usize)));
+            stack.push((s, row(s, pre)));
             while let Some(top) = stack.last_mut() {
                 let (v, mut pos) = *top;
                 let end = g.starts.get(v as usize + 1);
@@ -177,7 +191,7 @@ impl Dominators {
                         pre[t as usize] = vertex.len() as u32;
                         parent.push(pre[v as usize]);
                         vertex.push(t);
-                        stack.push((t, g.starts.get(t as usize)));
+                        stack.push((t, row(t, pre)));
                     }
                     None => {
                         stack.pop();
@@ -330,12 +344,19 @@ impl Dominators {
         let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
         let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
         for w in 1..count {
+            if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
+                prefetch::read(idom_n, x as usize);
+                prefetch::read(&vertex, d as usize);
+            }
             idom_n[vertex[w] as usize] = to_node(idom[w]);
         }
         drop(idom);
         let mut reach = vec![REACH_NONE; n];
         let (mut leaves, mut strong_leaves) = (0u64, 0u64);
         for (v, &p) in pre.iter().enumerate() {
+            if let Some(&q) = pre.get(v + AHEAD).filter(|&&q| q != u32::MAX && q & LEAF != 0) {
+                prefetch::read(&vertex, (q & LEAF_NODE) as usize);
+            }
             reach[v] = match p {
                 u32::MAX => REACH_NONE,
                 p if p & LEAF != 0 => {
@@ -377,12 +398,24 @@ impl Dominators {
                 // retaining 64 KB or more move to the map.
                 let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
                 let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
-                for &v in &vertex[1..] {
+                // Each loop asks for what it reads or writes at random some steps ahead.
+                let ahead = |retained: &Packed<Vec<u16>, Map>, counts: &Packed<Vec<u16>, Map>, v: u32| {
+                    prefetch::read(&retained.small, v as usize);
+                    prefetch::read(&counts.small, v as usize);
+                };
+                for (i, &v) in vertex.iter().enumerate().skip(1) {
+                    if let Some(&x) = vertex.get(i + AHEAD) {
+                        ahead(&retained, &counts, x);
+                        prefetch::read(&index.shallow, x as usize);
+                    }
                     retained.set(v, index.shallow_size(v));
                     counts.set(v, 1);
                 }
                 let mut reachable_bytes = 0u64;
                 for v in 0..n as u32 {
+                    if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < ROOT) {
+                        ahead(&retained, &counts, x);
+                    }
                     let d = idom_n[v as usize];
                     if d == UNREACHABLE || counts.small[v as usize] != 0 {
                         continue;
@@ -397,7 +430,17 @@ impl Dominators {
                         counts.set(d, counts.get(d) + 1);
                     }
                 }
-                for &v in vertex[1..].iter().rev() {
+                for i in (1..vertex.len()).rev() {
+                    if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
+                        prefetch::read(idom_n, x as usize);
+                        ahead(&retained, &counts, x);
+                    }
+                    if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
+                        if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < ROOT) {
+                            ahead(&retained, &counts, d);
+                        }
+                    }
+                    let v = vertex[i];
                     let d = idom_n[v as usize];
                     let r = retained.get(v);
                     if d == ROOT {
@@ -418,8 +461,13 @@ impl Dominators {
                 // down: no list of starts in 32 bits at this, the phase's peak.
                 let slot = |d: u32| if d == ROOT { n as u32 } else { d };
                 let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
-                for &d in idom_n.iter().filter(|&&d| d != UNREACHABLE) {
-                    kids.set(slot(d), kids.get(slot(d)) + 1);
+                for (v, &d) in idom_n.iter().enumerate() {
+                    if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < ROOT) {
+                        prefetch::read(&kids.small, x as usize);
+                    }
+                    if d != UNREACHABLE {
+                        kids.set(slot(d), kids.get(slot(d)) + 1);
+                    }
                 }
                 let mut sum = 0u32;
                 let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
@@ -431,6 +479,10 @@ impl Dominators {
                 }));
                 let mut children = vec![0u32; reached];
                 for v in (0..n as u32).rev() {
+                    if let Some(&x) = (v as usize).checked_sub(AHEAD).map(|j| &idom_n[j]).filter(|&&x| x < ROOT) {
+                        prefetch::read(&kids.small, x as usize);
+                        child_starts.prefetch(x as usize);
+                    }
                     let d = idom_n[v as usize];
                     if d != UNREACHABLE {
                         let k = slot(d);
@@ -533,7 +585,12 @@ fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl F
         if pv == u32::MAX {
             continue;
         }
-        for &t in g.edges(v as u32) {
+        // The targets' entries in `pre` a few rows ahead (the edges are read in order).
+        let (a, b) = (g.starts.get(v) as usize, g.starts.get(v + 1) as usize);
+        for &t in g.targets.get(a + 32..b + 32).unwrap_or(&[]) {
+            crate::prefetch::read(pre, (t & !WEAK) as usize);
+        }
+        for &t in &g.targets[a..b] {
             if t & WEAK == 0 {
                 let pw = pre[t as usize];
                 if !(pv >= strong_end && pw < strong_end) {

@@ -125,6 +125,13 @@ impl Starts {
         }
     }
 
+    /// Starts bringing entry `i` into the cache.
+    #[inline]
+    pub(crate) fn prefetch(&self, i: usize) {
+        crate::prefetch::read(&self.rel, i);
+        crate::prefetch::read(&self.base, i / BLOCK);
+    }
+
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.rel.len()
