@@ -57,10 +57,18 @@ impl Heap {
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
         // Both read which objects hold no strong reference (made on both cores first).
+        let span = crate::trace::span("dominators: strong leaves");
         index.strong_leaves();
+        drop(span);
         let (tree, mut paths) = rayon::join(
-            || Dominators::tree(&index),
-            || GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index)),
+            || {
+                let _span = crate::trace::span("dominators: tree");
+                Dominators::tree(&index)
+            },
+            || {
+                let _span = crate::trace::span("paths");
+                GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index))
+            },
         );
         // The paths keep only what differs from the dominator tree, before the tree's sizes are
         // summed (on both cores: the paths' full parent list would be at that peak otherwise).
@@ -68,7 +76,9 @@ impl Heap {
         let dominators = Dominators::finish(&index, tree);
         // What the two passes freed goes back to the kernel before the histogram (glibc keeps
         // medium-sized blocks in its arenas).
+        let span = crate::trace::span("dominators: release");
         index.release_pages();
+        drop(span);
         if let Some(cb) = options.progress {
             cb(Phase::Dominators, 1, 1);
             cb(Phase::Histogram, 0, 1);

@@ -261,17 +261,36 @@ impl Dominators {
         // The same walk keeps the referrers of leaves other than the one that found them, as
         // `(leaf, pv)`: few (a leaf is most often referred to once), and their dominators need
         // them once semi-NCA is done. A leaf found in the strong part counts only referrers there.
-        let mut preds: Vec<u64> = Vec::new();
-        let mut leaf_preds: Vec<(u32, u32)> = Vec::new();
-        for_each_tree_edge(index, &pre, strong_end, |pv, t, pw| {
-            if pw & LEAF == 0 {
-                if parent[pw as usize] != pv {
-                    preds.push(u64::from(pw) << 32 | u64::from(pv));
-                }
-            } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
-                leaf_preds.push((t, pv));
-            }
-        });
+        //
+        // In chunks of objects on every core (the shortest paths on the other core are done
+        // by now, most often).
+        const CHUNK: usize = 1 << 18;
+        let parts: Vec<(Vec<u64>, Vec<(u32, u32)>)> = {
+            use rayon::prelude::*;
+            (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|k| {
+                    let (mut preds, mut leaf_preds) = (Vec::new(), Vec::new());
+                    let range = k * CHUNK..((k + 1) * CHUNK).min(n);
+                    for_each_tree_edge(index, &pre, strong_end, range, |pv, t, pw| {
+                        if pw & LEAF == 0 {
+                            if parent[pw as usize] != pv {
+                                preds.push(u64::from(pw) << 32 | u64::from(pv));
+                            }
+                        } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
+                            leaf_preds.push((t, pv));
+                        }
+                    });
+                    (preds, leaf_preds)
+                })
+                .collect()
+        };
+        let mut preds: Vec<u64> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum::<usize>() + 64);
+        let mut leaf_preds: Vec<(u32, u32)> = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+        for (p, l) in parts {
+            preds.extend_from_slice(&p);
+            leaf_preds.extend_from_slice(&l);
+        }
         for &(r, _) in index.roots() {
             let pr = pre[r as usize];
             if pr & LEAF == 0 && parent[pr as usize] != 0 {
@@ -579,9 +598,15 @@ impl<T: Lo> Packed<Vec<T>, Map> {
 /// every edge the dominator computation uses: strong edges between reached objects, except
 /// those from the weakly reachable part into the strong one. Sources are walked in node order,
 /// so the edge arrays are read front to back.
-fn for_each_tree_edge(index: &Index, pre: &[u32], strong_end: u32, mut f: impl FnMut(u32, u32, u32)) {
+fn for_each_tree_edge(
+    index: &Index,
+    pre: &[u32],
+    strong_end: u32,
+    nodes: std::ops::Range<usize>,
+    mut f: impl FnMut(u32, u32, u32),
+) {
     let g = index.graph();
-    for (v, &pv) in pre.iter().enumerate() {
+    for (v, &pv) in pre[nodes.clone()].iter().enumerate().map(|(i, p)| (nodes.start + i, p)) {
         if pv == u32::MAX {
             continue;
         }
