@@ -265,7 +265,8 @@ impl Dominators {
         // In chunks of objects on every core (the shortest paths on the other core are done
         // by now, most often).
         const CHUNK: usize = 1 << 18;
-        let parts: Vec<(Vec<u64>, Vec<(u32, u32)>)> = {
+        type Part = (Vec<u64>, Vec<(u32, u32)>);
+        let parts: Vec<Part> = {
             use rayon::prelude::*;
             (0..n.div_ceil(CHUNK))
                 .into_par_iter()
