@@ -316,6 +316,11 @@ impl Dominators {
             let last = w as u32 + 1;
             while next > 0 && (preds[next - 1] >> 32) as usize == w {
                 next -= 1;
+                // The predecessors a few ahead: their ancestor links and labels.
+                if let Some(&p) = next.checked_sub(AHEAD).map(|j| &preds[j]) {
+                    prefetch::read(&anc, p as u32 as usize);
+                    prefetch::read(&label, p as u32 as usize);
+                }
                 let v = preds[next] as u32;
                 let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);
                 s = s.min(semi[u as usize]);
