@@ -119,6 +119,8 @@ fn main() -> Result<()> {
         println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
         // Ours and the peer's runs alternate, so both see the machine in the same mood.
         let mut walls = Vec::new();
+        // Up to the leak suspects: the "fully analysed" (the report's JSON comes after).
+        let mut analysed = Vec::new();
         let mut peer_runs: Vec<(f64, u64)> = Vec::new();
         for _ in 0..runs {
             let out = Command::new(std::env::current_exe()?).arg("--one").arg(&f).output()?;
@@ -133,6 +135,11 @@ fn main() -> Result<()> {
                 .and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok())
             {
                 walls.push(w);
+                let report = text
+                    .lines()
+                    .find_map(|l| l.trim_start().strip_prefix("report"))
+                    .and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok());
+                analysed.extend(report.map(|r| w - r));
             }
             if peer {
                 let t = Instant::now();
@@ -147,7 +154,9 @@ fn main() -> Result<()> {
             }
         }
         walls.sort_by(f64::total_cmp);
+        analysed.sort_by(f64::total_cmp);
         let ours = walls.get(walls.len() / 2).copied().unwrap_or(f64::NAN);
+        let ours_analysed = analysed.get(analysed.len() / 2).copied().unwrap_or(f64::NAN);
         if !peer_runs.is_empty() {
             peer_runs.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (secs, peak) = peer_runs[peer_runs.len() / 2];
@@ -156,6 +165,10 @@ fn main() -> Result<()> {
                 walls.len(),
                 peak as f64 / 1e6,
                 secs / ours
+            );
+            println!(
+                "  fully analysed (index, dominators, retained sizes, leak suspects; no report): heaptui {ours_analysed:.2} s: visualvm/heaptui {:.1}x",
+                secs / ours_analysed
             );
         }
     }
