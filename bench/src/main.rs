@@ -33,6 +33,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context, Result};
 
+/// Seconds to wait after a peer's run before the next run.
+const SETTLE_SECS: u64 = 30;
+
 const JFLUID: &str = "/usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar";
 
 fn main() -> Result<()> {
@@ -85,6 +88,10 @@ fn main() -> Result<()> {
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
             "--no-mat" => no_mat = true,
             "--no-android" => no_android = true,
+            f if f.starts_with("--") => bail!(
+                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --peer visualvm, --runs, --no-mat, \
+                 --no-android, --one, --steps, --keys, --strip, --slurp, --reopen)"
+            ),
             f => files.push(PathBuf::from(f)),
         }
     }
@@ -123,6 +130,9 @@ fn main() -> Result<()> {
         let mut analysed = Vec::new();
         let mut peer_runs: Vec<(f64, u64)> = Vec::new();
         for _ in 0..runs {
+            // Every run, ours and the peer's, starts with the dump in the page cache: a peer's
+            // 15-20 GB pushes it out, and the run after would read it from disk.
+            warm(&f)?;
             let out = Command::new(std::env::current_exe()?).arg("--one").arg(&f).output()?;
             if !out.status.success() {
                 bail!("analysis failed: {}", String::from_utf8_lossy(&out.stderr));
@@ -142,6 +152,7 @@ fn main() -> Result<()> {
                 analysed.extend(report.map(|r| w - r));
             }
             if peer {
+                warm(&f)?;
                 let t = Instant::now();
                 let (peak, ok) = run_visualvm(&f)?;
                 let secs = t.elapsed().as_secs_f64();
@@ -151,6 +162,10 @@ fn main() -> Result<()> {
                 }
                 println!("visualvm   {secs:>8.2} s   peak RSS {:.0} MB", peak as f64 / 1e6);
                 peer_runs.push((secs, peak));
+                // The peer frees 15-20 GB as it exits; on this virtual machine the kernel hands
+                // freed memory back to the host for a while after, and a run started meanwhile
+                // pays for it (the 1 GB dump: 5-6 s instead of 4). Untimed.
+                std::thread::sleep(std::time::Duration::from_secs(SETTLE_SECS));
             }
         }
         walls.sort_by(f64::total_cmp);
@@ -172,6 +187,14 @@ fn main() -> Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+/// Reads `path` through once (untimed), so it is in the page cache.
+fn warm(path: &Path) -> Result<()> {
+    let mut f = std::fs::File::open(path)?;
+    let mut buf = vec![0u8; 8 << 20];
+    while std::io::Read::read(&mut f, &mut buf)? > 0 {}
     Ok(())
 }
 
