@@ -81,17 +81,24 @@ fn naive_idoms(n: usize, edges: &[(usize, usize)], roots: &[usize]) -> Vec<Optio
         .collect()
 }
 
+/// A dump with `java.lang.Object` (0x100) and the names of `FIELDS` object fields, which it
+/// returns for the classes the test adds.
+fn builder() -> (Builder, Vec<(u32, u8)>) {
+    let mut b = Builder::new("1.0.2");
+    for f in 0..FIELDS as u32 {
+        b.string(0x10 + f, &format!("f{f}"));
+    }
+    b.class(0x100, "java/lang/Object", 0, &[]);
+    (b, (0..FIELDS as u32).map(|f| (0x10 + f, OBJ)).collect())
+}
+
 #[test]
 fn semi_nca_agrees_with_the_definition_on_random_graphs() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for round in 0..600 {
         let n = 2 + rng.below(40) as usize;
-        let mut b = Builder::new("1.0.2");
-        for f in 0..FIELDS as u32 {
-            b.string(0x10 + f, &format!("f{f}"));
-        }
-        let fields: Vec<(u32, u8)> = (0..FIELDS as u32).map(|f| (0x10 + f, OBJ)).collect();
-        b.class(0x100, "java/lang/Object", 0, &[]).class(0x200, "N", 0x100, &fields);
+        let (mut b, fields) = builder();
+        b.class(0x200, "N", 0x100, &fields);
         let id = |i: usize| 0x1000 + 8 * i as u32;
         let mut edges = Vec::new();
         for i in 0..n {
@@ -145,12 +152,7 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     for round in 0..300 {
         let n = 2 + rng.below(300) as usize;
-        let mut b = Builder::new("1.0.2");
-        for f in 0..FIELDS as u32 {
-            b.string(0x10 + f, &format!("f{f}"));
-        }
-        let fields: Vec<(u32, u8)> = (0..FIELDS as u32).map(|f| (0x10 + f, OBJ)).collect();
-        b.class(0x100, "java/lang/Object", 0, &[]);
+        let (mut b, fields) = builder();
         let classes = [0x200u32, 0x300, 0x400];
         for (k, &c) in classes.iter().enumerate() {
             b.class(c, &format!("N{k}"), 0x100, &fields);
