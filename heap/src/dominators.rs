@@ -16,10 +16,7 @@
 use crate::index::column::Lo;
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
-use crate::prefetch;
-
-/// How many steps ahead the loops that read or write at random ask for their memory.
-const AHEAD: usize = 16;
+use crate::prefetch::{self, AHEAD};
 
 /// `idom` value of objects no root reaches.
 pub const UNREACHABLE: u32 = u32::MAX;

@@ -18,6 +18,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod analysis;
+mod bits;
 pub mod cache;
 pub mod data;
 pub mod diff;

@@ -14,8 +14,6 @@ use crate::index::{Index, Node, ObjectKind};
 use crate::values::Value;
 
 pub(crate) const NONE: u32 = u32::MAX;
-/// How far ahead in the search's queue the prefetches look.
-const AHEAD: usize = 16;
 pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 
 /// Parent pointers of the shortest-path forest from the GC roots.
@@ -209,18 +207,8 @@ impl Resolved {
                 }
             }
         }
-        let n = index.len();
-        let mut marked = vec![0u64; n.div_ceil(64)];
-        {
-            use rayon::prelude::*;
-            marked.par_iter_mut().enumerate().for_each(|(w, word)| {
-                for v in w * 64..(w * 64 + 64).min(n) {
-                    if !by_class[index.class_of(v as Node) as usize].is_empty() {
-                        *word |= 1 << (v % 64);
-                    }
-                }
-            });
-        }
+        let mut marked =
+            crate::bits::collect(index.len(), |v| !by_class[index.class_of(v as Node) as usize].is_empty());
         for &v in statics.keys() {
             marked[v as usize / 64] |= 1 << (v % 64);
         }
@@ -230,7 +218,7 @@ impl Resolved {
     /// Whether the policy may name a reference of `v`.
     #[inline]
     fn marks(&self, v: Node) -> bool {
-        self.marked[v as usize / 64] >> (v % 64) & 1 != 0
+        crate::bits::get(&self.marked, v as usize)
     }
 
     /// The targets of `v` that the policy names, with their mode.
@@ -307,6 +295,7 @@ impl GcPaths {
             while let Some(v) = order.pop_front() {
                 // Three steps ahead in the queue: the row start, then the edges, then the
                 // parents the edges name, each asked for before it is read.
+                const AHEAD: usize = crate::prefetch::AHEAD;
                 if let Some(&u) = order.get(AHEAD) {
                     g.prefetch_start(u);
                 }

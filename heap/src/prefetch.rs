@@ -1,6 +1,10 @@
 //! Software prefetch: asking for memory a traversal will read a few steps from now, so the
 //! cache misses of a breadth-first search overlap instead of following one another.
 
+/// How many steps ahead the loops that read or write at random ask for their memory (a queue's
+/// entries, a list's items): far enough for a miss to land, near enough to stay in the cache.
+pub(crate) const AHEAD: usize = 16;
+
 /// Starts bringing `s[i]` into the cache (nothing when `i` is out of bounds, or on targets
 /// without a prefetch instruction in stable Rust).
 #[inline(always)]

@@ -23,24 +23,14 @@ impl Csr {
     /// the leaves of the strong graph, 41 % of the objects of the 1 GB benchmark dump. Read on
     /// both cores.
     pub(crate) fn strong_leaves(&self) -> Vec<u64> {
-        use rayon::prelude::*;
         let n = self.starts.len().saturating_sub(1);
-        let mut bits = vec![0u64; n.div_ceil(64)];
-        bits.par_iter_mut().enumerate().for_each(|(w, word)| {
-            for v in w * 64..(w * 64 + 64).min(n) {
-                if self.edges(v as u32).iter().all(|&t| t & WEAK != 0) {
-                    *word |= 1 << (v % 64);
-                }
-            }
-        });
-        bits
+        crate::bits::collect(n, |v| self.edges(v as u32).iter().all(|&t| t & WEAK != 0))
     }
 
     /// Starts bringing the row start of `n` into the cache.
     #[inline]
     pub(crate) fn prefetch_start(&self, n: u32) {
-        crate::prefetch::read(&self.starts.rel, n as usize);
-        crate::prefetch::read(&self.starts.base, n as usize / BLOCK);
+        self.starts.prefetch(n as usize);
     }
 
     /// Starts bringing the first edges of `n` into the cache (its row start should be there).

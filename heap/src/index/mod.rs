@@ -344,7 +344,7 @@ impl Index {
     /// Whether `n` holds no strong reference (see [`Csr::strong_leaves`]).
     #[inline]
     pub(crate) fn is_strong_leaf(leaves: &[u64], n: Node) -> bool {
-        leaves[n as usize / 64] >> (n % 64) & 1 != 0
+        crate::bits::get(leaves, n as usize)
     }
 
     /// The reference graph.
