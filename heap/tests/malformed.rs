@@ -299,3 +299,19 @@ fn fuzz_a_cut_short_record_is_not_padded_past_reason() {
     assert!(fed.is_err() || finished.is_err(), "the cut is reported");
     assert!(written.get() <= 2 * bytes.len() as u64, "{} bytes out of {}", written.get(), bytes.len());
 }
+
+#[test]
+fn a_later_dump_cut_short_is_warned_of() {
+    let mut bytes = diamond();
+    // A second HEAP DUMP record declaring 100 bytes, of which 10 made it to the file.
+    bytes.push(0x0C);
+    bytes.extend([0, 0, 0, 0]);
+    bytes.extend(100u32.to_be_bytes());
+    bytes.extend([0u8; 10]);
+    let h = open(bytes).unwrap();
+    // The first dump, whole: the diamond's four instances.
+    assert_eq!(h.index.counts.instances, 4);
+    let w = h.index.warnings.join("\n");
+    assert!(w.contains("the dump is truncated: truncated HEAP DUMP"), "{w}");
+    assert!(w.contains("the file holds 2 heap dumps; this is dump 1 of them"), "{w}");
+}

@@ -455,9 +455,16 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
                         dumps += 1;
                     }
                     in_segments = rec.tag == record::HEAP_DUMP_SEGMENT;
+                    let (start, end) = (rec.body_offset, rec.body_offset + rec.body.len());
                     if dumps == options.dump + 1 {
-                        let (start, end) = (rec.body_offset, rec.body_offset + rec.body.len());
                         bodies.push(Body { tag: rec.tag, start, end, declared_len: rec.declared_len });
+                    } else if rec.is_truncated() {
+                        // Another dump of the file, cut short: said, as its bodies are not read.
+                        let e = Error::new(
+                            end as u64,
+                            ErrorKind::Truncated { needed: u64::from(rec.declared_len), left: rec.body.len() as u64 },
+                        );
+                        end_warnings.push(truncated(&e.in_record(rec.tag)));
                     }
                 }
                 _ => {}
