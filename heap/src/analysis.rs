@@ -394,10 +394,17 @@ fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
                     let (mut start, mut sum) = (0, 0u64);
                     for (i, &w) in kids.iter().enumerate() {
                         sum += u64::from(dom.retained_count(w));
-                        if sum > big || i + 1 == kids.len() {
+                        if sum > big {
                             runs.push((start, i + 1));
                             (start, sum) = (i + 1, 0);
                         }
+                    }
+                    // What is left after the last full run joins it: every task walks more than
+                    // `big` objects, so a deep chain (a list's node holding the rest of the list
+                    // and its item) is not a task per link.
+                    match runs.last_mut() {
+                        Some(last) => last.1 = kids.len(),
+                        None => runs.push((0, kids.len())),
                     }
                     end = runs.first().map_or(0, |r| r.1 as u32);
                     if runs.len() > 1 {
