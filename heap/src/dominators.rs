@@ -136,7 +136,7 @@ impl Dominators {
         // starts, asked for at once (the scan would find each miss after the one before).
         let row = |v: u32, pre: &[u32]| {
             let (a, b) = (g.starts.get(v as usize), g.starts.get(v as usize + 1));
-            for &t in &g.targets[a as usize..b.min(a + 8) as usize] {
+            for &t in &g.targets[a as usize..(b as usize).min(a as usize + 8)] {
                 crate::prefetch::read(pre, (t & !WEAK) as usize);
                 g.prefetch_start(t & !WEAK);
             }
