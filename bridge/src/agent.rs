@@ -1,7 +1,10 @@
 //! The agent on a phone: finding the right build for its CPU, pushing it when the phone's copy is
-//! missing or differs, and reading its JSON lines.
+//! missing or differs, and reading its lines (`agent::protocol`).
 
 use std::path::{Path, PathBuf};
+
+use agent::proc::{Groups, ProcessInfo};
+use agent::protocol::{DumpSpec, Dumped, Envelope, Line, Method, PROTOCOL};
 
 use crate::device::{quote, Device, DeviceError, Result, Stream, AGENT_DIR};
 
@@ -26,19 +29,18 @@ pub fn android_triple_for_abi(abi: &str) -> Option<&'static str> {
 
 /// Where a build of `file` (`heaptui-agent`, `libforkdump.so`) for `triple` is looked for, in
 /// order: `$HEAPTUI_AGENT_DIR/<triple>/`, then cargo's target directory around the running
-/// program (`target/<triple>/release/`, then `debug/`), then `agents/<triple>/` beside it.
+/// program (`<target>/<triple>/release/`, then `debug/`), then `agents/<triple>/` beside it.
 pub fn build_candidates(triple: &str, file: &str) -> Vec<PathBuf> {
     let mut v = Vec::new();
     if let Some(d) = std::env::var_os("HEAPTUI_AGENT_DIR") {
         v.push(Path::new(&d).join(triple).join(file));
     }
     if let Ok(exe) = std::env::current_exe() {
-        // target/<profile>/heaptui, or target/<profile>/deps/<test> under cargo test.
-        for up in exe.ancestors().skip(1).take(3) {
-            if up.file_name().is_some_and(|n| n == "target") {
-                for profile in ["release", "debug"] {
-                    v.push(up.join(triple).join(profile).join(file));
-                }
+        // <target>/<profile>/heaptui, or <target>/<profile>/deps/<test> under cargo test; the
+        // target directory may have any name (`CARGO_TARGET_DIR`).
+        for up in exe.ancestors().skip(2).take(2) {
+            for profile in ["release", "debug"] {
+                v.push(up.join(triple).join(profile).join(file));
             }
         }
         if let Some(dir) = exe.parent() {
@@ -82,40 +84,43 @@ fn sha256_file(p: &Path) -> Result<String> {
     Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// One line the agent wrote.
-#[derive(Debug, Clone)]
-pub enum Line {
-    /// A sample.
-    Sample(agent::sample::Sample),
-    /// A trigger event, as JSON.
-    Trigger(serde_json::Value),
-    /// The agent could not go on.
-    Error(String),
-}
-
-/// The agent on a device, ready to run.
+/// The agent on a device, ready to run: on a phone the pushed build, spoken to in its lines; on
+/// this machine its library, called in this process (the same code, no process in between).
 pub struct Agent<'a> {
     device: &'a dyn Device,
-    /// Its path on the device.
-    pub path: String,
+    /// Its path on the device; `None` on this machine.
+    pub path: Option<String>,
     /// Its version (`agent` of its hello line).
     pub version: String,
     /// Whether this call pushed it.
     pub pushed: bool,
 }
 
-fn hello(device: &dyn Device, path: &str) -> Result<Option<serde_json::Value>> {
+/// The lines the agent wrote, in order: those this build reads.
+fn lines(text: &[u8]) -> impl Iterator<Item = Line> + '_ {
+    text.split(|&b| b == b'\n').filter_map(Envelope::parse).map(|e| e.line)
+}
+
+/// The agent's hello line (its protocol and version), or `None` when it does not run.
+fn hello(device: &dyn Device, path: &str) -> Result<Option<(u32, String)>> {
     let o = device.output(&format!("{} version", quote(path)))?;
     if o.code != 0 {
         return Ok(None);
     }
-    Ok(String::from_utf8_lossy(&o.stdout).lines().next().and_then(|l| serde_json::from_str(l).ok()))
+    let first = lines(&o.stdout).next();
+    Ok(first.and_then(|l| match l {
+        Line::Hello { protocol, agent } => Some((protocol, agent)),
+        _ => None,
+    }))
 }
 
 impl<'a> Agent<'a> {
     /// Makes sure the phone has this build of the agent: pushes it (for the phone's ABI) when
     /// missing or different, then checks its hello line.
     pub fn deploy(device: &'a dyn Device) -> Result<Agent<'a>> {
+        if device.runs_here() {
+            return Ok(Agent { device, path: None, version: agent::VERSION.to_string(), pushed: false });
+        }
         let path = format!("{AGENT_DIR}/heaptui-agent");
         let abi = String::from_utf8_lossy(&device.output("getprop ro.product.cpu.abi")?.stdout).trim().to_string();
         let triple = triple_for_abi(&abi).ok_or_else(|| {
@@ -145,81 +150,81 @@ impl<'a> Agent<'a> {
                 )));
             }
         }
-        let h = hello(device, &path)?.ok_or_else(|| {
+        let (protocol, version) = hello(device, &path)?.ok_or_else(|| {
             DeviceError::Transfer(format!("the agent at {}:{path} does not run (is {abi} right?)", device.serial()))
         })?;
-        if h["protocol"].as_u64() != Some(u64::from(agent::PROTOCOL)) {
+        if protocol != PROTOCOL {
             return Err(DeviceError::Transfer(format!(
-                "the agent at {}:{path} speaks protocol {}, this heaptui {}: remove it and run again",
+                "the agent at {}:{path} speaks protocol {protocol}, this heaptui {PROTOCOL}: remove it and run again",
                 device.serial(),
-                h["protocol"],
-                agent::PROTOCOL
             )));
         }
-        let version = h["agent"].as_str().unwrap_or("").to_string();
-        Ok(Agent { device, path, version, pushed })
+        Ok(Agent { device, path: Some(path), version, pushed })
+    }
+
+    /// The device it runs on.
+    pub fn device(&self) -> &'a dyn Device {
+        self.device
     }
 
     /// The device's processes, JVMs first, then by resident set.
-    pub fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>> {
-        let o = self.device.output(&format!("{} ps", quote(&self.path)))?;
-        Ok(String::from_utf8_lossy(&o.stdout)
-            .lines()
-            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-            .filter(|v| v["type"] == "process")
-            .filter_map(|v| serde_json::from_value(v["process"].clone()).ok())
+    pub fn processes(&self) -> Result<Vec<ProcessInfo>> {
+        let Some(path) = &self.path else { return Ok(agent::proc::list()) };
+        let o = self.device.output(&format!("{} ps", quote(path)))?;
+        Ok(lines(&o.stdout)
+            .filter_map(|l| match l {
+                Line::Process { process } => Some(process),
+                _ => None,
+            })
             .collect())
     }
 
     /// Probe's breakdowns of `pid`: FDs by what they point to, threads by name.
-    pub fn groups(&self, pid: u32) -> Result<agent::proc::Groups> {
-        let o = self.device.output(&format!("{} groups --pid {pid}", quote(&self.path)))?;
-        let text = String::from_utf8_lossy(&o.stdout);
-        for v in text.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
-            match v["type"].as_str() {
-                Some("groups") => {
-                    return serde_json::from_value(v["groups"].clone())
-                        .map_err(|e| DeviceError::Transfer(format!("the agent's groups: {e}")))
-                }
-                Some("error") => return Err(DeviceError::Transfer(v["message"].as_str().unwrap_or("").to_string())),
+    pub fn groups(&self, pid: u32) -> Result<Groups> {
+        let Some(path) = &self.path else { return Ok(agent::proc::groups(pid)?) };
+        let o = self.device.output(&format!("{} groups --pid {pid}", quote(path)))?;
+        for line in lines(&o.stdout) {
+            match line {
+                Line::Groups { groups, .. } => return Ok(groups),
+                Line::Error { message } => return Err(DeviceError::Transfer(message)),
                 _ => {}
             }
         }
         Err(DeviceError::Transfer(format!("the agent said nothing about process {pid}")))
     }
 
-    /// Dumps `pid` on the device into `remote` (`method`: auto, attach or am; `mode`: triage,
-    /// koom, redact or none), stripped there.
-    pub fn dump(&self, pid: u32, method: &str, mode: &str, live: bool, remote: &str) -> Result<agent::dump::Dumped> {
-        let mut cmd = format!(
-            "{} dump --pid {pid} --method {} --mode {} --out {}",
-            quote(&self.path),
-            quote(method),
-            quote(mode),
-            quote(remote)
-        );
-        if !live {
-            cmd.push_str(" --all");
-        }
-        let o = self.device.output(&cmd)?;
-        self.dump_report(&String::from_utf8_lossy(&o.stdout), o.code, &String::from_utf8_lossy(&o.stderr))
+    /// The agent's command line for `spec`, writing to `out` (`-`: its stdout).
+    fn dump_command(path: &str, spec: &DumpSpec, out: &str) -> String {
+        let args: Vec<String> = spec.args().iter().map(|a| quote(a)).collect();
+        format!("{} dump {} --out {}", quote(path), args.join(" "), quote(out))
     }
 
-    /// The `dumped` (or `error`) line among the agent's `lines`.
-    fn dump_report(&self, lines: &str, code: i32, also: &str) -> Result<agent::dump::Dumped> {
-        for v in lines.lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()) {
-            match v["type"].as_str() {
-                Some("dumped") => {
-                    return serde_json::from_value(v["dumped"].clone())
-                        .map_err(|e| DeviceError::Transfer(format!("the agent's dump report: {e}")))
-                }
-                Some("error") => {
-                    return Err(DeviceError::Transfer(format!(
-                        "dumping on {}: {}",
-                        self.device.serial(),
-                        v["message"].as_str().unwrap_or("")
-                    )))
-                }
+    /// The method `spec` asks for, or the one the process offers.
+    fn method(spec: &DumpSpec) -> Method {
+        spec.method.unwrap_or_else(|| Method::for_process(spec.pid))
+    }
+
+    /// Dumps on the device into `remote` as `spec` says, stripped there.
+    pub fn dump(&self, spec: &DumpSpec, remote: &str) -> Result<Dumped> {
+        let Some(path) = &self.path else {
+            let out = std::path::Path::new(remote);
+            return agent::dump::dump(spec.pid, Self::method(spec), spec.mode, spec.live, out)
+                .map_err(|e| self.dump_failed(&e.to_string()));
+        };
+        let o = self.device.output(&Self::dump_command(path, spec, remote))?;
+        self.dump_report(&o.stdout, o.code, &String::from_utf8_lossy(&o.stderr))
+    }
+
+    fn dump_failed(&self, message: &str) -> DeviceError {
+        DeviceError::Transfer(format!("dumping on {}: {message}", self.device.serial()))
+    }
+
+    /// The `dumped` (or `error`) line among the agent's `text`.
+    fn dump_report(&self, text: &[u8], code: i32, also: &str) -> Result<Dumped> {
+        for line in lines(text) {
+            match line {
+                Line::Dumped { dumped } => return Ok(dumped),
+                Line::Error { message } => return Err(self.dump_failed(&message)),
                 _ => {}
             }
         }
@@ -230,25 +235,19 @@ impl<'a> Agent<'a> {
         )))
     }
 
-    /// Dumps `pid` as [`Agent::dump`] does, but streams the dump to the host: `sink` gets its
-    /// bytes as they come (nothing stripped is stored on the device). The report's `sha256` is the
+    /// Dumps as [`Agent::dump`] does, but streams the dump to the host: `sink` gets its bytes as
+    /// they come (nothing stripped is stored on the device). The report's `sha256` is the
     /// agent's hash of what it sent.
-    pub fn dump_stream(
-        &self,
-        pid: u32,
-        method: &str,
-        mode: &str,
-        live: bool,
-        sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
-    ) -> Result<agent::dump::Dumped> {
-        let mut cmd =
-            format!("{} dump --pid {pid} --method {} --mode {} --out -", quote(&self.path), quote(method), quote(mode));
-        if !live {
-            cmd.push_str(" --all");
-        }
-        let mut lines = Vec::new();
+    pub fn dump_stream(&self, spec: &DumpSpec, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<Dumped> {
+        let Some(path) = &self.path else {
+            let dir = std::env::temp_dir();
+            let mut out = SinkWriter(sink);
+            return agent::dump::dump_into(spec.pid, Self::method(spec), spec.mode, spec.live, &dir, &mut out)
+                .map_err(|e| self.dump_failed(&e.to_string()));
+        };
+        let mut text = Vec::new();
         let mut failed = None;
-        let code = self.device.run(&cmd, &mut |s, b| match s {
+        let code = self.device.run(&Self::dump_command(path, spec, "-"), &mut |s, b| match s {
             Stream::Stdout => {
                 if failed.is_none() {
                     if let Err(e) = sink(b) {
@@ -256,13 +255,12 @@ impl<'a> Agent<'a> {
                     }
                 }
             }
-            Stream::Stderr => lines.extend_from_slice(b),
+            Stream::Stderr => text.extend_from_slice(b),
         })?;
         if let Some(e) = failed {
             return Err(DeviceError::Io(e));
         }
-        let text = String::from_utf8_lossy(&lines);
-        self.dump_report(&text, code, &text)
+        self.dump_report(&text, code, &String::from_utf8_lossy(&text))
     }
 
     /// Samples `pid` every `interval_ms` (at most `count` times), handing each line to `on_line`
@@ -276,6 +274,7 @@ impl<'a> Agent<'a> {
     }
 
     /// As [`Agent::sample`], but `on_line` stops the sampling by returning false (then `None`).
+    /// Only `sample`, `trigger` and `error` lines are handed on.
     pub fn sample_until(
         &self,
         pid: u32,
@@ -283,7 +282,8 @@ impl<'a> Agent<'a> {
         count: Option<u64>,
         on_line: &mut dyn FnMut(Line) -> bool,
     ) -> Result<Option<i32>> {
-        let mut cmd = format!("{} sample --pid {pid} --interval-ms {interval_ms}", quote(&self.path));
+        let Some(path) = &self.path else { return Ok(sample_here(pid, interval_ms, count, on_line)) };
+        let mut cmd = format!("{} sample --pid {pid} --interval-ms {interval_ms}", quote(path));
         if let Some(c) = count {
             cmd.push_str(&format!(" --count {c}"));
         }
@@ -294,22 +294,55 @@ impl<'a> Agent<'a> {
             }
             pending.extend_from_slice(b);
             while let Some(nl) = pending.iter().position(|&c| c == b'\n') {
-                let line: Vec<u8> = pending.drain(..=nl).collect();
-                let Ok(v) = serde_json::from_slice::<serde_json::Value>(&line) else { continue };
-                let more = match v["type"].as_str() {
-                    Some("sample") => match serde_json::from_value(v["sample"].clone()) {
-                        Ok(s) => on_line(Line::Sample(s)),
-                        Err(_) => true,
-                    },
-                    Some("trigger") => on_line(Line::Trigger(v["event"].clone())),
-                    Some("error") => on_line(Line::Error(v["message"].as_str().unwrap_or("").to_string())),
-                    _ => true,
-                };
-                if !more {
+                let text: Vec<u8> = pending.drain(..=nl).collect();
+                let Some(envelope) = Envelope::parse(&text) else { continue };
+                let wanted = matches!(envelope.line, Line::Sample { .. } | Line::Trigger { .. } | Line::Error { .. });
+                if wanted && !on_line(envelope.line) {
                     return false;
                 }
             }
             true
         })
     }
+}
+
+/// A sink as a writer: where the in-process agent streams a dump.
+struct SinkWriter<'s>(&'s mut dyn FnMut(&[u8]) -> std::io::Result<()>);
+
+impl std::io::Write for SinkWriter<'_> {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        (self.0)(b)?;
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the agent's `sample` does, in this process: a sample every `interval_ms` (at most
+/// `count`), an `error` line and exit code 1 when the process cannot be read any more; `None`
+/// when `on_line` stopped it.
+fn sample_here(pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line) -> bool) -> Option<i32> {
+    let interval = std::time::Duration::from_millis(interval_ms);
+    let mut sampler = agent::sample::Sampler::new(pid);
+    let mut next = std::time::Instant::now();
+    for n in 1u64.. {
+        let line = match sampler.take() {
+            Ok(sample) => Line::Sample { sample },
+            Err(e) => {
+                let message = format!("process {pid}: {e}");
+                return on_line(Line::Error { message }).then_some(1);
+            }
+        };
+        if !on_line(line) {
+            return None;
+        }
+        if count.is_some_and(|c| n >= c) {
+            return Some(0);
+        }
+        // On a steady beat: the time taken by a sample does not push the next one back.
+        next += interval;
+        std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
+    }
+    Some(0)
 }

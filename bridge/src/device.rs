@@ -96,14 +96,28 @@ impl Drop for Forward {
     }
 }
 
-/// A device: a phone or this machine.
+/// A device: a phone or this machine. What runs on it (sampling, dumping) goes through the
+/// agent ([`crate::agent::Agent`]), which is this trait's user, not part of it.
 pub trait Device: Send + Sync {
     /// `local`, or the phone's serial.
     fn serial(&self) -> &str;
 
-    /// The device's processes, JVMs first, then by resident set (a phone's through its agent,
-    /// pushed if needed).
-    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>>;
+    /// Whether this is the machine heaptui runs on: its processes are read and dumped by
+    /// heaptui itself, and its files are heaptui's files (nothing is pushed or pulled).
+    fn runs_here(&self) -> bool {
+        false
+    }
+
+    /// The model, as the adb server lists it.
+    fn model(&self) -> Option<&str> {
+        None
+    }
+
+    /// A system property (`getprop NAME`); `None` when unset or the device has none.
+    fn property(&self, name: &str) -> Option<String> {
+        let o = self.output(&format!("getprop {}", quote(name))).ok().filter(|o| o.code == 0)?;
+        Some(String::from_utf8_lossy(&o.stdout).trim().to_string()).filter(|v| !v.is_empty())
+    }
 
     /// Runs `command` under the device's shell, handing output to `sink` as it arrives; returns
     /// the exit code. No timeout: a command may be silent for as long as it likes.
@@ -138,6 +152,31 @@ pub trait Device: Send + Sync {
 
     /// Forwards a free local TCP port to `remote` on the device.
     fn forward(&self, remote: &Remote) -> Result<Forward>;
+
+    /// Runs `command` and hands its standard output to `sink` as it arrives, byte for byte (how
+    /// a file only `run-as` can read is fetched); returns the bytes handed on. Standard error
+    /// is dropped.
+    fn read_stream(&self, command: &str, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<u64> {
+        let mut total = 0u64;
+        let mut failed = None;
+        self.run_until(command, &mut |s, b| {
+            if s != Stream::Stdout {
+                return true;
+            }
+            total += b.len() as u64;
+            match sink(b) {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+        })?;
+        match failed {
+            Some(e) => Err(DeviceError::Io(e)),
+            None => Ok(total),
+        }
+    }
 }
 
 /// Quotes `s` for a POSIX shell.
@@ -211,8 +250,13 @@ impl Device for LocalDevice {
         "local"
     }
 
-    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>> {
-        Ok(agent::proc::list())
+    fn runs_here(&self) -> bool {
+        true
+    }
+
+    /// This machine has no Android properties.
+    fn property(&self, _name: &str) -> Option<String> {
+        None
     }
 
     fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
@@ -355,9 +399,8 @@ impl AdbDevice {
         Ok(v)
     }
 
-    /// Runs `command` with `exec:` and hands its output to `sink` as it arrives (binary-safe:
-    /// how a file only `run-as` can read is fetched).
-    pub fn exec_stream(&self, command: &str, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<u64> {
+    /// Runs `command` with `exec:` and hands its output to `sink` as it arrives.
+    fn exec_stream(&self, command: &str, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<u64> {
         let mut s = self.open(&format!("exec:{command}"))?;
         let mut buf = vec![0u8; 256 * 1024];
         let mut total = 0u64;
@@ -407,8 +450,13 @@ impl Device for AdbDevice {
         &self.serial
     }
 
-    fn processes(&self) -> Result<Vec<agent::proc::ProcessInfo>> {
-        crate::agent::Agent::deploy(self)?.processes()
+    fn model(&self) -> Option<&str> {
+        self.model.as_deref()
+    }
+
+    /// Through `exec:`: raw bytes, no shell protocol framing (as `adb exec-out` fetches files).
+    fn read_stream(&self, command: &str, sink: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> Result<u64> {
+        self.exec_stream(command, sink)
     }
 
     /// Shell protocol v2: stdout and stderr apart, the exit code, streaming, no timeout.
@@ -498,10 +546,18 @@ impl Device for AdbDevice {
 /// Where the agent lives on a phone.
 pub const AGENT_DIR: &str = "/data/local/tmp";
 
-/// Picks a device: `local` (or `--local`) is this machine, anything else a phone.
+/// Picks a device as the command line names one: `local` (`--local`, `-s local`) is this
+/// machine; a serial (`-s`, else `ANDROID_SERIAL`) is that phone, the adb server started for it
+/// if none runs; with neither, the one phone a running server has, else this machine (no
+/// server is started just to find out).
 pub fn select(local: bool, serial: Option<&str>) -> Result<Box<dyn Device>> {
-    if local || serial == Some("local") {
+    let named = serial.map(str::to_string).or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
+    if local || named.as_deref() == Some("local") {
         return Ok(Box::new(LocalDevice));
     }
-    Ok(Box::new(AdbDevice::select(adb::server_port(), serial)?))
+    let port = adb::server_port();
+    if named.is_none() && adb::devices(port).unwrap_or_default().is_empty() {
+        return Ok(Box::new(LocalDevice));
+    }
+    Ok(Box::new(AdbDevice::select(port, named.as_deref())?))
 }

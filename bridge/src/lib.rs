@@ -3,10 +3,8 @@
 //! streaming, `exec:`, push and pull through mozdevice's sync code, forwards to TCP ports and
 //! abstract sockets; [`device::LocalDevice`]), and the agent on the phone ([`agent`]).
 #![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod adb;
 pub mod agent;
 pub mod device;
-
-/// Version of the agent wire protocol this bridge speaks.
-pub const PROTOCOL_VERSION: u32 = ::agent::PROTOCOL;

@@ -190,7 +190,10 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     assert!(g.threads.iter().map(|t| t.1).sum::<u64>() >= 1, "{g:?}");
     assert!(g.fds.iter().map(|t| t.1).sum::<u64>() >= 3, "{g:?}");
     assert!(a.groups(999_999_999).is_err());
-    assert_eq!(Device::processes(&d).unwrap().iter().filter(|p| p.pid == me).count(), 1);
+    assert_eq!(
+        bridge::agent::Agent::deploy(&d).unwrap().processes().unwrap().iter().filter(|p| p.pid == me).count(),
+        1
+    );
 
     // Samples stream back as the agent takes them.
     let mut samples = Vec::new();
@@ -198,7 +201,7 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     assert_eq!(code, 0);
     assert_eq!(samples.len(), 3);
     match &samples[0] {
-        bridge::agent::Line::Sample(s) => {
+        agent::protocol::Line::Sample { sample: s } => {
             assert_eq!(s.pid, me);
             assert!(s.rss_kb > 0 && s.threads >= 1);
         }

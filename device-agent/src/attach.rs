@@ -10,36 +10,26 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Why attaching or the command failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AttachError {
     /// The JVM did not open its attach socket in time (not a HotSpot JVM, started with
     /// `-XX:+DisableAttachMechanism`, another user's, or busy).
+    #[error(
+        "JVM {0} did not open its attach socket within {secs:.0} s (not a HotSpot JVM, another user's, \
+         or started with -XX:+DisableAttachMechanism)",
+        secs = .1.as_secs_f64()
+    )]
     NoSocket(u32, Duration),
     /// The process maps no `libjvm.so`: SIGQUIT would kill it, so it is not signalled.
+    #[error("process {0} is not a HotSpot JVM (it maps no libjvm.so)")]
     NotJvm(u32),
     /// A socket or file operation failed.
+    #[error("{0}: {1}")]
     Io(String, std::io::Error),
     /// The JVM answered with a non-zero status and this output.
+    #[error("the JVM refused (status {0}): {out}", out = .1.trim())]
     Failed(i32, String),
 }
-
-impl std::fmt::Display for AttachError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            AttachError::NoSocket(pid, d) => write!(
-                f,
-                "JVM {pid} did not open its attach socket within {:.0} s (not a HotSpot JVM, another user's, \
-                 or started with -XX:+DisableAttachMechanism)",
-                d.as_secs_f64()
-            ),
-            AttachError::NotJvm(pid) => write!(f, "process {pid} is not a HotSpot JVM (it maps no libjvm.so)"),
-            AttachError::Io(what, e) => write!(f, "{what}: {e}"),
-            AttachError::Failed(code, out) => write!(f, "the JVM refused (status {code}): {}", out.trim()),
-        }
-    }
-}
-
-impl std::error::Error for AttachError {}
 
 /// Where the target sees `/tmp`: through `/proc/<pid>/root`, so a JVM in a container (its own
 /// mount namespace) is reached too.

@@ -7,68 +7,67 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use heap::strip::{rewrite_all, strip_plan, Mode, StripOptions};
+use heap::strip::{rewrite_all, strip_plan, StripOptions};
 
-/// How the heap is dumped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// HotSpot's dynamic attach protocol (`dumpheap`).
-    Attach,
-    /// Android's `am dumpheap <pid> <file>` (the app is paused while ART writes).
-    Am,
+pub use crate::protocol::{Dumped, Method, Mode};
+
+/// Why a dump on the device failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DumpError {
+    /// The output exists already.
+    #[error("{} exists; the agent never overwrites a file", .0.display())]
+    Exists(PathBuf),
+    /// A file could not be made, read or linked.
+    #[error("{}: {source}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// HotSpot's attach protocol failed.
+    #[error("attach to {pid}: {source}")]
+    Attach {
+        /// The process.
+        pid: u32,
+        /// What went wrong.
+        source: crate::attach::AttachError,
+    },
+    /// `am` could not be run.
+    #[error("cannot run `am dumpheap` ({0}): not Android?")]
+    NoAm(std::io::Error),
+    /// `am dumpheap` refused, in words.
+    #[error("am dumpheap {pid}: {said}")]
+    AmRefused {
+        /// The process.
+        pid: u32,
+        /// What `am` printed.
+        said: String,
+    },
+    /// ART never began writing the file.
+    #[error("nothing was written to {} within 60 s", .0.display())]
+    NothingWritten(PathBuf),
+    /// ART did not finish writing the file in time.
+    #[error("{} was not written within {secs} s", .path.display())]
+    Unfinished {
+        /// The file.
+        path: PathBuf,
+        /// The time allowed.
+        secs: u64,
+    },
+    /// The fork dump runs inside the app (heaptui's JVMTI library), not in this agent.
+    #[error("--method fork runs inside the app through its JVMTI agent, not in heaptui-agent")]
+    Fork,
+    /// Writing the (stripped) dump failed.
+    #[error("writing the dump: {0}")]
+    Write(std::io::Error),
+    /// The stripper refused the runtime's dump.
+    #[error("stripping: {0}")]
+    Strip(heap::Error),
 }
 
-impl Method {
-    /// Parses `attach` or `am`.
-    pub fn parse(s: &str) -> Option<Method> {
-        match s {
-            "attach" => Some(Method::Attach),
-            "am" => Some(Method::Am),
-            _ => None,
-        }
-    }
-
-    /// The method a process offers: attach for a HotSpot JVM (it maps `libjvm.so`), else `am`.
-    pub fn for_process(pid: u32) -> Method {
-        let maps = std::fs::read_to_string(format!("/proc/{pid}/maps")).unwrap_or_default();
-        if maps.contains("libjvm.so") {
-            Method::Attach
-        } else {
-            Method::Am
-        }
-    }
-
-    /// Its name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Attach => "attach",
-            Method::Am => "am",
-        }
-    }
-}
-
-/// What a dump did.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Dumped {
-    /// Where the (stripped) dump is.
-    pub path: String,
-    /// `attach` or `am`.
-    pub method: String,
-    /// The strip mode, `none` when the dump was kept whole.
-    pub mode: String,
-    /// Bytes the runtime wrote.
-    pub raw_bytes: u64,
-    /// Bytes of the output.
-    pub bytes: u64,
-    /// Milliseconds the runtime took to write the dump (the app is paused for it unless forked).
-    pub dump_ms: u64,
-    /// Milliseconds the stripper took.
-    pub strip_ms: u64,
-    /// What the runtime said.
-    pub message: String,
-    /// SHA-256 of the output's bytes, lowercase hex (a streamed dump's check on the host).
-    #[serde(default)]
-    pub sha256: String,
+fn file_error(path: &Path) -> impl FnOnce(std::io::Error) -> DumpError + '_ {
+    move |source| DumpError::File { path: path.to_path_buf(), source }
 }
 
 /// Writes through to `inner`, hashing (SHA-256) and counting: what a dump's receiver checks.
@@ -119,7 +118,7 @@ impl Drop for Remove {
 }
 
 /// Waits until the file at `path` stops growing (`am dumpheap` may return before ART is done).
-fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), String> {
+fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), DumpError> {
     let start = Instant::now();
     let mut last = None;
     let mut still = Instant::now();
@@ -133,29 +132,29 @@ fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), String> {
         }
         // Nothing at all for a minute: ART is not writing it.
         if len.unwrap_or(0) == 0 && start.elapsed() > Duration::from_secs(60) {
-            return Err(format!("nothing was written to {} within 60 s", path.display()));
+            return Err(DumpError::NothingWritten(path.to_path_buf()));
         }
         if start.elapsed() > timeout {
-            return Err(format!("{} was not written within {} s", path.display(), timeout.as_secs()));
+            return Err(DumpError::Unfinished { path: path.to_path_buf(), secs: timeout.as_secs() });
         }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
 
-/// Dumps process `pid` with `method` into `out`, stripped with `mode` (`None`: kept whole);
-/// `live`: reachable objects only (attach; `am` always dumps after a GC with `-g`).
-pub fn dump(pid: u32, method: Method, mode: Option<Mode>, live: bool, out: &Path) -> Result<Dumped, String> {
+/// Dumps process `pid` with `method` into `out`, stripped with `mode`; `live`: reachable
+/// objects only (attach; `am` always dumps after a GC with `-g`).
+pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Result<Dumped, DumpError> {
     if out.exists() {
-        return Err(format!("{} exists; the agent never overwrites a file", out.display()));
+        return Err(DumpError::Exists(out.to_path_buf()));
     }
     let dir = out.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     // Under a temporary name until whole; linked to its name (never over a file).
     let part = dir.join(format!(".{name}.{}.part", std::process::id()));
     let _part_guard = Remove(part.clone());
-    let file = std::fs::File::create(&part).map_err(|e| format!("{}: {e}", part.display()))?;
+    let file = std::fs::File::create(&part).map_err(file_error(&part))?;
     let mut d = dump_into(pid, method, mode, live, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?;
-    std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::hard_link(&part, out).map_err(file_error(out))?;
     d.path = out.display().to_string();
     Ok(d)
 }
@@ -165,54 +164,53 @@ pub fn dump(pid: u32, method: Method, mode: Option<Mode>, live: bool, out: &Path
 pub fn dump_into(
     pid: u32,
     method: Method,
-    mode: Option<Mode>,
+    mode: Mode,
     live: bool,
     dir: &Path,
     out: &mut dyn Write,
-) -> Result<Dumped, String> {
+) -> Result<Dumped, DumpError> {
     let raw = dir.join(format!(".heaptui-{pid}.{}.raw.hprof", std::process::id()));
     let _raw_guard = Remove(raw.clone());
     let start = Instant::now();
     let message = match method {
-        Method::Attach => crate::attach::dump_heap(pid, &raw, live).map_err(|e| format!("attach to {pid}: {e}"))?,
+        Method::Attach => {
+            crate::attach::dump_heap(pid, &raw, live).map_err(|source| DumpError::Attach { pid, source })?
+        }
+        Method::Fork => return Err(DumpError::Fork),
         Method::Am => {
             let mut cmd = std::process::Command::new("am");
             cmd.arg("dumpheap");
             if live {
                 cmd.arg("-g");
             }
-            let o = cmd
-                .arg(pid.to_string())
-                .arg(&raw)
-                .output()
-                .map_err(|e| format!("cannot run `am dumpheap` ({e}): not Android?"))?;
+            let o = cmd.arg(pid.to_string()).arg(&raw).output().map_err(DumpError::NoAm)?;
             let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
             // am reports some failures on its output with status 0.
             if !o.status.success() || said.contains("Error") || said.contains("Exception") {
-                return Err(format!("am dumpheap {pid}: {}", said.trim()));
+                return Err(DumpError::AmRefused { pid, said: said.trim().to_string() });
             }
             wait_until_whole(&raw, Duration::from_secs(600))?;
             said.trim().to_string()
         }
     };
     let dump_ms = start.elapsed().as_millis() as u64;
-    let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(|e| format!("{}: {e}", raw.display()))?;
+    let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(file_error(&raw))?;
     let start = Instant::now();
     let mut w = Hashing::new(out);
-    let mut input = std::fs::File::open(&raw).map_err(|e| format!("{}: {e}", raw.display()))?;
-    match mode {
-        None => std::io::copy(&mut input, &mut w).map(|_| ()).map_err(|e| format!("writing the dump: {e}"))?,
+    let mut input = std::fs::File::open(&raw).map_err(file_error(&raw))?;
+    match mode.strip() {
+        None => std::io::copy(&mut input, &mut w).map(|_| ()).map_err(DumpError::Write)?,
         Some(mode) => {
             let plan = strip_plan(&StripOptions { mode, ..Default::default() });
-            rewrite_all(input, &mut w, plan).map_err(|e| format!("stripping: {e}"))?;
+            rewrite_all(input, &mut w, plan).map_err(DumpError::Strip)?;
         }
     }
-    w.flush().map_err(|e| format!("writing the dump: {e}"))?;
+    w.flush().map_err(DumpError::Write)?;
     let (_, bytes, sha256) = w.finish();
     Ok(Dumped {
         path: "-".to_string(),
-        method: method.name().to_string(),
-        mode: mode.map_or("none".to_string(), |m| format!("{m:?}").to_lowercase()),
+        method,
+        mode,
         raw_bytes,
         bytes,
         dump_ms,

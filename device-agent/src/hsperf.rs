@@ -16,11 +16,13 @@ pub struct Counters {
 }
 
 /// Why a perf data file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PerfError {
     /// Not a perf data file.
+    #[error("not an hsperfdata file (bad magic)")]
     BadMagic,
     /// Shorter than its own header says.
+    #[error("the hsperfdata file is shorter than its header says")]
     Truncated,
 }
 

@@ -2,7 +2,7 @@
 //! `hsperfdata` counters `jstat` reads (HotSpot) or `dumpsys meminfo` (Android); the triggers
 //! (KOOM's heap rule, Probe's alarms) that run on the samples; dumping (HotSpot's attach protocol,
 //! `am dumpheap`) and stripping on the device. The binary speaks versioned JSON lines on its
-//! stdout (see `main.rs`).
+//! stdout ([`protocol`]).
 //! This code runs the same on Linux and Android (it probes files at run time, no
 //! `cfg(target_os)`).
 #![deny(missing_docs)]
@@ -13,12 +13,11 @@ pub mod attach;
 pub mod dump;
 pub mod hsperf;
 pub mod proc;
+pub mod protocol;
 pub mod sample;
 pub mod trigger;
 
-/// Version of the JSON lines the agent writes. A bridge speaking another version refuses to
-/// use the agent (and pushes its own); fields a reader does not know are ignored.
-pub const PROTOCOL: u32 = 1;
+pub use protocol::PROTOCOL;
 
 /// The agent's version: a bridge re-pushes the agent when the phone's differs from its own.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

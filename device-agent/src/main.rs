@@ -1,164 +1,153 @@
 //! `heaptui-agent`: what heaptui runs on a phone (and that works the same on any Linux). It speaks
-//! versioned JSON lines on its stdout; every run begins with a hello line naming the protocol and
-//! the agent's version, so the host can refuse an agent it does not understand:
+//! the versioned JSON lines of `agent::protocol` on its stdout; every run begins with a hello
+//! line naming the protocol and the agent's version, so the host can refuse an agent it does not
+//! understand:
 //!
 //! ```text
-//! heaptui-agent version                       # {"v":1,"type":"hello","protocol":1,"agent":"0.1.0"}
-//! heaptui-agent ps                            # hello, then {"v":1,"type":"process","process":{…}} lines
-//! heaptui-agent groups --pid PID              # hello, then {"v":1,"type":"groups","groups":{"fds":…,"threads":…}}
+//! heaptui-agent version                       # hello
+//! heaptui-agent ps                            # hello, then a `process` line each
+//! heaptui-agent groups --pid PID              # hello, then `groups` (or `error`)
 //! heaptui-agent dump --pid PID --out FILE [--method auto|attach|am] [--mode triage|koom|redact|none] [--all]
-//!                                             # hello, then {"v":1,"type":"dumped","dumped":{…}}
+//!                                             # hello, then `dumped` (or `error`)
 //!                                             # (--out -: the dump on stdout, the lines on stderr)
 //! heaptui-agent sample --pid PID [--interval-ms 1000] [--count N] [--trigger SPEC]
+//!                                             # hello, then a `sample` line each, each followed by
+//!                                             # the `trigger` lines it fired (`--trigger`'s thresholds)
 //! ```
-//!
-//! Each sample is a `{"v":1,"type":"sample","sample":{…}}` line; each trigger that fires on it
-//! follows as `{"v":1,"type":"trigger","event":{…}}` (thresholds: `--trigger`, as `heaptui monitor`
-//! takes them). Readers ignore fields they do not know.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use agent::PROTOCOL;
+use agent::protocol::{Envelope, Line, Method, Mode};
 
 const USAGE: &str =
     "usage: heaptui-agent version | ps | sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]";
 
+/// The command line: the subcommand, then `--flag value` pairs and bare flags.
+struct Args(Vec<String>);
+
+impl Args {
+    fn value(&self, flag: &str) -> Option<&str> {
+        self.0.iter().position(|a| a == flag).and_then(|i| self.0.get(i + 1)).map(String::as_str)
+    }
+
+    fn number<T: std::str::FromStr>(&self, flag: &str) -> Option<T> {
+        self.value(flag).and_then(|v| v.parse().ok())
+    }
+
+    fn has(&self, flag: &str) -> bool {
+        self.0.iter().any(|a| a == flag)
+    }
+}
+
+/// Writes `lines`, each on its own line, in one write (a reader never sees half a run of them),
+/// and flushes. False when the reader has gone.
+fn send(out: &mut dyn Write, lines: &[Envelope]) -> bool {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_ok()
+}
+
+fn usage(why: &str) -> ExitCode {
+    eprintln!("{why}");
+    ExitCode::from(2)
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let hello = serde_json::json!({"v": PROTOCOL, "type": "hello", "protocol": PROTOCOL, "agent": agent::VERSION});
+    let args = Args(std::env::args().skip(1).collect());
     let mut out = std::io::stdout().lock();
-    match args.first().map(String::as_str) {
+    let hello = Envelope::hello();
+    match args.0.first().map(String::as_str) {
         Some("version") => {
-            let _ = writeln!(out, "{hello}");
-            return ExitCode::SUCCESS;
+            send(&mut out, &[hello]);
+            ExitCode::SUCCESS
         }
         Some("ps") => {
-            let mut text = format!("{hello}\n");
-            for p in agent::proc::list() {
-                text.push_str(&format!("{}\n", serde_json::json!({"v": PROTOCOL, "type": "process", "process": p})));
-            }
-            let _ = out.write_all(text.as_bytes());
-            return ExitCode::SUCCESS;
+            let mut lines = vec![hello];
+            lines.extend(agent::proc::list().into_iter().map(|process| Envelope::new(Line::Process { process })));
+            send(&mut out, &lines);
+            ExitCode::SUCCESS
         }
         Some("groups") => {
-            let pid = args.iter().position(|a| a == "--pid").and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok());
-            let Some(pid) = pid else {
-                eprintln!("{USAGE}");
-                return ExitCode::from(2);
-            };
+            let Some(pid) = args.number::<u32>("--pid") else { return usage(USAGE) };
             let line = match agent::proc::groups(pid) {
-                Ok(g) => serde_json::json!({"v": PROTOCOL, "type": "groups", "pid": pid, "groups": g}),
-                Err(e) => serde_json::json!({"v": PROTOCOL, "type": "error", "message": format!("process {pid}: {e}")}),
+                Ok(groups) => Line::Groups { pid, groups },
+                Err(e) => Line::Error { message: format!("process {pid}: {e}") },
             };
-            let _ = write!(out, "{hello}\n{line}\n");
-            return ExitCode::SUCCESS;
+            send(&mut out, &[hello, Envelope::new(line)]);
+            ExitCode::SUCCESS
         }
-        Some("dump") => return dump(&args, &hello, &mut out),
-        Some("sample") => {}
-        _ => {
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
+        Some("dump") => dump(&args, hello, &mut out),
+        Some("sample") => sample(&args, hello, &mut out),
+        _ => usage(USAGE),
     }
-    let get = |flag: &str| {
-        args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse::<u64>().ok())
-    };
-    let Some(pid) = get("--pid").and_then(|p| u32::try_from(p).ok()) else {
-        eprintln!("heaptui-agent: --pid PID is required");
-        return ExitCode::from(2);
-    };
-    let spec = args.iter().position(|a| a == "--trigger").and_then(|i| args.get(i + 1));
-    let config = match spec.map(|s| agent::trigger::parse(s, agent::trigger::Config::default())) {
+}
+
+/// `sample`: a sample of the process every interval, and what fires on it, until the process
+/// ends (an `error` line, exit 1), `--count` samples are taken, or the reader goes.
+fn sample(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
+    let Some(pid) = args.number::<u32>("--pid") else { return usage("heaptui-agent: --pid PID is required") };
+    let config = match args.value("--trigger").map(|s| agent::trigger::parse(s, agent::trigger::Config::default())) {
         None => agent::trigger::Config::default(),
         Some(Ok(c)) => c,
-        Some(Err(e)) => {
-            eprintln!("heaptui-agent: --trigger: {e}");
-            return ExitCode::from(2);
-        }
+        Some(Err(e)) => return usage(&format!("heaptui-agent: --trigger: {e}")),
     };
     let mut triggers = agent::trigger::Triggers::new(config);
-    let interval = std::time::Duration::from_millis(get("--interval-ms").unwrap_or(1000));
-    let count = get("--count");
-    if writeln!(out, "{hello}").and_then(|_| out.flush()).is_err() {
+    let interval = std::time::Duration::from_millis(args.number("--interval-ms").unwrap_or(1000));
+    let count: Option<u64> = args.number("--count");
+    if !send(out, &[hello]) {
         return ExitCode::SUCCESS;
     }
-    let mut n = 0u64;
     let mut sampler = agent::sample::Sampler::new(pid);
-    loop {
-        let (line, events) = match sampler.take() {
-            Ok(s) => {
-                let events = triggers.feed(&s);
-                (serde_json::json!({"v": PROTOCOL, "type": "sample", "sample": s}), events)
-            }
+    for n in 1u64.. {
+        let sample = match sampler.take() {
+            Ok(s) => s,
             Err(e) => {
-                let line =
-                    serde_json::json!({"v": PROTOCOL, "type": "error", "message": format!("process {pid}: {e}")});
-                let _ = writeln!(out, "{line}");
+                send(out, &[Envelope::new(Line::Error { message: format!("process {pid}: {e}") })]);
                 return ExitCode::from(1);
             }
         };
-        let mut text = format!("{line}\n");
-        for e in &events {
-            text.push_str(&format!("{}\n", serde_json::json!({"v": PROTOCOL, "type": "trigger", "event": e})));
-        }
-        if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
-            return ExitCode::SUCCESS;
-        }
-        n += 1;
-        if count.is_some_and(|c| n >= c) {
+        let events = triggers.feed(&sample);
+        let mut lines = vec![Envelope::new(Line::Sample { sample })];
+        lines.extend(events.into_iter().map(|event| Envelope::new(Line::Trigger { event })));
+        if !send(out, &lines) || count.is_some_and(|c| n >= c) {
             return ExitCode::SUCCESS;
         }
         std::thread::sleep(interval);
     }
+    ExitCode::SUCCESS
 }
 
 /// `dump`: the dumper the process offers (or `--method`'s), stripped on the device.
-fn dump(args: &[String], hello: &serde_json::Value, out: &mut impl Write) -> ExitCode {
-    let get = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(String::as_str);
-    let (Some(pid), Some(path)) = (get("--pid").and_then(|p| p.parse::<u32>().ok()), get("--out")) else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
-    };
-    let method = match get("--method").unwrap_or("auto") {
-        "auto" => agent::dump::Method::for_process(pid),
-        m => match agent::dump::Method::parse(m) {
+fn dump(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
+    let (Some(pid), Some(path)) = (args.number::<u32>("--pid"), args.value("--out")) else { return usage(USAGE) };
+    let method = match args.value("--method").unwrap_or("auto") {
+        "auto" => Method::for_process(pid),
+        m => match Method::parse(m).filter(|m| *m != Method::Fork) {
             Some(m) => m,
-            None => {
-                eprintln!("heaptui-agent: --method is auto, attach or am");
-                return ExitCode::from(2);
-            }
+            None => return usage("heaptui-agent: --method is auto, attach or am"),
         },
     };
-    let mode = match get("--mode").unwrap_or("triage") {
-        "none" => None,
-        m => match heap::strip::Mode::parse(m).filter(|m| *m != heap::strip::Mode::Matrix) {
-            Some(m) => Some(m),
-            None => {
-                eprintln!("heaptui-agent: --mode is triage, koom, redact or none (matrix needs the whole dump: the host runs it)");
-                return ExitCode::from(2);
-            }
-        },
+    let Some(mode) = Mode::parse(args.value("--mode").unwrap_or("triage")) else {
+        return usage(
+            "heaptui-agent: --mode is triage, koom, redact or none (matrix needs the whole dump: the host runs it)",
+        );
     };
-    let live = !args.iter().any(|a| a == "--all");
+    let live = !args.has("--all");
+    let report = |r: Result<agent::protocol::Dumped, agent::dump::DumpError>| match r {
+        Ok(dumped) => (Envelope::new(Line::Dumped { dumped }), ExitCode::SUCCESS),
+        Err(e) => (Envelope::new(Line::Error { message: e.to_string() }), ExitCode::from(1)),
+    };
     if path == "-" {
-        // Streamed: the dump on stdout, the JSON lines on stderr (shell v2 keeps them apart).
+        // Streamed: the dump on stdout, the lines on stderr (shell v2 keeps them apart).
         let dir = std::env::var_os("TMPDIR").map(std::path::PathBuf::from).unwrap_or_else(|| "/data/local/tmp".into());
         let dir = if dir.is_dir() { dir } else { std::env::temp_dir() };
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{hello}");
-        let r = agent::dump::dump_into(pid, method, mode, live, &dir, out);
-        let (line, code) = match r {
-            Ok(d) => (serde_json::json!({"v": PROTOCOL, "type": "dumped", "dumped": d}), ExitCode::SUCCESS),
-            Err(e) => (serde_json::json!({"v": PROTOCOL, "type": "error", "message": e}), ExitCode::from(1)),
-        };
-        let _ = writeln!(err, "{line}");
+        send(&mut err, &[hello]);
+        let (line, code) = report(agent::dump::dump_into(pid, method, mode, live, &dir, out));
+        send(&mut err, &[line]);
         return code;
     }
-    let (line, code) = match agent::dump::dump(pid, method, mode, live, std::path::Path::new(path)) {
-        Ok(d) => (serde_json::json!({"v": PROTOCOL, "type": "dumped", "dumped": d}), ExitCode::SUCCESS),
-        Err(e) => (serde_json::json!({"v": PROTOCOL, "type": "error", "message": e}), ExitCode::from(1)),
-    };
-    let _ = write!(out, "{hello}\n{line}\n");
+    let (line, code) = report(agent::dump::dump(pid, method, mode, live, std::path::Path::new(path)));
+    send(out, &[hello, line]);
     code
 }

@@ -4,7 +4,7 @@ use crate::hsperf::{Counters, JavaHeap};
 use crate::proc::Proc;
 
 /// A sample.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sample {
     /// Milliseconds since the epoch.
     pub time_ms: u64,

@@ -61,17 +61,69 @@ pub fn koom_threshold(max_bytes: u64) -> f64 {
     }
 }
 
+/// Which alarm fired (or why a dump was asked for).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// KOOM's Java heap rule.
+    Heap,
+    /// Probe's thread count.
+    Threads,
+    /// Probe's open file descriptors.
+    Fds,
+    /// Probe's virtual size (32-bit processes' address space).
+    Vmsize,
+    /// Growth between two samples.
+    Jump,
+    /// Asked for by hand, not by a threshold.
+    Manual,
+}
+
+impl Kind {
+    /// Its name on the wire, in sidecars and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Heap => "heap",
+            Kind::Threads => "threads",
+            Kind::Fds => "fds",
+            Kind::Vmsize => "vmsize",
+            Kind::Jump => "jump",
+            Kind::Manual => "manual",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What an event's value and threshold count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Unit {
+    /// Bytes.
+    #[serde(rename = "bytes")]
+    Bytes,
+    /// A count (threads, descriptors).
+    #[serde(rename = "count")]
+    Count,
+    /// KiB (`/proc`'s unit for sizes).
+    #[serde(rename = "KiB")]
+    KiB,
+}
+
 /// A trigger's firing, with its numbers.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Event {
-    /// `heap`, `threads`, `fds`, `vmsize`, `jump` or `manual`.
-    pub kind: &'static str,
+    /// Which alarm.
+    pub kind: Kind,
     /// The value that crossed the line (bytes, a count or KiB, as `unit` says).
     pub value: u64,
     /// The line.
     pub threshold: u64,
-    /// `bytes`, `count` or `KiB`.
-    pub unit: &'static str,
+    /// What `value` and `threshold` count.
+    pub unit: Unit,
     /// The same in words.
     pub message: String,
 }
@@ -138,10 +190,10 @@ impl Triggers {
                     self.over_heap = 0;
                     self.heap_fired = true;
                     events.push(Event {
-                        kind: "heap",
+                        kind: Kind::Heap,
                         value: heap.used,
                         threshold: line,
-                        unit: "bytes",
+                        unit: Unit::Bytes,
                         message: format!(
                             "Java heap {} of {} ({:.1} %) over {} for {} samples without falling",
                             mib(heap.used),
@@ -158,9 +210,9 @@ impl Triggers {
         let fd_line = self.fd_line(s.fd_limit);
         let vm_line = self.vm_size_line(s.bits);
         let checks = [
-            ("threads", s.threads, self.config.threads, "count"),
-            ("fds", s.fds, fd_line, "count"),
-            ("vmsize", s.vm_size_kb, vm_line, "KiB"),
+            (Kind::Threads, s.threads, self.config.threads, Unit::Count),
+            (Kind::Fds, s.fds, fd_line, Unit::Count),
+            (Kind::Vmsize, s.vm_size_kb, vm_line, Unit::KiB),
         ];
         for (i, (kind, value, line, unit)) in checks.into_iter().enumerate() {
             let Some(line) = line else { continue };
@@ -168,8 +220,8 @@ impl Triggers {
                 self.armed[i] = true;
             } else if std::mem::replace(&mut self.armed[i], false) {
                 let what = match kind {
-                    "threads" => format!("{value} threads, the line is {line}"),
-                    "fds" => match s.fd_limit {
+                    Kind::Threads => format!("{value} threads, the line is {line}"),
+                    Kind::Fds => match s.fd_limit {
                         Some(l) => format!("{value} open file descriptors of {l} allowed, the line is {line}"),
                         None => format!("{value} open file descriptors, the line is {line}"),
                     },
@@ -186,10 +238,10 @@ impl Triggers {
             let grew = jump_value.saturating_sub(last);
             if grew >= line {
                 events.push(Event {
-                    kind: "jump",
+                    kind: Kind::Jump,
                     value: grew,
                     threshold: line,
-                    unit: "bytes",
+                    unit: Unit::Bytes,
                     message: format!(
                         "{what} grew by {} in one sample ({} to {})",
                         mib(grew),
@@ -205,17 +257,31 @@ impl Triggers {
 
     /// A dump asked for by hand.
     pub fn manual() -> Event {
-        Event { kind: "manual", value: 0, threshold: 0, unit: "count", message: "dump requested".into() }
+        Event { kind: Kind::Manual, value: 0, threshold: 0, unit: Unit::Count, message: "dump requested".into() }
     }
+}
+
+/// Why a trigger spec does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// A part is not `NAME=VALUE`.
+    #[error("{0:?}: expected NAME=VALUE")]
+    NotNameValue(String),
+    /// A known name with a value it does not take.
+    #[error("{0:?}: bad value")]
+    BadValue(String),
+    /// A name that is not a trigger.
+    #[error("unknown trigger {0:?} (heap, polls, threads, fds, vmsize, jump)")]
+    Unknown(String),
 }
 
 /// Parses `heap=85%,polls=3,threads=750,fds=1000,fds=95%,vmsize=3.5G,jump=350M` onto `base`;
 /// `off` turns an alarm off.
-pub fn parse(spec: &str, mut base: Config) -> Result<Config, String> {
+pub fn parse(spec: &str, mut base: Config) -> Result<Config, SpecError> {
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (key, value) = part.split_once('=').ok_or_else(|| format!("{part:?}: expected NAME=VALUE"))?;
+        let (key, value) = part.split_once('=').ok_or_else(|| SpecError::NotNameValue(part.to_string()))?;
         let off = value.eq_ignore_ascii_case("off");
-        let bad = || format!("{part:?}: bad value");
+        let bad = || SpecError::BadValue(part.to_string());
         let percent = |v: &str| v.strip_suffix('%').and_then(|p| p.trim().parse::<f64>().ok()).filter(|p| *p > 0.0);
         match key.trim() {
             "heap" if off => base.heap = false,
@@ -229,9 +295,7 @@ pub fn parse(spec: &str, mut base: Config) -> Result<Config, String> {
             "vmsize" if off => (base.vm_size_kb, base.vm_size_auto) = (None, false),
             "vmsize" => base.vm_size_kb = Some(size(value).ok_or_else(bad)? / 1024),
             "jump" => base.jump_bytes = if off { None } else { Some(size(value).ok_or_else(bad)?) },
-            other => {
-                return Err(format!("unknown trigger {other:?} (heap, polls, threads, fds, vmsize, jump)"));
-            }
+            other => return Err(SpecError::Unknown(other.to_string())),
         }
     }
     Ok(base)
@@ -298,7 +362,7 @@ mod tests {
         assert!(t.feed(&sample(219 * MB, max)).is_empty());
         let e = t.feed(&sample(219 * MB, max));
         assert_eq!(e.len(), 1);
-        assert_eq!((e[0].kind, e[0].value, e[0].threshold), ("heap", 219 * MB, (256 * MB) * 85 / 100));
+        assert_eq!((e[0].kind.name(), e[0].value, e[0].threshold), ("heap", 219 * MB, (256 * MB) * 85 / 100));
         for _ in 0..5 {
             assert!(t.feed(&sample(220 * MB, max)).is_empty());
         }
@@ -306,7 +370,7 @@ mod tests {
         for _ in 0..2 {
             assert!(t.feed(&sample(230 * MB, max)).is_empty());
         }
-        assert_eq!(t.feed(&sample(230 * MB, max))[0].kind, "heap");
+        assert_eq!(t.feed(&sample(230 * MB, max))[0].kind.name(), "heap");
     }
 
     /// A fall between polls starts the count again (a GC freed memory: not a leak yet).
@@ -317,7 +381,7 @@ mod tests {
         for used in [90, 95, 91, 92] {
             assert!(t.feed(&sample(used * MB, max)).is_empty(), "{used}");
         }
-        assert_eq!(t.feed(&sample(93 * MB, max))[0].kind, "heap");
+        assert_eq!(t.feed(&sample(93 * MB, max))[0].kind.name(), "heap");
     }
 
     #[test]
@@ -325,7 +389,7 @@ mod tests {
         let mut t = Triggers::new(Config::default());
         let mut s = sample(MB, 100 * MB);
         s.threads = 800;
-        assert_eq!(t.feed(&s).iter().map(|e| e.kind).collect::<Vec<_>>(), ["threads"]);
+        assert_eq!(t.feed(&s).iter().map(|e| e.kind.name()).collect::<Vec<_>>(), ["threads"]);
         assert!(t.feed(&s).is_empty());
         s.threads = 700;
         assert!(t.feed(&s).is_empty());
@@ -357,7 +421,7 @@ mod tests {
         assert!(t.feed(&sample(10 * MB, 2048 * MB)).is_empty());
         assert!(t.feed(&sample(300 * MB, 2048 * MB)).is_empty());
         let e = t.feed(&sample(700 * MB, 2048 * MB));
-        assert_eq!((e[0].kind, e[0].value), ("jump", 400 * MB));
+        assert_eq!((e[0].kind.name(), e[0].value), ("jump", 400 * MB));
     }
 
     #[test]
@@ -374,7 +438,7 @@ mod tests {
         assert!(parse("heap=85", Config::default()).is_err());
         assert!(parse("heap=-5%", Config::default()).is_err());
         assert!(parse("polls=0", Config::default()).is_err());
-        assert!(parse("disk=1", Config::default()).unwrap_err().contains("unknown trigger"));
+        assert!(parse("disk=1", Config::default()).unwrap_err().to_string().contains("unknown trigger"));
         assert!(parse("threads", Config::default()).is_err());
     }
 }

@@ -16,7 +16,9 @@ use std::time::Duration;
 
 use heap::strip::{strip_plan, Mode, Rewriter, StripOptions};
 
-use crate::fork::{fork_dump, ArtApi};
+use agent::protocol::ForkOutcome;
+
+use crate::fork::{fork_dump, ArtApi, ForkError};
 
 /// Parsed options.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,8 +33,47 @@ pub struct Options {
     pub lib: String,
 }
 
+/// Why the options do not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// A part is not `key=value`.
+    #[error("{0:?} is not key=value")]
+    NotKeyValue(String),
+    /// A key with a value it does not take.
+    #[error("{0} {1:?}")]
+    BadValue(&'static str, String),
+    /// A key that is not an option.
+    #[error("unknown option {0:?}")]
+    Unknown(String),
+    /// `out=` is missing.
+    #[error("out=PATH is required")]
+    NoOut,
+}
+
+/// Why a fork dump was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The runtime library named by `lib=` could not be loaded.
+    #[error("cannot load {0}")]
+    Load(String),
+    /// The output exists already.
+    #[error("{0} exists; never overwritten")]
+    Exists(String),
+    /// The output could not be made or linked.
+    #[error("{}: {source}", .path.display())]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// Finding ART's functions, forking or the child failed.
+    #[error("{0}")]
+    Fork(#[from] crate::fork::ForkError),
+}
+
 /// Parses `out=…,mode=…,timeout=…,lib=…` (`out` required).
-pub fn parse_options(s: &str) -> Result<Options, String> {
+pub fn parse_options(s: &str) -> Result<Options, OptionsError> {
     let mut o = Options {
         out: String::new(),
         mode: Some(Mode::Triage),
@@ -40,26 +81,33 @@ pub fn parse_options(s: &str) -> Result<Options, String> {
         lib: "libart.so".into(),
     };
     for part in s.split(',').filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("{part:?} is not key=value"))?;
+        let (k, v) = part.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(part.to_string()))?;
         match k {
             "out" => o.out = v.to_string(),
             "mode" if v == "none" => o.mode = None,
             "mode" => {
-                o.mode = Some(Mode::parse(v).filter(|m| *m != Mode::Matrix).ok_or_else(|| format!("mode {v:?}"))?)
+                o.mode = Some(
+                    Mode::parse(v)
+                        .filter(|m| *m != Mode::Matrix)
+                        .ok_or_else(|| OptionsError::BadValue("mode", v.to_string()))?,
+                )
             }
-            "timeout" => o.timeout = Duration::from_secs(v.parse().map_err(|_| format!("timeout {v:?}"))?),
+            "timeout" => {
+                o.timeout =
+                    Duration::from_secs(v.parse().map_err(|_| OptionsError::BadValue("timeout", v.to_string()))?)
+            }
             "lib" => o.lib = v.to_string(),
-            _ => return Err(format!("unknown option {k:?}")),
+            _ => return Err(OptionsError::Unknown(k.to_string())),
         }
     }
     if o.out.is_empty() {
-        return Err("out=PATH is required".into());
+        return Err(OptionsError::NoOut);
     }
     Ok(o)
 }
 
 /// What [`run`] wrote.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 pub struct Written {
     /// The fork dump's own report.
     pub report: crate::fork::Report,
@@ -70,52 +118,52 @@ pub struct Written {
 }
 
 /// Runs a fork dump as `options` say, writing the dump.
-pub fn run(options: &Options) -> Result<Written, String> {
+pub fn run(options: &Options) -> Result<Written, RunError> {
     // A path names a library to load first: how the tests bring in their double of libart (on a
     // phone, libart.so is loaded already and named by its file name).
     let lib = if options.lib.contains('/') {
-        let c = std::ffi::CString::new(options.lib.clone()).map_err(|e| e.to_string())?;
+        let c = std::ffi::CString::new(options.lib.clone()).map_err(|_| RunError::Load(options.lib.clone()))?;
         // SAFETY: loading a library the caller named.
         if unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) }.is_null() {
-            return Err(format!("cannot load {}", options.lib));
+            return Err(RunError::Load(options.lib.clone()));
         }
         std::path::Path::new(&options.lib).file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default()
     } else {
         options.lib.clone()
     };
-    let api = ArtApi::from_loaded(&lib).map_err(|e| e.to_string())?;
+    let api = ArtApi::from_loaded(&lib)?;
     let out = std::path::Path::new(&options.out);
     if out.exists() {
-        return Err(format!("{} exists; never overwritten", out.display()));
+        return Err(RunError::Exists(out.display().to_string()));
     }
     let part = std::path::PathBuf::from(format!("{}.{}.part", options.out, std::process::id()));
     let file = {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&part)
     }
-    .map_err(|e| format!("{}: {e}", part.display()))?;
+    .map_err(|source| RunError::File { path: part.clone(), source })?;
     let writer = agent::dump::Hashing::new(std::io::BufWriter::with_capacity(1 << 20, file));
     let result = match options.mode {
         Some(mode) => {
             let mut r = Rewriter::new(writer, strip_plan(&StripOptions { mode, ..Default::default() }));
-            let report = fork_dump(&api, options.timeout, &mut |b| r.feed(b).map_err(|e| e.to_string()));
+            let report = fork_dump(&api, options.timeout, &mut |b| r.feed(b).map_err(std::io::Error::other));
             report.and_then(|rep| {
-                let (mut w, _) = r.finish().map_err(|e| crate::fork::ForkError::Output(e.to_string()))?;
-                w.flush().map_err(|e| crate::fork::ForkError::Output(e.to_string()))?;
+                let (mut w, _) = r.finish().map_err(|e| ForkError::Output(std::io::Error::other(e)))?;
+                w.flush().map_err(ForkError::Output)?;
                 Ok((rep, w))
             })
         }
         None => {
             let mut w = writer;
-            let report = fork_dump(&api, options.timeout, &mut |b| w.write_all(b).map_err(|e| e.to_string()));
-            report
-                .and_then(|rep| w.flush().map(|_| (rep, w)).map_err(|e| crate::fork::ForkError::Output(e.to_string())))
+            let report = fork_dump(&api, options.timeout, &mut |b| w.write_all(b));
+            report.and_then(|rep| w.flush().map(|_| (rep, w)).map_err(ForkError::Output))
         }
     };
     match result {
         Ok((report, w)) => {
             // Linked, not renamed: a dump that took the name meanwhile is not replaced.
-            let linked = std::fs::hard_link(&part, out).map_err(|e| format!("{}: {e}", out.display()));
+            let linked =
+                std::fs::hard_link(&part, out).map_err(|source| RunError::File { path: out.to_path_buf(), source });
             let _ = std::fs::remove_file(&part);
             linked?;
             let (_, out_bytes, sha256) = w.finish();
@@ -123,7 +171,7 @@ pub fn run(options: &Options) -> Result<Written, String> {
         }
         Err(e) => {
             let _ = std::fs::remove_file(&part);
-            Err(e.to_string())
+            Err(e.into())
         }
     }
 }
@@ -140,7 +188,8 @@ struct InvokeInterface {
 
 /// Writes the report `OUT.json` (under a temporary name, renamed; an existing report is never
 /// replaced: another dump's).
-fn write_report(out: &str, json: &serde_json::Value) {
+fn write_report(out: &str, outcome: &ForkOutcome) {
+    let Ok(json) = serde_json::to_string(outcome) else { return };
     use std::os::unix::fs::OpenOptionsExt;
     let report = format!("{out}.json");
     let tmp = format!("{report}.{}.part", std::process::id());
@@ -181,7 +230,7 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
         Ok(o) => o,
         Err(e) => {
             if let Some(out) = out_of(&text) {
-                write_report(&out, &serde_json::json!({"ok": false, "error": format!("options: {e}")}));
+                write_report(&out, &ForkOutcome::failed(format!("options: {e}")));
             }
             return -1;
         }
@@ -197,13 +246,18 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
                 ((*table).attach_current_thread)(vm, &mut env, std::ptr::null_mut()) == 0
             };
         // A panic must not unwind into the runtime (it would end the app): it is reported instead.
-        let outcome =
-            std::panic::catch_unwind(|| run(&options)).unwrap_or_else(|_| Err("the dump panicked".to_string()));
-        let json = match outcome {
-            Ok(w) => serde_json::json!({"ok": true, "report": w.report, "out_bytes": w.out_bytes, "sha256": w.sha256}),
-            Err(e) => serde_json::json!({"ok": false, "error": e}),
+        let outcome = match std::panic::catch_unwind(|| run(&options)) {
+            Ok(Ok(w)) => ForkOutcome {
+                ok: true,
+                report: Some(w.report),
+                out_bytes: Some(w.out_bytes),
+                sha256: Some(w.sha256),
+                error: None,
+            },
+            Ok(Err(e)) => ForkOutcome::failed(e.to_string()),
+            Err(_) => ForkOutcome::failed("the dump panicked".to_string()),
         };
-        write_report(&options.out, &json);
+        write_report(&options.out, &outcome);
         if attached {
             // SAFETY: this thread was attached above.
             unsafe {

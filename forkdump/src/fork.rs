@@ -8,7 +8,7 @@
 //! the other threads were suspended at safe points and bionic's allocator resets its locks at
 //! fork (KOOM relies on the same).
 
-use std::ffi::{c_char, c_int, c_void, CString};
+use std::ffi::{c_char, c_int, c_void};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -96,25 +96,11 @@ pub enum ForkError {
     Child(String),
     /// The consumer of the dump's bytes failed.
     #[error("{0}")]
-    Output(String),
+    Output(std::io::Error),
 }
 
-/// What a fork dump did.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Report {
-    /// How long the app was paused: suspension, fork, resume (microseconds).
-    pub pause_us: u64,
-    /// How long the child took to dump (milliseconds).
-    pub child_ms: u64,
-    /// Bytes the child wrote.
-    pub bytes: u64,
-    /// Which suspension was used.
-    pub suspend: &'static str,
-    /// Which dumper was used.
-    pub dumper: &'static str,
-    /// Reads and waits interrupted by signals (EINTR), and retried.
-    pub interrupted: u32,
-}
+/// What a fork dump did: the report the host reads (`agent::protocol`).
+pub use agent::protocol::ForkReport as Report;
 
 /// Where the library whose file name is `name` is loaded in this process: its file and load
 /// base (the start of its mapping at file offset 0), from `/proc/self/maps`.
@@ -190,7 +176,7 @@ struct Room([u8; 8192]);
 pub fn fork_dump(
     api: &ArtApi,
     timeout: Duration,
-    on_bytes: &mut dyn FnMut(&[u8]) -> Result<(), String>,
+    on_bytes: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
 ) -> Result<Report, ForkError> {
     let sys = |what| ForkError::Sys(what, std::io::Error::last_os_error());
     let mut fds = [0 as c_int; 2];
@@ -200,8 +186,7 @@ pub fn fork_dump(
     }
     let (rd, wr) = (fds[0], fds[1]);
     // Everything the child touches, made before the fork.
-    let path = CString::new("heaptui-fork-dump.hprof").map_err(|e| ForkError::Output(e.to_string()))?;
-    let cause = CString::new("heaptui fork dump").map_err(|e| ForkError::Output(e.to_string()))?;
+    let (path, cause) = (c"heaptui-fork-dump.hprof", c"heaptui fork dump");
     let mut suspend_room = Box::new(Room([0; 8192]));
     let mut hprof_room = Box::new(Room([0; 8192]));
     let (suspend_name, dumper_name) = (
@@ -344,8 +329,8 @@ pub fn fork_dump(
         pause_us,
         child_ms: started.elapsed().as_millis() as u64,
         bytes,
-        suspend: suspend_name,
-        dumper: dumper_name,
+        suspend: suspend_name.to_string(),
+        dumper: dumper_name.to_string(),
         interrupted,
     })
 }

@@ -2,6 +2,7 @@
 //! §4): [`elf`] finds the ART symbols in `libart.so`, [`fork`] suspends, forks, resumes and
 //! reaps, and [`Agent_OnAttach`] is the JVMTI entry point `cmd activity attach-agent` calls.
 #![deny(missing_docs)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod agent;
 pub mod elf;

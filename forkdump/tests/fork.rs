@@ -7,7 +7,6 @@
 //! killed by the watchdog; a child that crashes is reported; `Agent_OnAttach` end to end.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use forkdump::fork::{fork_dump, ArtApi, Dumper, ForkError, Suspend};
@@ -22,10 +21,7 @@ fn fixture() -> PathBuf {
 
 /// Builds the double (a no-op when it is up to date) and loads it; returns its handle.
 fn load_double() -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let st = Command::new(env!("CARGO")).args(["build", "-p", "libart-double"]).current_dir(&root).status().unwrap();
-    assert!(st.success());
-    let lib = root.join("target/debug/libart_double.so");
+    let lib = test_support::build::built(&["-p", "libart-double"], "libart_double.so");
     let c = std::ffi::CString::new(lib.to_str().unwrap()).unwrap();
     // SAFETY: loading a library built from this repository.
     let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) };
@@ -90,14 +86,14 @@ fn fork_dump_through_the_libart_double() {
     });
     let (_, before) = double_state(double);
     let mut r = Rewriter::new(Vec::new(), strip_plan(&StripOptions { mode: Mode::Triage, ..Default::default() }));
-    let report = fork_dump(&api, Duration::from_secs(60), &mut |b| r.feed(b).map_err(|e| e.to_string())).unwrap();
+    let report = fork_dump(&api, Duration::from_secs(60), &mut |b| r.feed(b).map_err(std::io::Error::other)).unwrap();
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
     assert!(pest.join().unwrap() > 0);
     // The signals did interrupt the parent's reads, and it went on.
     assert!(report.interrupted > 0, "{report:?}");
     let (streamed, _) = r.finish().unwrap();
     assert_eq!(report.bytes, raw.len() as u64);
-    assert_eq!((report.suspend, report.dumper), ("ScopedSuspendAll", "Hprof::Dump"));
+    assert_eq!((report.suspend.as_str(), report.dumper.as_str()), ("ScopedSuspendAll", "Hprof::Dump"));
     // Resumed, once suspended; the child saw the suspension (it exits 42 otherwise).
     assert_eq!(double_state(double), (0, before + 1));
     // What crossed the pipe in pieces, stripped on the way, is the fixture stripped whole.

@@ -5,7 +5,7 @@
 //! dumping). See the README.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
-use heaptui::{cmd, tui};
+use heaptui::{cli, tui};
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,25 +29,25 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Analyse a heap dump: summary, heaps, class histogram, largest retained objects.
-    Analyze(cmd::analyze::Args),
+    Analyze(cli::analyze::Args),
     /// Show objects (an id, or every instance of a class): sizes, fields, dominator, path to a GC root.
-    Inspect(cmd::inspect::Args),
+    Inspect(cli::inspect::Args),
     /// Strip a dump as it streams: drop what triage does not need (modes triage, koom, matrix, redact).
-    Strip(cmd::strip::StripArgs),
+    Strip(cli::strip::StripArgs),
     /// Turn a stripped dump back into a standard one (dropped values come back as zeros).
-    Restore(cmd::strip::RestoreArgs),
+    Restore(cli::restore::RestoreArgs),
     /// Convert an Android dump to the HotSpot dialect, as AOSP's hprof-conv does (-z: no zygote).
-    Convert(cmd::strip::ConvertArgs),
+    Convert(cli::convert::ConvertArgs),
     /// List phones (through the adb server) and this machine (`local`).
-    Devices(cmd::monitor::DevicesArgs),
+    Devices(cli::devices::DevicesArgs),
     /// List processes to watch: JVMs first, then by resident memory.
-    Ps(cmd::monitor::PsArgs),
+    Ps(cli::ps::PsArgs),
     /// Watch a process's memory (Java heap, RSS, PSS, threads, FDs) and the triggers that would dump it.
-    Monitor(cmd::monitor::MonitorArgs),
-    /// Dump a running process's heap (a local JVM through HotSpot's attach protocol), never over a file.
-    Dump(cmd::dump::DumpArgs),
+    Monitor(cli::monitor::MonitorArgs),
+    /// Dump a running process's heap (a local JVM through HotSpot's attach protocol, an app on a phone), never over a file.
+    Dump(cli::dump::DumpArgs),
     /// The whole loop with no phone: start a leaking JVM, watch it until the trigger fires, dump, open the leak.
-    Demo(cmd::live_demo::DemoArgs),
+    Demo(cli::demo::DemoArgs),
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
@@ -57,8 +57,8 @@ fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<
     match (file, terminal) {
         (Some(f), true) => tui::run::run(Some(tui::run::Source::File(f)), tui::theme::Theme::load(theme)?),
         (None, true) => tui::run::run(None, tui::theme::Theme::load(theme)?),
-        (Some(f), false) => cmd::analyze::run(cmd::analyze::Args::for_file(f)),
-        (None, false) => cmd::demo::run(),
+        (Some(f), false) => cli::analyze::run(cli::analyze::Args::for_file(f)),
+        (None, false) => cli::analyze::demo(),
     }
 }
 
@@ -66,16 +66,16 @@ fn main() -> ExitCode {
     heaptui::guard_sigbus();
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Analyze(args)) => cmd::analyze::run(args),
-        Some(Command::Inspect(args)) => cmd::inspect::run(args),
-        Some(Command::Strip(args)) => cmd::strip::strip(args),
-        Some(Command::Restore(args)) => cmd::strip::restore(args),
-        Some(Command::Convert(args)) => cmd::strip::convert(args),
-        Some(Command::Devices(args)) => cmd::monitor::devices(args),
-        Some(Command::Ps(args)) => cmd::monitor::ps(args),
-        Some(Command::Monitor(args)) => cmd::monitor::monitor(args),
-        Some(Command::Dump(args)) => cmd::dump::run(args),
-        Some(Command::Demo(args)) => cmd::live_demo::run(args),
+        Some(Command::Analyze(args)) => cli::analyze::run(args),
+        Some(Command::Inspect(args)) => cli::inspect::run(args),
+        Some(Command::Strip(args)) => cli::strip::run(args),
+        Some(Command::Restore(args)) => cli::restore::run(args),
+        Some(Command::Convert(args)) => cli::convert::run(args),
+        Some(Command::Devices(args)) => cli::devices::run(args),
+        Some(Command::Ps(args)) => cli::ps::run(args),
+        Some(Command::Monitor(args)) => cli::monitor::run(args),
+        Some(Command::Dump(args)) => cli::dump::run(args),
+        Some(Command::Demo(args)) => cli::demo::run(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {

@@ -269,12 +269,8 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
 #[test]
 fn fork_dump_through_the_phone() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let st = Command::new(env!("CARGO"))
-        .args(["build", "-p", "heaptui-forkdump", "-p", "libart-double"])
-        .current_dir(&root)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    let double = test_support::build::built(&["-p", "libart-double"], "libart_double.so");
     let fixture = std::env::var_os("HEAPTUI_FIXTURES")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| root.join("../shared/fixtures"))
@@ -287,7 +283,7 @@ fn fork_dump_through_the_phone() {
             "heaptui-agent",
             test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
         ),
-        ("x86_64-linux-android", "libforkdump.so", root.join("target/debug/libforkdump.so")),
+        ("x86_64-linux-android", "libforkdump.so", forkdump),
     ] {
         std::fs::create_dir_all(agents.path().join(triple)).unwrap();
         std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
@@ -311,7 +307,7 @@ fn fork_dump_through_the_phone() {
         .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string(), "--method", "fork"])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
         .env("HEAPTUI_AGENT_DIR", agents.path())
-        .env("HEAPTUI_FORK_ART_LIB", root.join("target/debug/libart_double.so"))
+        .env("HEAPTUI_FORK_ART_LIB", &double)
         .env("XDG_DATA_HOME", &xdg)
         .output()
         .unwrap();
@@ -462,10 +458,12 @@ fn the_phones_storage_fills_during_the_dump() {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("SKIPPED: cannot mount a tmpfs here (needs CAP_SYS_ADMIN)");
-        return;
-    }
+    // Never skipped quietly: a machine that cannot stage a full phone says so.
+    assert!(
+        mounted,
+        "this test mounts a 2 MiB tmpfs as the phone's storage and needs root (CAP_SYS_ADMIN); \
+         run the tests as root, or leave this one out with `-- --skip the_phones_storage_fills`"
+    );
     struct Unmount(std::path::PathBuf);
     impl Drop for Unmount {
         fn drop(&mut self) {

@@ -779,24 +779,21 @@ fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64) -> std::io::Result<(
 
 /// A directory laid out as `HEAPTUI_AGENT_DIR` wants it (`<dir>/<triple>/heaptui-agent`) holding
 /// the agent built for x86_64 musl, the build an x86_64 phone gets; brought up to date with cargo
-/// (a no-op when `.ci/run` or an earlier test built it).
+/// (a no-op when `.ci/run` or an earlier test built it; the Rust target is added when missing).
 pub fn musl_agent_dir() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
         let triple = "x86_64-unknown-linux-musl";
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let st = Command::new(env!("CARGO"))
-            .args(["build", "--release", "-p", "heaptui-agent", "--target", triple])
-            .current_dir(&root)
-            .status()
-            .expect("cargo");
-        assert!(st.success(), "building the musl agent (needs `rustup target add {triple}`)");
-        let target = root.join("target");
+        test_support::build::ensure_target(triple);
+        let agent =
+            test_support::build::built(&["--release", "-p", "heaptui-agent", "--target", triple], "heaptui-agent");
+        // Beside cargo's own directories: <target>/<triple>/release/heaptui-agent.
+        let target = agent.ancestors().nth(3).expect("the agent's target directory");
         let dir = target.join("agent-for-tests");
         std::fs::create_dir_all(dir.join(triple)).expect("target/agent-for-tests");
         // Under a temporary name, then renamed: test binaries may run this at the same time.
         let part = dir.join(triple).join(format!("heaptui-agent.{}", std::process::id()));
-        std::fs::copy(target.join(triple).join("release/heaptui-agent"), &part).expect("the agent build");
+        std::fs::copy(&agent, &part).expect("the agent build");
         std::fs::rename(&part, dir.join(triple).join("heaptui-agent")).expect("rename");
         dir
     })

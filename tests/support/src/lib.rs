@@ -1,5 +1,8 @@
 //! What heaptui's tests share: a real JVM (OpenJDK's `javac` and `java`) running one of the
-//! repository's Java programs, killed when the test ends however it ends.
+//! repository's Java programs, killed when the test ends however it ends; and the workspace's
+//! other builds, found where cargo put them ([`build`]).
+
+pub mod build;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

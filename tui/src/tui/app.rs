@@ -90,7 +90,7 @@ pub enum Effect {
     /// Start sampling a process.
     Watch(super::monitor::Target),
     /// Dump the watched process (the trigger's kind, or `manual`).
-    Dump(super::monitor::Target, &'static str),
+    Dump(super::monitor::Target, agent::trigger::Kind),
 }
 
 /// An analysed dump with what the screens show.
@@ -748,7 +748,7 @@ impl App {
                     m.marks.push(t);
                     let target = m.target.clone();
                     self.start_dump_screen();
-                    return vec![Effect::Dump(target, "manual")];
+                    return vec![Effect::Dump(target, agent::trigger::Kind::Manual)];
                 }
                 None => self.status = Some("nothing is being watched".into()),
             },

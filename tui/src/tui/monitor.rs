@@ -65,7 +65,7 @@ pub struct MonitorState {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
     /// Dump the watched process; the trigger's kind.
-    Dump(&'static str),
+    Dump(agent::trigger::Kind),
 }
 
 impl MonitorState {
@@ -116,7 +116,7 @@ impl MonitorState {
 
     /// Applies a trigger spec (`heap=85%,threads=500`) over the current thresholds.
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
-        let config = agent::trigger::parse(spec, self.triggers.config.clone())?;
+        let config = agent::trigger::parse(spec, self.triggers.config.clone()).map_err(|e| e.to_string())?;
         // New lines, same history: the alarms re-arm against the new thresholds.
         self.triggers = Triggers::new(config);
         let t = self.now();
@@ -127,7 +127,7 @@ impl MonitorState {
     /// The thresholds in words for the last sample.
     pub fn describe(&self) -> String {
         match self.samples.back() {
-            Some((_, s)) => crate::cmd::monitor::describe(&self.triggers, s),
+            Some((_, s)) => crate::session::triggers::describe(&self.triggers, s),
             None => String::new(),
         }
     }
@@ -333,7 +333,7 @@ mod tests {
         }
         // Over the line from the third sample; it fires on the fifth (third in a row).
         assert_eq!(asked.iter().position(Option::is_some), Some(4));
-        assert_eq!(asked[4], Some(Request::Dump("heap")));
+        assert_eq!(asked[4], Some(Request::Dump(agent::trigger::Kind::Heap)));
         assert_eq!(asked.iter().filter(|a| a.is_some()).count(), 1);
         assert!(m.dumping);
         let fired: Vec<&(f64, String)> = m.events.iter().filter(|e| e.1.starts_with("TRIGGER heap")).collect();

@@ -20,7 +20,6 @@ pub use super::app::Source;
 
 /// Runs the UI until the user quits: on `source`, or with none, on the picker.
 pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
-    crate::cmd::QUIET.store(true, std::sync::atomic::Ordering::Relaxed);
     let (tx, rx) = channel::<Msg>();
     let mut app = match source {
         Some(Source::Process(target)) => {
@@ -41,7 +40,7 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
             App::picker(theme, super::app::pick_items(Path::new(".")))
         }
     };
-    match crate::cmd::monitor::base_config() {
+    match crate::session::triggers::base_config() {
         Ok(c) => app.trigger_config = c,
         Err(e) => app.status = Some(format!("{e:#}")),
     }
@@ -100,79 +99,56 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
     result
 }
 
+/// The device `target` is on.
+fn device_of(target: &super::monitor::Target) -> anyhow::Result<Box<dyn bridge::device::Device>> {
+    crate::session::target::device(target.serial.is_none(), target.serial.as_deref())
+}
+
 /// Samples `target` every second on a thread of its own, posting each sample, then why it ended.
 fn spawn_watch(target: super::monitor::Target, tx: Sender<Msg>) {
     std::thread::spawn(move || {
-        let pid = target.pid;
-        let mut sampler = agent::sample::Sampler::new(pid);
-        let why = match &target.serial {
-            None => loop {
-                match sampler.take() {
-                    Ok(s) => {
-                        if tx.send(Msg::Sample(Box::new(s))).is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => break format!("process {pid}: {e}"),
+        let why = (|| -> anyhow::Result<String> {
+            let device = device_of(&target)?;
+            let agent = bridge::agent::Agent::deploy(&*device)?;
+            let mut last = String::from("the agent stopped");
+            // Stops when the UI has gone (its end of the channel is dropped).
+            agent.sample_until(target.pid, 1000, None, &mut |line| match line {
+                agent::protocol::Line::Sample { sample } => tx.send(Msg::Sample(Box::new(sample))).is_ok(),
+                agent::protocol::Line::Error { message } => {
+                    last = message;
+                    true
                 }
-                std::thread::sleep(Duration::from_secs(1));
-            },
-            Some(serial) => (|| -> anyhow::Result<String> {
-                let d = bridge::device::AdbDevice::select(bridge::adb::server_port(), Some(serial))?;
-                let a = bridge::agent::Agent::deploy(&d)?;
-                let mut last = String::from("the agent stopped");
-                // Stops when the UI has gone (its end of the channel is dropped).
-                a.sample_until(pid, 1000, None, &mut |line| match line {
-                    bridge::agent::Line::Sample(s) => tx.send(Msg::Sample(Box::new(s))).is_ok(),
-                    bridge::agent::Line::Error(m) => {
-                        last = m;
-                        true
-                    }
-                    bridge::agent::Line::Trigger(_) => true,
-                })?;
-                Ok(last)
-            })()
-            .unwrap_or_else(|e| format!("{e:#}")),
-        };
+                _ => true,
+            })?;
+            Ok(last)
+        })()
+        .unwrap_or_else(|e| format!("{e:#}"));
         let _ = tx.send(Msg::WatchEnded(why));
     });
 }
 
-/// Dumps `target` on a thread, posting each phase: this machine through the attach protocol
-/// (stripped for triage), a phone through its agent (dumped and stripped there, pulled,
-/// restored here).
-fn spawn_dump(target: super::monitor::Target, kind: &'static str, tx: Sender<Msg>) {
+/// Dumps `target` on a thread, posting each step: on this machine through the attach protocol, on
+/// a phone through its agent (stripped there, pulled, restored here); stripped for triage.
+fn spawn_dump(target: super::monitor::Target, trigger: agent::trigger::Kind, tx: Sender<Msg>) {
     std::thread::spawn(move || {
-        let progress = |phase: &'static str, done: u64, total: u64| {
-            let _ = tx.send(Msg::Progress { phase, done, total });
-        };
-        let r = match &target.serial {
-            None => {
-                progress("dump", 0, 1);
-                let r = crate::cmd::dump::dump_local(target.pid, &target.name, "triage", true, None, kind);
-                progress("dump", 1, 1);
-                progress("strip", 1, 1);
-                r
-            }
-            Some(serial) => (|| {
-                let d = bridge::device::AdbDevice::select(bridge::adb::server_port(), Some(serial))?;
-                let agent = bridge::agent::Agent::deploy(&d)?;
-                crate::cmd::dump::dump_device(
-                    &d,
-                    &agent,
-                    target.pid,
-                    &target.name,
-                    "auto",
-                    "triage",
-                    true,
-                    None,
-                    kind,
-                    false,
-                    &mut |phase, done, total| progress(phase, done, total),
-                )
-            })(),
-        };
-        let _ = tx.send(Msg::Dumped(r.map_err(|e| format!("{e:#}"))));
+        let r = (|| {
+            let device = device_of(&target)?;
+            let agent = bridge::agent::Agent::deploy(&*device)?;
+            let request = crate::session::dump::DumpRequest {
+                pid: target.pid,
+                query: target.name.clone(),
+                method: None,
+                mode: agent::protocol::Mode::Triage,
+                live: true,
+                output: None,
+                trigger,
+                stream: false,
+            };
+            crate::session::dump::dump(&agent, &request, &mut |step, done, total| {
+                let _ = tx.send(Msg::Progress { phase: step.name(), done, total });
+            })
+        })();
+        let _ = tx.send(Msg::Dumped(r.map(|o| o.path).map_err(|e| format!("{e:#}"))));
     });
 }
 
@@ -251,54 +227,32 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
         let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
         let _ = tx.send(Msg::Leaks(heap.clone(), leaks));
         Loaded::warm(&heap, &presorted);
-        if let Some((c, ticket)) = store {
-            let _ = c.store(&heap, &ticket);
+        if let Some(store) = store {
+            let _ = store.write(&heap);
         }
     });
 }
 
 /// Where to write the index cache after loading, when the dump was not read from it.
-type Store = Option<(heap::Cache, heap::cache::Ticket)>;
+type Store = Option<crate::session::open::Store>;
 
 fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<(Loaded, Store)> {
-    let cache = crate::cmd::index_cache();
-    let mut cached = None;
-    if let (Source::File(p), Some(c)) = (source, &cache) {
-        let _ = tx.send(Msg::Progress { phase: "cache", done: 0, total: 1 });
-        cached = c.load(p, options, "").ok();
-    }
-    let from_cache = cached.is_some();
-    // What the dump is before it is read: one that changes meanwhile is not cached.
-    let ticket = match (source, &cache) {
-        (Source::File(p), Some(c)) if !from_cache => c.ticket(p, options, "").ok(),
-        _ => None,
-    };
-    let (heap, path, file_bytes) = match source {
+    use crate::session::open;
+    let (heap, path, file_bytes, store) = match source {
         Source::File(p) => {
+            let _ = tx.send(Msg::Progress { phase: "cache", done: 0, total: 1 });
+            let opened = open::open(p, options, &open::Request::default())?;
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-            let heap = match cached {
-                Some(heap) => heap,
-                None => heap::Heap::analyse(
-                    heap::Index::open(p, options).with_context(|| p.display().to_string())?,
-                    options,
-                ),
-            };
-            (heap, p.display().to_string(), bytes)
+            (opened.heap, p.display().to_string(), bytes, opened.store)
         }
         Source::Process(_) => anyhow::bail!("a process is watched, not loaded"),
         Source::Demo => {
-            let bytes = crate::cmd::demo::bytes()?;
-            let len = bytes.len() as u64;
-            let index = heap::Index::from_bytes(bytes, options)?;
-            (heap::Heap::analyse(index, options), "demo.hprof (bundled)".to_string(), len)
+            let (heap, len) = open::demo(options)?;
+            (heap, open::DEMO_NAME.to_string(), len, None)
         }
     };
     let mut loaded = Loaded::new(Arc::new(heap), Vec::new(), path, file_bytes);
     loaded.leaks_pending = true;
-    let store = match (cache, ticket) {
-        (Some(c), Some(t)) if file_bytes >= c.min_bytes => Some((c, t)),
-        _ => None,
-    };
     Ok((loaded, store))
 }
 

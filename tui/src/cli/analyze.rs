@@ -54,7 +54,7 @@ impl Args {
             file,
             format: AnalyzeFormat::Text,
             top: 20,
-            open: super::OpenArgs { size_model: crate::SizeModelArg::Auto, dump: 1, map: None, no_cache: false },
+            open: super::OpenArgs::default(),
             exclude_ref: Vec::new(),
             low_priority_ref: Vec::new(),
             disable_rule: Vec::new(),
@@ -88,6 +88,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     report(&heap, baseline.as_ref(), &path, bytes, args.format, args.top, start, &config)
+}
+
+/// `heaptui` with no dump and no terminal: the text report of the bundled demo dump.
+pub fn demo() -> anyhow::Result<()> {
+    let start = std::time::Instant::now();
+    let (heap, len) = crate::session::open::demo(heap::Options::default())?;
+    super::note("heaptui: no dump given; analysing the bundled demo (a JVM with a leaking cache).");
+    super::note("heaptui: `heaptui analyze FILE` and `heaptui inspect FILE TARGET` work on any .hprof.");
+    let config = heap::leaks::LeakConfig::default();
+    report(&heap, None, crate::session::open::DEMO_NAME, len, AnalyzeFormat::Text, 15, start, &config)
 }
 
 /// Prints the report of an analysed dump, with what changed since `baseline` when there is one.

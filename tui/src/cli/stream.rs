@@ -1,59 +1,16 @@
-//! `heaptui strip`, `restore` and `convert`: the streaming rewriter from a file or stdin (`-`) to a
-//! file or stdout (`-`). Files are written under a temporary name and renamed; an existing file
-//! is never overwritten.
+//! What `strip`, `restore` and `convert` share: the streaming rewriter from a file or stdin
+//! (`-`) to a file or stdout (`-`). Files are written under a temporary name and linked into
+//! place; an existing file is never overwritten.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use heap::strip::{convert_plan, restore_plan, strip_matrix, strip_plan, Mode, Plan, Rewriter, StripOptions};
-
-/// Arguments of `strip`.
-#[derive(clap::Args)]
-pub struct StripArgs {
-    /// Input dump, or `-` for stdin.
-    pub input: String,
-    /// Output file, or `-` for stdout.
-    pub output: String,
-    /// What to keep: `triage` (leak triage's needs), `koom`, `matrix`, or `redact` (for sharing).
-    #[arg(long, default_value = "triage", value_parser = ["triage", "koom", "matrix", "redact"])]
-    pub mode: String,
-    /// `triage`: arrays of at most this many elements (Strings of at most this many characters)
-    /// keep their values.
-    #[arg(long, default_value_t = 256)]
-    pub keep_strings: u32,
-    /// `triage`/`redact`: keep Android's zygote and image heaps.
-    #[arg(long)]
-    pub keep_zygote: bool,
-    /// Compress the output with zstd (streamed).
-    #[arg(long)]
-    pub zstd: bool,
-}
-
-/// Arguments of `restore`.
-#[derive(clap::Args)]
-pub struct RestoreArgs {
-    /// A stripped dump (any mode; zstd or not), or `-`.
-    pub input: String,
-    /// The standard HPROF to write, or `-`.
-    pub output: String,
-}
-
-/// Arguments of `convert`.
-#[derive(clap::Args)]
-pub struct ConvertArgs {
-    /// An Android (1.0.3) dump, or `-`.
-    pub input: String,
-    /// The HotSpot (1.0.2) dump to write, or `-`.
-    pub output: String,
-    /// Leave out the zygote and image heaps' objects (hprof-conv's -z).
-    #[arg(short = 'z')]
-    pub drop_zygote: bool,
-}
+use heap::strip::{Plan, Rewriter};
 
 /// The input as a reader: stdin, or a file; zstd and gzip are undone on the way.
-fn open_input(input: &str) -> anyhow::Result<Box<dyn Read>> {
+pub(super) fn open_input(input: &str) -> anyhow::Result<Box<dyn Read>> {
     let raw: Box<dyn Read> = if input == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -74,13 +31,13 @@ fn open_input(input: &str) -> anyhow::Result<Box<dyn Read>> {
 }
 
 /// Where the output goes: stdout, or a temporary file renamed into place when all went well.
-struct Output {
+pub(super) struct Output {
     target: Option<PathBuf>,
     tmp: Option<PathBuf>,
 }
 
 impl Output {
-    fn create(output: &str) -> anyhow::Result<(Output, Box<dyn Write>)> {
+    pub(super) fn create(output: &str) -> anyhow::Result<(Output, Box<dyn Write>)> {
         if output == "-" {
             return Ok((Output { target: None, tmp: None }, Box::new(BufWriter::new(std::io::stdout().lock()))));
         }
@@ -97,7 +54,7 @@ impl Output {
     }
 
     /// Moves the finished file into place (never over an existing one).
-    fn commit(mut self) -> anyhow::Result<()> {
+    pub(super) fn commit(mut self) -> anyhow::Result<()> {
         if let (Some(tmp), Some(target)) = (self.tmp.take(), &self.target) {
             std::fs::hard_link(&tmp, target).with_context(|| format!("cannot create {}", target.display()))?;
             let _ = std::fs::remove_file(&tmp);
@@ -123,7 +80,7 @@ fn set_private(path: &Path) {
     }
 }
 
-fn run_plan(input: &str, output: &str, plan: Plan, zstd_out: bool) -> anyhow::Result<()> {
+pub(super) fn run_plan(input: &str, output: &str, plan: Plan, zstd_out: bool) -> anyhow::Result<()> {
     let mut reader = open_input(input)?;
     let (out, writer) = Output::create(output)?;
     let writer: Box<dyn Write> =
@@ -161,48 +118,4 @@ fn run_plan(input: &str, output: &str, plan: Plan, zstd_out: bool) -> anyhow::Re
             Err(anyhow::Error::new(e).context(format!("{input} ends early; {output} holds what came before")))
         }
     }
-}
-
-/// Runs `strip`.
-pub fn strip(a: StripArgs) -> anyhow::Result<()> {
-    let mode = Mode::parse(&a.mode).context("unknown mode")?;
-    if mode == Mode::Matrix {
-        // Matrix decides after reading it all: which arrays are Strings, which buffers repeat.
-        let mut data = Vec::new();
-        open_input(&a.input)?.read_to_end(&mut data).with_context(|| format!("cannot read {}", a.input))?;
-        let (out, writer) = Output::create(&a.output)?;
-        let writer: Box<dyn Write> =
-            if a.zstd { Box::new(zstd::stream::write::Encoder::new(writer, 3)?.auto_finish()) } else { writer };
-        let (mut w, _) = strip_matrix(data, writer).with_context(|| a.input.clone())?;
-        w.flush()?;
-        drop(w);
-        return out.commit();
-    }
-    let o = StripOptions { mode, keep_strings: a.keep_strings, keep_zygote: a.keep_zygote };
-    run_plan(&a.input, &a.output, strip_plan(&o), a.zstd)
-}
-
-/// Runs `restore`.
-pub fn restore(a: RestoreArgs) -> anyhow::Result<()> {
-    run_plan(&a.input, &a.output, restore_plan(), false)
-}
-
-/// Runs `convert`.
-pub fn convert(a: ConvertArgs) -> anyhow::Result<()> {
-    // hprof-conv's rule: only Android dumps convert.
-    let mut r = open_input(&a.input)?;
-    let mut head = [0u8; 19];
-    r.read_exact(&mut head).with_context(|| format!("{} is too short to be a dump", a.input))?;
-    match &head[..] {
-        b"JAVA PROFILE 1.0.3\0" => {}
-        b"JAVA PROFILE 1.0.2\0" | b"JAVA PROFILE 1.0.1\0" => bail!("{} is already a HotSpot dump (not 1.0.3)", a.input),
-        _ => bail!("{} is not an HPROF dump", a.input),
-    }
-    let chained = std::io::Cursor::new(head.to_vec()).chain(r);
-    let (out, writer) = Output::create(&a.output)?;
-    let (mut w, _) =
-        heap::strip::rewrite_all(chained, writer, convert_plan(a.drop_zygote)).with_context(|| a.input.clone())?;
-    w.flush()?;
-    drop(w);
-    out.commit()
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-use crate::Format;
+use super::Format;
 
 /// Arguments of `inspect`.
 #[derive(clap::Args)]

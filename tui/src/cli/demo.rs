@@ -72,32 +72,56 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let pid = jvm.0.id();
     eprintln!("heaptui demo: LeakyCache (pid {pid}, -Xmx{}m) caches every request and never evicts.", args.heap_mb);
     eprintln!("heaptui demo: watching it until KOOM's heap trigger fires...");
+    let device = bridge::device::LocalDevice;
+    let agent = bridge::agent::Agent::deploy(&device)?;
     let mut triggers = agent::trigger::Triggers::new(agent::trigger::Config::default());
     let start = std::time::Instant::now();
-    let interval = std::time::Duration::from_secs_f64(args.interval);
-    let event = loop {
-        let s = agent::sample::sample(pid).with_context(|| format!("the demo program (pid {pid}) ended"))?;
-        let events = triggers.feed(&s);
-        if let Some(h) = s.java_heap {
+    let interval_ms = ((args.interval * 1000.0).round() as u64).max(1);
+    let mut fired = None;
+    let mut ended = None;
+    agent.sample_until(pid, interval_ms, None, &mut |line| {
+        let sample = match line {
+            agent::protocol::Line::Sample { sample } => sample,
+            agent::protocol::Line::Error { message } => {
+                ended = Some(message);
+                return false;
+            }
+            _ => return true,
+        };
+        let events = triggers.feed(&sample);
+        if let Some(h) = sample.java_heap {
             eprintln!(
                 "  {:>5.1}s  Java heap {:>10} of {:>10} (trigger at {}), RSS {}",
                 start.elapsed().as_secs_f64(),
                 heap::report::human_bytes(h.used),
                 heap::report::human_bytes(h.max),
                 triggers.heap_line(h.max).map_or("-".into(), heap::report::human_bytes),
-                heap::report::human_bytes(s.rss_kb * 1024)
+                heap::report::human_bytes(sample.rss_kb * 1024)
             );
         }
-        if let Some(e) = events.into_iter().next() {
-            break e;
+        fired = events.into_iter().next();
+        fired.is_none() && start.elapsed().as_secs_f64() <= args.timeout
+    })?;
+    let Some(event) = fired else {
+        match ended {
+            Some(why) => bail!("the demo program (pid {pid}) ended: {why}"),
+            None => bail!("no trigger fired in {:.0} s", args.timeout),
         }
-        if start.elapsed().as_secs_f64() > args.timeout {
-            bail!("no trigger fired in {:.0} s", args.timeout);
-        }
-        std::thread::sleep(interval);
     };
     eprintln!("heaptui demo: TRIGGER {}: {}", event.kind, event.message);
-    let path = super::dump::dump_local(pid, "LeakyCache", "triage", true, None, event.kind)?;
+    let request = crate::session::dump::DumpRequest {
+        pid,
+        query: "LeakyCache".into(),
+        method: None,
+        mode: agent::protocol::Mode::Triage,
+        live: true,
+        output: None,
+        trigger: event.kind,
+        stream: false,
+    };
+    let outcome = crate::session::dump::dump(&agent, &request, &mut |_, _, _| {})?;
+    super::dump::tell(&outcome);
+    let path = outcome.path;
     drop(jvm);
     use std::io::IsTerminal;
     if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {

@@ -1,0 +1,60 @@
+//! Building the workspace's other artifacts a test needs (the agent for a phone's CPU, the fork
+//! dump's library, the test double of libart) and finding them where cargo put them: cargo's
+//! own report of each artifact, so `CARGO_TARGET_DIR`, `build.target-dir` and `--target` all
+//! hold.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Makes sure rustup has the standard library for `triple`, adding it when missing (what a
+/// fresh machine lacks for the phone's agent builds). A toolchain without rustup is left alone:
+/// cargo then says what is missing.
+pub fn ensure_target(triple: &str) {
+    let Ok(out) = Command::new("rustup").args(["target", "list", "--installed"]).output() else { return };
+    if String::from_utf8_lossy(&out.stdout).lines().any(|l| l.trim() == triple) {
+        return;
+    }
+    let st = Command::new("rustup").args(["target", "add", triple]).status();
+    assert!(st.is_ok_and(|s| s.success()), "`rustup target add {triple}` failed: run it, then the tests again");
+}
+
+/// Runs `cargo build ARGS` in the repository and returns the files of every artifact it built
+/// or found up to date, as cargo reports them.
+pub fn cargo_build(args: &[&str]) -> Vec<PathBuf> {
+    let out = Command::new(env!("CARGO"))
+        .arg("build")
+        .args(args)
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(root())
+        .output()
+        .expect("cargo");
+    assert!(out.status.success(), "cargo build {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["reason"] == "compiler-artifact")
+        .flat_map(|v| {
+            let mut files: Vec<PathBuf> =
+                v["filenames"].as_array().into_iter().flatten().filter_map(|f| f.as_str()).map(PathBuf::from).collect();
+            if let Some(exe) = v["executable"].as_str() {
+                files.push(PathBuf::from(exe));
+            }
+            files
+        })
+        .collect()
+}
+
+/// Builds with `args` and returns the artifact whose file is named `file`.
+pub fn built(args: &[&str], file: &str) -> PathBuf {
+    let files = cargo_build(args);
+    files
+        .iter()
+        .find(|f| f.file_name().is_some_and(|n| n == file))
+        .cloned()
+        .unwrap_or_else(|| panic!("cargo build {} made no {file} (it made {files:?})", args.join(" ")))
+}

@@ -1,0 +1,40 @@
+//! `heaptui convert`: an Android dump to the HotSpot dialect, as AOSP's hprof-conv does.
+
+use std::io::{Read, Write};
+
+use anyhow::{bail, Context};
+use heap::strip::convert_plan;
+
+use super::stream::{open_input, Output};
+
+/// Arguments of `convert`.
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    /// An Android (1.0.3) dump, or `-`.
+    pub input: String,
+    /// The HotSpot (1.0.2) dump to write, or `-`.
+    pub output: String,
+    /// Leave out the zygote and image heaps' objects (hprof-conv's -z).
+    #[arg(short = 'z')]
+    pub drop_zygote: bool,
+}
+
+/// Runs `convert`.
+pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
+    // hprof-conv's rule: only Android dumps convert.
+    let mut r = open_input(&a.input)?;
+    let mut head = [0u8; 19];
+    r.read_exact(&mut head).with_context(|| format!("{} is too short to be a dump", a.input))?;
+    match &head[..] {
+        b"JAVA PROFILE 1.0.3\0" => {}
+        b"JAVA PROFILE 1.0.2\0" | b"JAVA PROFILE 1.0.1\0" => bail!("{} is already a HotSpot dump (not 1.0.3)", a.input),
+        _ => bail!("{} is not an HPROF dump", a.input),
+    }
+    let chained = std::io::Cursor::new(head.to_vec()).chain(r);
+    let (out, writer) = Output::create(&a.output)?;
+    let (mut w, _) =
+        heap::strip::rewrite_all(chained, writer, convert_plan(a.drop_zygote)).with_context(|| a.input.clone())?;
+    w.flush()?;
+    drop(w);
+    out.commit()
+}

@@ -1,0 +1,195 @@
+//! The headless subcommands, one module each: they parse their arguments (clap), call the
+//! engine or the session layer, and print. What they share: how a dump is opened, how a device is
+//! named, how output reaches stdout and notes stderr.
+
+pub mod analyze;
+pub mod convert;
+pub mod demo;
+pub mod devices;
+pub mod dump;
+pub mod inspect;
+pub mod monitor;
+pub mod ps;
+pub mod restore;
+mod stream;
+pub mod strip;
+
+use std::path::Path;
+
+use anyhow::Context;
+use clap::ValueEnum;
+
+use crate::session;
+
+/// Output format of the headless commands.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns for people.
+    Text,
+    /// JSON for scripts (the documented schema).
+    Json,
+}
+
+/// The size model flag.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SizeModelArg {
+    /// `android` for 1.0.3 dumps, `hotspot` otherwise.
+    Auto,
+    /// ahat's arithmetic (ART's own object sizes).
+    Android,
+    /// VisualVM's HotSpot layout.
+    Hotspot,
+    /// Eclipse MAT's arithmetic.
+    Mat,
+}
+
+impl SizeModelArg {
+    fn model(self) -> Option<heap::SizeModel> {
+        match self {
+            SizeModelArg::Auto => None,
+            SizeModelArg::Android => Some(heap::SizeModel::Android),
+            SizeModelArg::Hotspot => Some(heap::SizeModel::Hotspot),
+            SizeModelArg::Mat => Some(heap::SizeModel::Mat),
+        }
+    }
+}
+
+/// `--mode` and `--dump-mode`: how a dump is stripped where it is made.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Kept whole.
+    None,
+    /// What leak triage needs.
+    Triage,
+    /// KOOM's: no zygote or image heaps, no primitive array values.
+    Koom,
+    /// Triage with every value that could be user data zeroed.
+    Redact,
+}
+
+impl From<ModeArg> for agent::protocol::Mode {
+    fn from(m: ModeArg) -> Self {
+        match m {
+            ModeArg::None => agent::protocol::Mode::None,
+            ModeArg::Triage => agent::protocol::Mode::Triage,
+            ModeArg::Koom => agent::protocol::Mode::Koom,
+            ModeArg::Redact => agent::protocol::Mode::Redact,
+        }
+    }
+}
+
+/// `--method`: how a heap is dumped.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// What the process offers: the attach protocol for a JVM, `am dumpheap` for an app.
+    Auto,
+    /// HotSpot's attach protocol (spoken by heaptui or its agent).
+    Attach,
+    /// KOOM's fork dump: a debuggable app is paused only around `fork`.
+    Fork,
+    /// Android's `am dumpheap` (the app is paused while it dumps).
+    Am,
+}
+
+impl MethodArg {
+    /// The method asked for; `None` for `auto`.
+    pub fn method(self) -> Option<agent::protocol::Method> {
+        match self {
+            MethodArg::Auto => None,
+            MethodArg::Attach => Some(agent::protocol::Method::Attach),
+            MethodArg::Fork => Some(agent::protocol::Method::Fork),
+            MethodArg::Am => Some(agent::protocol::Method::Am),
+        }
+    }
+}
+
+/// How to open a dump: the flags `analyze` and `inspect` share.
+#[derive(clap::Args)]
+pub struct OpenArgs {
+    /// Shallow size model.
+    #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]
+    pub size_model: SizeModelArg,
+    /// Which heap dump to read when the file holds several (1 = the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub dump: u32,
+    /// A ProGuard/R8 mapping file to restore obfuscated class and field names.
+    #[arg(long, value_name = "MAPPING")]
+    pub map: Option<std::path::PathBuf>,
+    /// Neither read nor write the on-disk index cache (`$HEAPTUI_INDEX_CACHE`, default
+    /// `~/.cache/heaptui/index`): analyse the dump from scratch.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl Default for OpenArgs {
+    fn default() -> OpenArgs {
+        OpenArgs { size_model: SizeModelArg::Auto, dump: 1, map: None, no_cache: false }
+    }
+}
+
+/// Opens and analyses `path`, naming the file in any error; people at a terminal see which
+/// phase a big dump is in, scripts see nothing.
+pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
+    use std::io::IsTerminal;
+    let show = |phase: heap::Phase, done: u64, total: u64| {
+        let pct = (done * 100).checked_div(total).unwrap_or(0);
+        eprint!("\r\x1b[K{} {pct:>3}%", phase.name());
+    };
+    let progress: Option<heap::index::Progress<'_>> = if std::io::stderr().is_terminal() { Some(&show) } else { None };
+    let options = heap::Options {
+        size_model: args.size_model.model(),
+        progress,
+        dump: args.dump as usize - 1,
+        ..Default::default()
+    };
+    let mapping = match &args.map {
+        Some(map) => Some(std::fs::read_to_string(map).with_context(|| format!("cannot read {}", map.display()))?),
+        None => None,
+    };
+    let opened = session::open::open(path, options, &session::open::Request { mapping, no_cache: args.no_cache })?;
+    if progress.is_some() {
+        eprint!("\r\x1b[K");
+    }
+    for n in &opened.notes {
+        note(n);
+    }
+    if let Some(store) = &opened.store {
+        if let Err(e) = store.write(&opened.heap) {
+            note(&format!("index cache not written: {e:#}"));
+        }
+    }
+    Ok(opened.heap)
+}
+
+/// Which device: the flags `ps`, `monitor` and `dump` share.
+#[derive(clap::Args, Clone)]
+pub struct DeviceArgs {
+    /// This machine.
+    #[arg(long, conflicts_with = "serial")]
+    pub local: bool,
+    /// The phone with this serial (as `adb -s`); `ANDROID_SERIAL` works too. Without either, the
+    /// one phone attached, or this machine when none is.
+    #[arg(short = 's', long = "serial", value_name = "SERIAL")]
+    pub serial: Option<String>,
+}
+
+impl DeviceArgs {
+    /// The device named.
+    pub fn device(&self) -> anyhow::Result<Box<dyn bridge::device::Device>> {
+        session::target::device(self.local, self.serial.as_deref())
+    }
+}
+
+/// Writes `s` to stdout, reporting a closed pipe as an `io::Error`.
+pub fn print(s: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(s.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// A note for people on stderr (what was written where).
+pub fn note(s: &str) {
+    eprintln!("{s}");
+}

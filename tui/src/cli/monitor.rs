@@ -1,0 +1,243 @@
+//! `heaptui monitor`: watching a process's memory on this machine or a phone, sample by sample,
+//! with the triggers that would dump it (and, with `--auto-dump`, dumping it once).
+
+use agent::protocol::Line;
+use anyhow::{bail, Context};
+use bridge::agent::Agent;
+
+use crate::session;
+
+/// `heaptui monitor`.
+#[derive(clap::Args)]
+pub struct MonitorArgs {
+    #[command(flatten)]
+    device: super::DeviceArgs,
+    /// A pid, or a name: the command name, a JVM's main class or jar, an Android package.
+    process: String,
+    /// Seconds between samples.
+    #[arg(long, default_value_t = 1.0)]
+    interval: f64,
+    /// Stop after this many seconds (default: until the process ends or Ctrl-C).
+    #[arg(long)]
+    duration: Option<f64>,
+    /// JSON lines (samples and events) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Thresholds: heap=85%|koom|off, polls=3, threads=750, fds=1000|95%, vmsize=3.5G, jump=350M.
+    #[arg(long, value_name = "SPEC")]
+    trigger: Vec<String>,
+    /// Dump the heap when the first trigger fires (once per run, as KOOM does), into the default
+    /// place (see `dump`), stripped with --dump-mode.
+    #[arg(long)]
+    auto_dump: bool,
+    /// How to strip an automatic dump: triage, koom, redact or none.
+    #[arg(long, value_enum, default_value_t = super::ModeArg::Triage)]
+    dump_mode: super::ModeArg,
+}
+
+/// Samples a process and prints samples and trigger events until it ends, `--duration` is up,
+/// or the agent stops.
+pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
+    if !(args.interval > 0.0 && args.interval.is_finite()) {
+        bail!("--interval must be a positive number of seconds");
+    }
+    let mut config = session::triggers::base_config()?;
+    for spec in &args.trigger {
+        config = agent::trigger::parse(spec, config).context("--trigger")?;
+    }
+    let device = args.device.device()?;
+    let agent = Agent::deploy(&*device)?;
+    let pid = session::target::pick(&agent, &args.process)?;
+    let start = std::time::Instant::now();
+    let mut watch =
+        Watch { args: &args, triggers: agent::trigger::Triggers::new(config), start, header: false, dumped: false };
+    // As many samples as fit in --duration, the first at once.
+    let count = args.duration.map(|d| (d / args.interval).floor() as u64 + 1);
+    let interval_ms = ((args.interval * 1000.0).round() as u64).max(1);
+    let mut failed: Option<anyhow::Error> = None;
+    let mut sampled = false;
+    let mut gone = false;
+    // The sampling stops as soon as something fails (no hanging on with nothing printed).
+    let code = agent.sample_until(pid, interval_ms, count, &mut |line| {
+        if failed.is_some() || gone {
+            return false;
+        }
+        match line {
+            Line::Sample { sample } => {
+                sampled = true;
+                let mut dump = |trigger| {
+                    let request = session::dump::DumpRequest {
+                        pid,
+                        query: args.process.clone(),
+                        method: None,
+                        mode: args.dump_mode.into(),
+                        live: true,
+                        output: None,
+                        trigger,
+                        stream: false,
+                    };
+                    let outcome = session::dump::dump(&agent, &request, &mut |_, _, _| {})?;
+                    super::dump::tell(&outcome);
+                    Ok(outcome.path)
+                };
+                let groups = match watch.on_sample(&sample, &mut dump) {
+                    Ok(true) => agent.groups(pid).ok(),
+                    Ok(false) => None,
+                    Err(e) => {
+                        failed = Some(e);
+                        None
+                    }
+                };
+                if let Some(g) = groups {
+                    if let Err(e) = watch.print_groups(&g) {
+                        failed = Some(e);
+                    }
+                }
+            }
+            // The process ended (the agent says so once it cannot read it any more).
+            Line::Error { .. } if sampled => gone = true,
+            Line::Error { message } if device.runs_here() => failed = Some(anyhow::anyhow!("{message}")),
+            Line::Error { message } => failed = Some(anyhow::anyhow!("{}: {message}", device.serial())),
+            // The host decides with its own thresholds (the agent's are for the device side).
+            _ => {}
+        }
+        failed.is_none() && !gone
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if gone {
+        return watch.ended(pid);
+    }
+    if let Some(code) = code.filter(|&c| c != 0) {
+        // Killed (by the system, or by hand) without a word: say so rather than end quietly.
+        bail!("the agent on {} stopped (exit {code}) while watching process {pid}", device.serial());
+    }
+    Ok(())
+}
+
+/// What `monitor` prints as samples arrive, wherever they come from.
+struct Watch<'a> {
+    args: &'a MonitorArgs,
+    triggers: agent::trigger::Triggers,
+    start: std::time::Instant,
+    header: bool,
+    dumped: bool,
+}
+
+impl Watch<'_> {
+    fn ended(&self, pid: u32) -> anyhow::Result<()> {
+        if self.args.json {
+            let line = serde_json::json!({"type": "exit", "t": self.start.elapsed().as_secs_f64(), "pid": pid});
+            super::print(&format!("{line}\n"))
+        } else {
+            super::print(&format!("process {pid} ended\n"))
+        }
+    }
+
+    /// Probe's breakdowns, printed after a thread or FD alarm: what the threads are called and
+    /// what the descriptors point to.
+    fn print_groups(&self, g: &agent::proc::Groups) -> anyhow::Result<()> {
+        if self.args.json {
+            let v = serde_json::json!({
+                "type": "groups",
+                "t": self.start.elapsed().as_secs_f64(),
+                "fds": g.fds.iter().map(|(k, n)| serde_json::json!({"kind": k, "count": n})).collect::<Vec<_>>(),
+                "threads": g.threads.iter().map(|(k, n)| serde_json::json!({"name": k, "count": n})).collect::<Vec<_>>(),
+            });
+            return super::print(&format!("{v}\n"));
+        }
+        let top =
+            |v: &[(String, u64)]| v.iter().take(5).map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ");
+        super::print(&format!("    threads: {}\n    fds: {}\n", top(&g.threads), top(&g.fds)))
+    }
+
+    /// Prints a sample and the events it fires, and dumps with `dump` on the first event when
+    /// asked to (`--auto-dump`). True when a thread or FD alarm fired.
+    fn on_sample(
+        &mut self,
+        sample: &agent::sample::Sample,
+        dump: &mut dyn FnMut(agent::trigger::Kind) -> anyhow::Result<std::path::PathBuf>,
+    ) -> anyhow::Result<bool> {
+        let args = self.args;
+        let t = self.start.elapsed().as_secs_f64();
+        let events = self.triggers.feed(sample);
+        let line = sample_line(sample, t, &self.triggers);
+        let mut out = String::new();
+        if args.json {
+            out.push_str(&format!("{line}\n"));
+            for e in &events {
+                let mut v = serde_json::to_value(e)?;
+                v["type"] = "trigger".into();
+                v["t"] = t.into();
+                out.push_str(&format!("{v}\n"));
+            }
+        } else {
+            if !self.header {
+                self.header = true;
+                out.push_str(&format!(
+                    "monitoring {} ({}); thresholds: {}\n{:>7} {:>10} {:>10} {:>10} {:>10} {:>8} {:>6}\n",
+                    sample.name,
+                    sample.pid,
+                    session::triggers::describe(&self.triggers, sample),
+                    "t",
+                    "java used",
+                    "java max",
+                    "rss",
+                    "pss",
+                    "threads",
+                    "fds"
+                ));
+            }
+            let b = |v: &serde_json::Value| v.as_u64().map_or("-".into(), heap::report::human_bytes);
+            out.push_str(&format!(
+                "{:>6.1}s {:>10} {:>10} {:>10} {:>10} {:>8} {:>6}\n",
+                t,
+                b(&line["java_used"]),
+                b(&line["java_max"]),
+                b(&line["rss"]),
+                b(&line["pss"]),
+                sample.threads,
+                sample.fds
+            ));
+            for e in &events {
+                out.push_str(&format!("  TRIGGER {}: {}\n", e.kind, e.message));
+            }
+        }
+        super::print(&out)?;
+        if let (true, false, Some(e)) = (args.auto_dump, self.dumped, events.first()) {
+            self.dumped = true;
+            let path = dump(e.kind)?;
+            let line = if args.json {
+                format!(
+                    "{}\n",
+                    serde_json::json!({"type": "dump", "t": self.start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path})
+                )
+            } else {
+                format!("  DUMPED to {}\n", path.display())
+            };
+            super::print(&line)?;
+        }
+        Ok(events.iter().any(|e| matches!(e.kind, agent::trigger::Kind::Threads | agent::trigger::Kind::Fds)))
+    }
+}
+
+/// One `{"type":"sample",…}` line; memory in bytes, `t` in seconds since monitoring began.
+fn sample_line(s: &agent::sample::Sample, t: f64, triggers: &agent::trigger::Triggers) -> serde_json::Value {
+    let heap = s.java_heap;
+    serde_json::json!({
+        "type": "sample",
+        "t": t,
+        "time_ms": s.time_ms,
+        "pid": s.pid,
+        "java_used": heap.map(|h| h.used),
+        "java_max": heap.map(|h| h.max),
+        "java_threshold": heap.and_then(|h| triggers.heap_line(h.max)),
+        "rss": s.rss_kb * 1024,
+        "pss": s.pss_kb.map(|k| k * 1024),
+        "vm_size": s.vm_size_kb * 1024,
+        "threads": s.threads,
+        "fds": s.fds,
+        "fd_limit": s.fd_limit,
+    })
+}
