@@ -3,7 +3,11 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod cmd;
-pub mod tui;
+pub mod ui;
+
+/// The UI's former path, kept while callers in `cmd` still name it.
+#[doc(hidden)]
+pub use ui as tui;
 
 use clap::ValueEnum;
 
