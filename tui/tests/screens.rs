@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use heaptui::ui::app::{App, Loaded, Msg, Screen};
+use heaptui::ui::model::{App, Loaded};
+use heaptui::ui::msg::Msg;
+use heaptui::ui::screen::Screen;
 use heaptui::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
@@ -153,15 +155,15 @@ fn picker_lists_the_demo_and_dumps_here() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("app.hprof"), b"x").unwrap();
     std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
-    let items = heaptui::ui::app::pick_items(dir.path());
-    assert!(matches!(items[0].source, heaptui::ui::app::Source::Demo));
+    let items = heaptui::ui::picker::pick_items(dir.path());
+    assert!(matches!(items[0].source, heaptui::ui::source::Source::Demo));
     assert!(items.iter().any(|i| i.label.contains("app.hprof")));
     assert!(!items.iter().any(|i| i.label.contains("notes.txt")));
     let mut app = App::picker(Theme::plain(), items);
     let screen = render(&mut app, 80, 24);
     assert!(screen.contains("Open a heap dump") && screen.contains("bundled demo"), "{screen}");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
-    assert_eq!(effects, [heaptui::ui::app::Effect::Open(heaptui::ui::app::Source::Demo)]);
+    assert_eq!(effects, [heaptui::ui::msg::Effect::Open(heaptui::ui::source::Source::Demo)]);
     assert!(render(&mut app, 80, 24).contains("Loading"));
 }
 
@@ -170,7 +172,7 @@ fn export_gives_text_and_json_of_the_view() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "2");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE))));
-    let [heaptui::ui::app::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
+    let [heaptui::ui::msg::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
         panic!("{effects:?}")
     };
     assert_eq!(stem, "heaptui-classes");

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use heap::report::{hex, human_bytes};
 
-use super::app::{App, Screen};
+use super::model::App;
+use super::screen::Screen;
 
 /// The rows of the current view as text, or `None` when nothing is loaded.
 pub fn view_text(app: &App) -> Option<String> {

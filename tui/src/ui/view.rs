@@ -9,7 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Gauge, Paragraph, Row, Table, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Load, Screen};
+use super::model::{App, Load};
+use super::screen::Screen;
 use super::keymap::help_for;
 
 /// Draws the whole UI.
@@ -98,7 +99,7 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(text).style(app.theme.status), area);
 }
 
-fn draw_picker(frame: &mut Frame<'_>, area: Rect, app: &App, p: &super::app::Picker) {
+fn draw_picker(frame: &mut Frame<'_>, area: Rect, app: &App, p: &super::picker::Picker) {
     let [head, list] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
     let second = if p.editing || !p.filter.is_empty() {
         Line::raw(format!("filter: {}{}", p.filter, if p.editing { "▏" } else { "" }))
