@@ -5,6 +5,7 @@ pub mod cursor;
 pub mod export;
 pub mod histogram;
 pub mod keymap;
+pub mod line_edit;
 pub mod model;
 pub mod monitor;
 pub mod msg;

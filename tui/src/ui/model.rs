@@ -10,6 +10,7 @@ use heap::leaks::Leak;
 use heap::{Heap, Node};
 
 use super::cursor::Cursor;
+use super::line_edit::LineEdit;
 use super::monitor::MonitorState;
 use super::picker::{PickItem, Picker};
 use super::screen::Screen;
@@ -141,7 +142,7 @@ pub struct ClassRow {
 
 #[derive(Default)]
 pub struct ClassesState {
-    pub filter: String,
+    pub filter: LineEdit,
     pub editing: bool,
     pub sort: Option<SortKey>,
     pub grouped: bool,

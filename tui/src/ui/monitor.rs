@@ -15,6 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph};
 use ratatui::Frame;
 
+use super::line_edit::LineEdit;
 use super::theme::Theme;
 
 /// How many samples the charts keep (at 1 s, ten minutes).
@@ -56,7 +57,7 @@ pub struct MonitorState {
     /// When dumps were asked for (seconds), marked on the charts.
     pub marks: Vec<f64>,
     /// The thresholds being edited (`t`), as a trigger spec.
-    pub editing: Option<String>,
+    pub editing: Option<LineEdit>,
     /// Why the watch ended, once it has.
     pub ended: Option<String>,
 }
@@ -170,7 +171,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, theme: &Theme, m: Option<&Monitor
         Line::styled(format!("thresholds: {}", m.describe()), theme.dim),
     ];
     lines.push(match &m.editing {
-        Some(spec) => Line::raw(format!("new thresholds (Enter applies, Esc cancels): {spec}▏")),
+        Some(spec) => Line::raw(format!("new thresholds (Enter applies, Esc cancels): {}", spec.shown(true))),
         None => Line::styled("a auto-dump · t thresholds · d dump now", theme.dim),
     });
     frame.render_widget(Paragraph::new(lines), head);

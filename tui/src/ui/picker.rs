@@ -5,6 +5,7 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 
 use super::cursor::Cursor;
+use super::line_edit::LineEdit;
 use super::source::Source;
 
 /// One entry of the picker.
@@ -21,7 +22,7 @@ pub struct PickItem {
 #[derive(Default)]
 pub struct Picker {
     pub items: Vec<PickItem>,
-    pub filter: String,
+    pub filter: LineEdit,
     pub editing: bool,
     pub cursor: Cursor,
     /// Indices into `items` of the rows shown.

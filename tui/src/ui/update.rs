@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
 
 use super::keymap::{action_for, Action};
+use super::line_edit::{Edit, LineEdit};
 use super::model::{App, Kids, LeaksState, Load, Loaded, Progress, SortKey};
 use super::monitor::{MonitorState, Request, Target};
 use super::msg::{Effect, Msg};
@@ -144,31 +145,26 @@ impl App {
         }
         if let Load::Picking(p) = &mut self.load {
             if p.editing {
-                match key.code {
-                    KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                        p.filter.push(c);
-                        p.refilter(&self.matcher);
-                    }
-                    KeyCode::Backspace => {
-                        p.filter.pop();
-                        p.refilter(&self.matcher);
-                    }
-                    KeyCode::Esc => {
+                match p.filter.key(key) {
+                    Some(Edit::Changed) => p.refilter(&self.matcher),
+                    Some(Edit::Cancel) => {
                         p.editing = false;
                         p.filter.clear();
                         p.refilter(&self.matcher);
                     }
                     // Enter ends the filter and opens what it selected.
-                    KeyCode::Enter => {
+                    Some(Edit::Submit) => {
                         p.editing = false;
                         if let Some(item) = p.selected() {
                             let source = item.source.clone();
                             return self.choose(source);
                         }
                     }
-                    KeyCode::Up => p.cursor.step(-1, p.shown.len(), self.page),
-                    KeyCode::Down => p.cursor.step(1, p.shown.len(), self.page),
-                    _ => {}
+                    None => match key.code {
+                        KeyCode::Up => p.cursor.step(-1, p.shown.len(), self.page),
+                        KeyCode::Down => p.cursor.step(1, p.shown.len(), self.page),
+                        _ => {}
+                    },
                 }
                 return Vec::new();
             }
@@ -193,20 +189,12 @@ impl App {
             }
             return Vec::new();
         }
-        if let Some(spec) = self.monitor.as_mut().and_then(|m| m.editing.as_mut()) {
-            match key.code {
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => spec.push(c),
-                KeyCode::Backspace => {
-                    spec.pop();
-                }
-                KeyCode::Esc => {
-                    if let Some(m) = &mut self.monitor {
-                        m.editing = None;
-                    }
-                }
-                KeyCode::Enter => {
-                    if let Some(m) = &mut self.monitor {
-                        let spec = m.editing.take().unwrap_or_default();
+        if let Some(m) = &mut self.monitor {
+            if let Some(spec) = &mut m.editing {
+                match spec.key(key) {
+                    Some(Edit::Cancel) => m.editing = None,
+                    Some(Edit::Submit) => {
+                        let spec = m.editing.take().map(|s| s.into_string()).unwrap_or_default();
                         if !spec.trim().is_empty() {
                             self.status = Some(match m.apply(spec.trim()) {
                                 Ok(()) => format!("thresholds: {}", m.describe()),
@@ -214,28 +202,21 @@ impl App {
                             });
                         }
                     }
+                    Some(Edit::Changed) | None => {}
                 }
-                _ => {}
+                return Vec::new();
             }
-            return Vec::new();
         }
         if self.screen == Screen::Classes && self.classes.editing {
-            match key.code {
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    self.classes.filter.push(c);
-                    self.rebuild_class_rows();
-                }
-                KeyCode::Backspace => {
-                    self.classes.filter.pop();
-                    self.rebuild_class_rows();
-                }
-                KeyCode::Enter => self.classes.editing = false,
-                KeyCode::Esc => {
+            match self.classes.filter.key(key) {
+                Some(Edit::Changed) => self.rebuild_class_rows(),
+                Some(Edit::Submit) => self.classes.editing = false,
+                Some(Edit::Cancel) => {
                     self.classes.editing = false;
                     self.classes.filter.clear();
                     self.rebuild_class_rows();
                 }
-                _ => {}
+                None => {}
             }
             return Vec::new();
         }
@@ -301,7 +282,7 @@ impl App {
                 None => self.status = Some("nothing is being watched".into()),
             },
             Action::Thresholds => match &mut self.monitor {
-                Some(m) => m.editing = Some(String::new()),
+                Some(m) => m.editing = Some(LineEdit::new()),
                 None => self.status = Some("nothing is being watched".into()),
             },
             Action::DumpNow => match &mut self.monitor {

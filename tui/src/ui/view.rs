@@ -74,11 +74,7 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
                     left.push_str(&format!(" · sort: {}", s.label()));
                 }
                 if app.classes.editing || !app.classes.filter.is_empty() {
-                    left.push_str(&format!(
-                        " · filter: {}{}",
-                        app.classes.filter,
-                        if app.classes.editing { "▏" } else { "" }
-                    ));
+                    left.push_str(&format!(" · filter: {}", app.classes.filter.shown(app.classes.editing)));
                 }
             }
         }
@@ -102,7 +98,7 @@ fn draw_status(frame: &mut Frame<'_>, area: Rect, app: &App) {
 fn draw_picker(frame: &mut Frame<'_>, area: Rect, app: &App, p: &super::picker::Picker) {
     let [head, list] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
     let second = if p.editing || !p.filter.is_empty() {
-        Line::raw(format!("filter: {}{}", p.filter, if p.editing { "▏" } else { "" }))
+        Line::raw(format!("filter: {}", p.filter.shown(p.editing)))
     } else {
         Line::styled(
             "Enter opens a dump or watches a process (phones' apps, then dumps, then local JVMs) · / filter",
