@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
 
+use super::export::{Rows, Shown};
 use super::keymap::{action_for, Action};
 use super::line_edit::{Edit, LineEdit};
 use super::model::{App, Kids, LeaksState, Load, Loaded, Progress, SortKey};
@@ -344,10 +345,32 @@ impl App {
     }
 
     fn export(&mut self) -> Vec<Effect> {
-        let Some(contents) = super::export::view_text(self) else { return Vec::new() };
-        let json = super::export::view_json(self).and_then(|v| serde_json::to_string_pretty(&v).ok());
+        let Some(shown) = self.shown() else { return Vec::new() };
+        let contents = super::export::text(&shown);
+        let json = serde_json::to_string_pretty(&super::export::json(&shown)).ok();
         let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
         vec![Effect::Export { stem, contents, json }]
     }
 
+    /// What the screen shows, as plain data for export; `None` when there is nothing to export.
+    fn shown(&self) -> Option<Shown<'_>> {
+        let loaded = self.loaded()?;
+        let rows = match self.screen {
+            Screen::Overview | Screen::Monitor => Rows::Summary,
+            Screen::Classes => match &self.classes.instances {
+                Some((class, nodes, _)) => Rows::Instances { class: *class, nodes },
+                None => Rows::Classes(&self.classes.rows),
+            },
+            Screen::Leaks => Rows::Leaks,
+            Screen::Dominators => Rows::Tree(self.dom_rows(10_000)),
+            Screen::Inspector => Rows::Object(*self.inspector.history.last()?),
+        };
+        Some(Shown {
+            heap: &loaded.heap,
+            leaks: &loaded.leaks,
+            path: &loaded.path,
+            file_bytes: loaded.file_bytes,
+            rows,
+        })
+    }
 }
