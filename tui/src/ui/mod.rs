@@ -1,5 +1,12 @@
 //! The interactive UI: one model (`model`), messages (`msg`) and `update`, a keymap table, and
-//! views that borrow the model.
+//! views that borrow the model. Every module here depends only on modules below it:
+//!
+//! - `screen`, `cursor`, `line_edit`, `theme`: leaves.
+//! - `monitor` (the watched process's state), `source` (what can be opened), `keymap`.
+//! - `picker` (what is on offer, its filter), `model` (the state), `msg` (messages, effects).
+//! - `tree`, `histogram`, `nav`: the model's operations (the dominator tree, the class rows,
+//!   moving and opening); `export` (the view as text and JSON, from plain data).
+//! - `update`: messages and keys in, effects out. `view`: drawing. `run`: the loop and workers.
 
 pub mod cursor;
 pub mod export;
