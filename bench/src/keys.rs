@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
-use heaptui::tui::app::{App, Loaded, Msg};
-use heaptui::tui::theme::Theme;
+use heaptui::ui::model::{App, Loaded};
+use heaptui::ui::msg::Msg;
+use heaptui::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -61,12 +62,12 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
     let mut app = App::with_loaded(Theme::load("dark")?, loaded);
     let mut terminal = Terminal::new(TestBackend::new(160, 48))?;
     app.update(Msg::Input(Event::Resize(160, 48)));
-    terminal.draw(|f| heaptui::tui::view::draw(f, &app))?;
+    terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;
     let mut times: Vec<(f64, String)> = Vec::new();
     for code in script() {
         let start = Instant::now();
         app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
-        terminal.draw(|f| heaptui::tui::view::draw(f, &app))?;
+        terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;
         times.push((start.elapsed().as_secs_f64() * 1000.0, format!("{code:?} on {}", app.screen.title())));
     }
     let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
@@ -85,8 +86,8 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
         println!("  {ms:>8.2} ms  {what}");
     }
     // Filtering 100k class names: the fuzzy matcher over that many names, one keystroke's work.
-    let rows: Vec<heaptui::tui::app::ClassRow> = (0..100_000)
-        .map(|i| heaptui::tui::app::ClassRow {
+    let rows: Vec<heaptui::ui::model::ClassRow> = (0..100_000)
+        .map(|i| heaptui::ui::model::ClassRow {
             name: format!("com.example.module{}.feature{}.Widget{i}$Inner", i % 97, i % 13),
             class: None,
             instances: 0,
@@ -99,15 +100,17 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
     let mut hits = 0;
     for _ in 0..7 {
         let start = Instant::now();
-        hits = heaptui::tui::app::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat3Widg").len();
+        hits =
+            heaptui::ui::histogram::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat3Widg").len();
         runs.push(start.elapsed().as_secs_f64() * 1000.0);
     }
     runs.sort_by(f64::total_cmp);
     println!("fuzzy filter over 100000 class names: median {:.1} ms of 7 ({hits} matches)", runs[3]);
     // Typing one more character filters only the previous matches.
-    let first: Vec<u32> = heaptui::tui::app::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat");
+    let first: Vec<u32> =
+        heaptui::ui::histogram::fuzzy_filter(&matcher, &rows, (0..rows.len() as u32).collect(), "feat");
     let start = Instant::now();
-    let narrowed = heaptui::tui::app::fuzzy_filter(&matcher, &rows, first, "feat3").len();
+    let narrowed = heaptui::ui::histogram::fuzzy_filter(&matcher, &rows, first, "feat3").len();
     println!(
         "  the next keystroke (\"feat\" -> \"feat3\"): {:.1} ms ({narrowed} matches)",
         start.elapsed().as_secs_f64() * 1000.0

@@ -1,12 +1,12 @@
 //! `heaptui` as a library, so the binary, the tests and the benchmarks share one implementation:
-//! the headless subcommands ([`cli`]: arguments and printing), the interactive UI ([`tui`]:
+//! the headless subcommands ([`cli`]: arguments and printing), the interactive UI ([`ui`]:
 //! screens), and between them the services both use ([`session`]: opening dumps, choosing
 //! devices and processes, dumping), which know neither clap nor the terminal.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod cli;
 pub mod session;
-pub mod tui;
+pub mod ui;
 
 /// Exit code for input that cannot be read as a dump.
 pub const EXIT_BAD_INPUT: u8 = 1;

@@ -5,7 +5,7 @@
 //! dumping). See the README.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
-use heaptui::{cli, tui};
+use heaptui::{cli, ui};
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -55,8 +55,8 @@ fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<
     use std::io::IsTerminal;
     let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
     match (file, terminal) {
-        (Some(f), true) => tui::run::run(Some(tui::run::Source::File(f)), tui::theme::Theme::load(theme)?),
-        (None, true) => tui::run::run(None, tui::theme::Theme::load(theme)?),
+        (Some(f), true) => ui::run::run(Some(ui::run::Source::File(f)), ui::theme::Theme::load(theme)?),
+        (None, true) => ui::run::run(None, ui::theme::Theme::load(theme)?),
         (Some(f), false) => cli::analyze::run(cli::analyze::Args::for_file(f)),
         (None, false) => cli::analyze::demo(),
     }

@@ -5,8 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use heaptui::tui::app::{App, Loaded, Msg, Screen};
-use heaptui::tui::theme::Theme;
+use heaptui::ui::model::{App, Loaded};
+use heaptui::ui::msg::Msg;
+use heaptui::ui::screen::Screen;
+use heaptui::ui::theme::Theme;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
@@ -39,7 +41,7 @@ fn keys(app: &mut App, s: &str) {
 fn render(app: &mut App, w: u16, h: u16) -> String {
     app.update(Msg::Input(Event::Resize(w, h)));
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| heaptui::tui::view::draw(f, app)).unwrap();
+    t.draw(|f| heaptui::ui::view::draw(f, app)).unwrap();
     format!("{}", t.backend())
 }
 
@@ -126,7 +128,7 @@ fn help_is_generated_from_the_keymap() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "2?");
     let help = render(&mut app, 80, 24);
-    for b in heaptui::tui::keymap::help_for(Screen::Classes).iter().take(10) {
+    for b in heaptui::ui::keymap::help_for(Screen::Classes).iter().take(10) {
         assert!(help.contains(b.description), "{}", b.description);
     }
     insta::assert_snapshot!("dialer_help_classes_80x24", help);
@@ -153,15 +155,15 @@ fn picker_lists_the_demo_and_dumps_here() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("app.hprof"), b"x").unwrap();
     std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
-    let items = heaptui::tui::app::pick_items(dir.path());
-    assert!(matches!(items[0].source, heaptui::tui::app::Source::Demo));
+    let items = heaptui::ui::picker::pick_items(dir.path());
+    assert!(matches!(items[0].source, heaptui::ui::source::Source::Demo));
     assert!(items.iter().any(|i| i.label.contains("app.hprof")));
     assert!(!items.iter().any(|i| i.label.contains("notes.txt")));
     let mut app = App::picker(Theme::plain(), items);
     let screen = render(&mut app, 80, 24);
     assert!(screen.contains("Open a heap dump") && screen.contains("bundled demo"), "{screen}");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
-    assert_eq!(effects, [heaptui::tui::app::Effect::Open(heaptui::tui::app::Source::Demo)]);
+    assert_eq!(effects, [heaptui::ui::msg::Effect::Open(heaptui::ui::source::Source::Demo)]);
     assert!(render(&mut app, 80, 24).contains("Loading"));
 }
 
@@ -170,7 +172,7 @@ fn export_gives_text_and_json_of_the_view() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "2");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE))));
-    let [heaptui::tui::app::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
+    let [heaptui::ui::msg::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
         panic!("{effects:?}")
     };
     assert_eq!(stem, "heaptui-classes");

@@ -125,7 +125,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     drop(jvm);
     use std::io::IsTerminal;
     if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-        crate::tui::run::run(Some(crate::tui::run::Source::File(path)), crate::tui::theme::Theme::load(&args.theme)?)
+        crate::ui::run::run(Some(crate::ui::run::Source::File(path)), crate::ui::theme::Theme::load(&args.theme)?)
     } else {
         super::analyze::run(super::analyze::Args::for_file(path))
     }

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Screen;
+use super::screen::Screen;
 
 /// What a key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

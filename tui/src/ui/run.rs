@@ -13,10 +13,11 @@ use base64::Engine as _;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 
-use super::app::{App, Effect, Loaded, Msg};
+use super::model::{App, Loaded};
+use super::msg::{Effect, Msg};
 use super::theme::Theme;
 
-pub use super::app::Source;
+pub use super::source::Source;
 
 /// Runs the UI until the user quits: on `source`, or with none, on the picker.
 pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
@@ -37,7 +38,7 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
         }
         None => {
             spawn_picks(tx.clone());
-            App::picker(theme, super::app::pick_items(Path::new(".")))
+            App::picker(theme, super::picker::pick_items(Path::new(".")))
         }
     };
     match crate::session::triggers::base_config() {
@@ -155,8 +156,8 @@ fn spawn_dump(target: super::monitor::Target, trigger: agent::trigger::Kind, tx:
 /// Finds processes to offer, after the picker is up: this machine's at once, then each phone's
 /// (its agent pushed first, which takes a moment).
 fn spawn_picks(tx: Sender<Msg>) {
-    use super::app::PickItem;
     use super::monitor::Target;
+    use super::picker::PickItem;
     std::thread::spawn(move || {
         let item = |p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8, place: &str| PickItem {
             label: format!(

@@ -1,0 +1,111 @@
+//! The view on screen as plain text and as JSON (the `e` key writes both to files). It is handed
+//! what the screen shows as plain data ([`Shown`]), not the model.
+
+use std::fmt::Write as _;
+
+use heap::leaks::Leak;
+use heap::report::{hex, human_bytes};
+use heap::{Heap, Node};
+
+use super::model::{ClassRow, DomRow};
+
+/// What the screen shows, for export.
+pub struct Shown<'a> {
+    pub heap: &'a Heap,
+    pub leaks: &'a [Leak],
+    pub path: &'a str,
+    pub file_bytes: u64,
+    pub rows: Rows<'a>,
+}
+
+/// The rows of the screen on view.
+pub enum Rows<'a> {
+    /// The dump's summary (the overview, and the monitor).
+    Summary,
+    /// The class histogram as filtered and sorted.
+    Classes(&'a [ClassRow]),
+    /// The instances of one class.
+    Instances { class: u32, nodes: &'a [Node] },
+    /// The leak suspects.
+    Leaks,
+    /// The dominator tree's visible rows.
+    Tree(Vec<DomRow>),
+    /// One object.
+    Object(Node),
+}
+
+/// The rows as text.
+pub fn text(s: &Shown<'_>) -> String {
+    let heap = s.heap;
+    let mut out = String::new();
+    match &s.rows {
+        Rows::Summary => {
+            let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes };
+            out = heap.analyze_text(&file, 50, s.leaks);
+        }
+        Rows::Instances { class, nodes } => {
+            let _ = writeln!(out, "instances of {}", heap.index.classes[*class as usize].name);
+            for &n in *nodes {
+                let _ = writeln!(
+                    out,
+                    "{}\t{}\t{}",
+                    hex(heap.index.id(n)),
+                    heap.index.shallow_size(n),
+                    heap.dominators.retained(n)
+                );
+            }
+        }
+        Rows::Classes(rows) => {
+            let _ = writeln!(out, "instances\tshallow\tretained\tclass");
+            for r in *rows {
+                let _ = writeln!(out, "{}\t{}\t{}\t{}", r.instances, r.shallow, r.retained, r.name);
+            }
+        }
+        Rows::Leaks => {
+            let meta = heap::leaks::metadata::extract(heap);
+            out = heap::leaks::render::leakcanary_text(heap, s.leaks, &meta, s.path, 0);
+        }
+        Rows::Tree(rows) => {
+            for r in rows {
+                let _ = writeln!(
+                    out,
+                    "{}{} {} {}",
+                    "  ".repeat(r.depth),
+                    heap.display_class(r.node),
+                    hex(heap.index.id(r.node)),
+                    human_bytes(heap.dominators.retained(r.node))
+                );
+            }
+        }
+        Rows::Object(n) => out = heap.inspect_text(*n),
+    }
+    out
+}
+
+/// The rows as JSON: the same schema as the headless commands where one exists.
+pub fn json(s: &Shown<'_>) -> serde_json::Value {
+    use serde_json::json;
+    let heap = s.heap;
+    let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes };
+    match &s.rows {
+        Rows::Summary => heap.analyze_json(&file, 50),
+        Rows::Leaks => heap::leaks::render::leaks_json(heap, s.leaks),
+        Rows::Instances { nodes, .. } => {
+            json!(nodes.iter().take(10_000).map(|&n| heap.inspect_json(n)).collect::<Vec<_>>())
+        }
+        Rows::Classes(rows) => json!(rows
+            .iter()
+            .map(|r| json!({"class": r.name, "instances": r.instances, "shallow_bytes": r.shallow, "retained_bytes": r.retained}))
+            .collect::<Vec<_>>()),
+        Rows::Tree(rows) => json!(rows
+            .iter()
+            .map(|r| json!({
+                "depth": r.depth,
+                "id": hex(heap.index.id(r.node)),
+                "class": heap.display_class(r.node),
+                "retained_bytes": heap.dominators.retained(r.node),
+            }))
+            .collect::<Vec<_>>()),
+        Rows::Object(n) => heap.inspect_json(*n),
+    }
+}

@@ -1,0 +1,108 @@
+//! The classes screen's rows: the histogram per class or per package, narrowed by the filter
+//! (fuzzy, as skim and fzf match) and sorted by the chosen column.
+
+use std::collections::HashMap;
+
+use fuzzy_matcher::skim::SkimMatcherV2;
+use fuzzy_matcher::FuzzyMatcher;
+use heap::Heap;
+
+use super::cursor::Cursor;
+use super::model::{App, ClassRow, SortKey};
+
+impl App {
+    /// Rebuilds the class rows from the filter, sort and grouping.
+    pub fn rebuild_class_rows(&mut self) {
+        let Some(heap) = self.heap() else { return };
+        // The unfiltered rows change only with the grouping.
+        if self.classes.base_grouped != Some(self.classes.grouped) {
+            self.classes.base = base_rows(&heap, self.classes.grouped);
+            self.classes.base_grouped = Some(self.classes.grouped);
+            self.classes.matched = None;
+        }
+        let base = &self.classes.base;
+        let filter = self.classes.filter.as_str();
+        let mut picked: Vec<u32> = if filter.is_empty() {
+            (0..base.len() as u32).collect()
+        } else {
+            // Typing one more character only narrows the matches: filter the last ones again.
+            let from: Vec<u32> = match &self.classes.matched {
+                Some((p, m)) if filter.starts_with(p.as_str()) => m.clone(),
+                _ => (0..base.len() as u32).collect(),
+            };
+            let m = fuzzy_filter(&self.matcher, base, from, filter);
+            self.classes.matched = Some((filter.to_string(), m.clone()));
+            m
+        };
+        let by_score = !filter.is_empty() && !self.classes.grouped;
+        let key = |i: &u32| &base[*i as usize];
+        match self.classes.sort {
+            Some(SortKey::Retained) if !by_score => {
+                picked.sort_by(|a, b| key(b).retained.cmp(&key(a).retained).then(key(a).name.cmp(&key(b).name)))
+            }
+            Some(SortKey::Shallow) => {
+                picked.sort_by(|a, b| key(b).shallow.cmp(&key(a).shallow).then(key(a).name.cmp(&key(b).name)))
+            }
+            Some(SortKey::Instances) => {
+                picked.sort_by(|a, b| key(b).instances.cmp(&key(a).instances).then(key(a).name.cmp(&key(b).name)))
+            }
+            Some(SortKey::Name) => picked.sort_by(|a, b| key(a).name.cmp(&key(b).name)),
+            _ => {}
+        }
+        self.classes.rows = picked.into_iter().map(|i| base[i as usize].clone()).collect();
+        self.classes.cursor = Cursor::default();
+    }
+}
+
+/// Rows whose name matches `pattern` (fuzzy, as skim and fzf match), best match first. Split
+/// across cores: 100,000 class names are a keystroke's work.
+pub fn fuzzy_filter(matcher: &SkimMatcherV2, rows: &[ClassRow], among: Vec<u32>, pattern: &str) -> Vec<u32> {
+    use rayon::prelude::*;
+    let mut scored: Vec<(i64, u32)> = among
+        .into_par_iter()
+        .filter_map(|i| matcher.fuzzy_match(&rows[i as usize].name, pattern).map(|s| (s, i)))
+        .collect();
+    scored.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+    scored.into_iter().map(|(_, i)| i).collect()
+}
+
+/// The histogram's rows, one per class or (grouped) per package, largest retained first.
+fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
+    let idx = &heap.index;
+    let rows: Vec<ClassRow> = heap
+        .histogram_order()
+        .into_iter()
+        .map(|c| {
+            let h = heap.histogram[c as usize];
+            ClassRow {
+                name: idx.classes[c as usize].name.clone(),
+                class: Some(c),
+                instances: h.instances,
+                shallow: h.shallow_bytes,
+                retained: h.retained_bytes,
+            }
+        })
+        .collect();
+    if !grouped {
+        return rows;
+    }
+    let mut packages: HashMap<String, ClassRow> = HashMap::new();
+    for r in rows {
+        let base = r.name.trim_end_matches("[]");
+        let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
+        let e = packages.entry(package.clone()).or_insert(ClassRow {
+            name: package,
+            class: None,
+            instances: 0,
+            shallow: 0,
+            retained: 0,
+        });
+        e.instances += r.instances;
+        e.shallow += r.shallow;
+        // Retained sizes of classes in a package can overlap; the sum is an upper bound.
+        e.retained += r.retained;
+    }
+    let mut out: Vec<ClassRow> = packages.into_values().collect();
+    out.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)));
+    out
+}

@@ -1,0 +1,27 @@
+//! The interactive UI: one model (`model`), messages (`msg`) and `update`, a keymap table, and
+//! views that borrow the model. Every module here depends only on modules below it:
+//!
+//! - `screen`, `cursor`, `line_edit`, `theme`: leaves.
+//! - `monitor` (the watched process's state), `source` (what can be opened), `keymap`.
+//! - `picker` (what is on offer, its filter), `model` (the state), `msg` (messages, effects).
+//! - `tree`, `histogram`, `nav`: the model's operations (the dominator tree, the class rows,
+//!   moving and opening); `export` (the view as text and JSON, from plain data).
+//! - `update`: messages and keys in, effects out. `view`: drawing. `run`: the loop and workers.
+
+pub mod cursor;
+pub mod export;
+pub mod histogram;
+pub mod keymap;
+pub mod line_edit;
+pub mod model;
+pub mod monitor;
+pub mod msg;
+mod nav;
+pub mod picker;
+pub mod run;
+pub mod screen;
+pub mod source;
+pub mod theme;
+mod tree;
+mod update;
+pub mod view;

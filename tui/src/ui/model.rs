@@ -1,0 +1,265 @@
+//! The one model of the interactive UI: where loading is, the analysed dump, and each screen's
+//! state. `update.rs` changes it; the views read it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use fuzzy_matcher::skim::SkimMatcherV2;
+use heap::leaks::Leak;
+use heap::{Heap, Node};
+
+use super::cursor::Cursor;
+use super::line_edit::LineEdit;
+use super::monitor::MonitorState;
+use super::picker::{PickItem, Picker};
+use super::screen::Screen;
+use super::theme::Theme;
+
+/// An analysed dump with what the screens show.
+pub struct Loaded {
+    pub heap: Arc<Heap>,
+    pub leaks: Vec<Leak>,
+    /// Whether the leak rules are still running (`leaks` is empty until they finish).
+    pub leaks_pending: bool,
+    pub path: String,
+    pub file_bytes: u64,
+    /// Figures the overview shows, computed once (each is a pass over every object).
+    pub summary: heap::report::Summary,
+    pub heap_totals: Vec<(String, u64, u64)>,
+    pub top_retained: Vec<Node>,
+    /// Children of the dominator tree's widest nodes, sorted ahead of time by [`Loaded::warm`].
+    pub presorted: Arc<std::sync::Mutex<HashMap<Node, Vec<Node>>>>,
+}
+
+impl Loaded {
+    /// Bundles an analysed dump with the figures the screens need.
+    pub fn new(heap: Arc<Heap>, leaks: Vec<Leak>, path: String, file_bytes: u64) -> Loaded {
+        let summary = heap.summary();
+        let heap_totals = heap.heap_totals();
+        let top_retained = heap.top_retained(200);
+        Loaded {
+            heap,
+            leaks,
+            leaks_pending: false,
+            path,
+            file_bytes,
+            summary,
+            heap_totals,
+            top_retained,
+            presorted: Default::default(),
+        }
+    }
+
+    /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
+    /// a thread): the reverse graph for the inspector's referrers, and the sorted children of
+    /// every dominator-tree node with more than 20,000 of them.
+    pub fn warm(heap: &Heap, presorted: &std::sync::Mutex<HashMap<Node, Vec<Node>>>) {
+        if heap.index.is_empty() {
+            return;
+        }
+        let _ = heap.referrers(0);
+        let d = &heap.dominators;
+        let wide: Vec<Node> = (0..heap.index.len() as u32).filter(|&n| d.children(Some(n)).len() > 20_000).collect();
+        for n in wide {
+            let sorted = heap.dominated(Some(n));
+            if let Ok(mut m) = presorted.lock() {
+                m.insert(n, sorted);
+            }
+        }
+    }
+}
+
+/// Loading progress per phase.
+pub struct Progress {
+    pub phases: Vec<(&'static str, u64, u64)>,
+    pub started: Instant,
+    /// When each phase first reported (its rate is measured from there).
+    pub began: HashMap<&'static str, Instant>,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress { phases: Vec::new(), started: Instant::now(), began: HashMap::new() }
+    }
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress::new()
+    }
+}
+
+/// Where loading is.
+pub enum Load {
+    /// Nothing chosen yet: the dumps and processes on offer.
+    Picking(Picker),
+    /// Watching a process, no dump yet.
+    Empty,
+    Loading(Progress),
+    Failed(String),
+    Ready(Box<Loaded>),
+}
+
+/// Sort columns of the class histogram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Retained,
+    Shallow,
+    Instances,
+    Name,
+}
+
+impl SortKey {
+    pub fn next(self) -> SortKey {
+        match self {
+            SortKey::Retained => SortKey::Shallow,
+            SortKey::Shallow => SortKey::Instances,
+            SortKey::Instances => SortKey::Name,
+            SortKey::Name => SortKey::Retained,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SortKey::Retained => "retained",
+            SortKey::Shallow => "shallow",
+            SortKey::Instances => "instances",
+            SortKey::Name => "name",
+        }
+    }
+}
+
+/// One row of the classes screen: a class, or a package with its totals.
+#[derive(Debug, Clone)]
+pub struct ClassRow {
+    pub name: String,
+    pub class: Option<u32>,
+    pub instances: u64,
+    pub shallow: u64,
+    pub retained: u64,
+}
+
+#[derive(Default)]
+pub struct ClassesState {
+    pub filter: LineEdit,
+    pub editing: bool,
+    pub sort: Option<SortKey>,
+    pub grouped: bool,
+    pub cursor: Cursor,
+    pub rows: Vec<ClassRow>,
+    /// Every row before filtering, for the grouping it was built for.
+    pub base: Vec<ClassRow>,
+    pub base_grouped: Option<bool>,
+    /// The last filter and the rows (indices into `base`) it matched.
+    pub matched: Option<(String, Vec<u32>)>,
+    /// The instance list of a class, when open.
+    pub instances: Option<(u32, Vec<Node>, Cursor)>,
+}
+
+#[derive(Default)]
+pub struct LeaksState {
+    pub cursor: Cursor,
+    /// The trace of the selected leak, when open, with its cursor.
+    pub trace: Option<Cursor>,
+}
+
+/// The dominator tree: which nodes are expanded, and the cursor over the visible rows.
+#[derive(Default)]
+pub struct DomState {
+    pub expanded: HashSet<Option<Node>>,
+    pub cursor: Cursor,
+    /// Children of expanded nodes, largest retained first as far as they have been shown.
+    pub children: HashMap<Option<Node>, Kids>,
+    /// How many rows are visible (recounted when a node opens or closes, not per key).
+    pub visible: usize,
+}
+
+/// The children of a dominator-tree node, sorted by retained size only as far as rows have been
+/// shown: a node with 500,000 children costs a selection, not a full sort, when it opens.
+pub struct Kids {
+    pub nodes: Vec<Node>,
+    /// `nodes[..sorted]` are the largest, in order.
+    pub sorted: usize,
+}
+
+/// One visible row of the dominator tree.
+#[derive(Debug, Clone, Copy)]
+pub struct DomRow {
+    pub node: Node,
+    pub depth: usize,
+}
+
+#[derive(Default)]
+pub struct InspectorState {
+    /// Objects visited, the current one last (a browser's history).
+    pub history: Vec<Node>,
+    pub cursor: Cursor,
+}
+
+/// The model.
+pub struct App {
+    pub load: Load,
+    pub screen: Screen,
+    pub theme: Theme,
+    pub help: bool,
+    pub quit: bool,
+    pub status: Option<String>,
+    /// Rows available to lists (the terminal height minus chrome).
+    pub page: usize,
+    pub classes: ClassesState,
+    pub leaks: LeaksState,
+    pub dom: DomState,
+    pub inspector: InspectorState,
+    /// The process being watched (screen 6).
+    pub monitor: Option<MonitorState>,
+    /// Thresholds a new watch starts with (the config file's, then `--trigger`'s).
+    pub trigger_config: agent::trigger::Config,
+    /// What was shown before a dump began (back to it if the dump fails).
+    pub(super) before_dump: Option<Load>,
+    pub(super) matcher: SkimMatcherV2,
+}
+
+impl App {
+    /// A model that waits for a dump to load.
+    pub fn new(theme: Theme) -> App {
+        App {
+            load: Load::Loading(Progress::new()),
+            screen: Screen::Overview,
+            theme,
+            help: false,
+            quit: false,
+            status: None,
+            page: 20,
+            classes: ClassesState { sort: Some(SortKey::Retained), ..Default::default() },
+            leaks: LeaksState::default(),
+            dom: DomState::default(),
+            inspector: InspectorState::default(),
+            monitor: None,
+            trigger_config: agent::trigger::Config::default(),
+            before_dump: None,
+            matcher: SkimMatcherV2::default(),
+        }
+    }
+
+    /// A model that offers dumps to open (`heaptui` with no argument).
+    pub fn picker(theme: Theme, items: Vec<PickItem>) -> App {
+        let mut app = App::new(theme);
+        let mut picker = Picker::default();
+        picker.add(items, &app.matcher);
+        app.load = Load::Picking(picker);
+        app
+    }
+
+    /// The analysed dump, once loaded.
+    pub fn loaded(&self) -> Option<&Loaded> {
+        match &self.load {
+            Load::Ready(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    pub(super) fn heap(&self) -> Option<Arc<Heap>> {
+        self.loaded().map(|l| l.heap.clone())
+    }
+}

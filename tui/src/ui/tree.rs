@@ -1,0 +1,148 @@
+//! The dominator tree's rows: opening and closing nodes, the rows shown (never more than are on
+//! screen), and sorting children only as far as they are shown.
+
+use std::collections::HashMap;
+
+use heap::{Heap, Node};
+
+use super::model::{App, DomRow, Kids};
+
+impl Kids {
+    pub(super) fn new(nodes: Vec<Node>) -> Kids {
+        Kids { nodes, sorted: 0 }
+    }
+
+    /// Sorts at least the first `upto` children (a few more, to spare the next keys the work).
+    fn sort_to(&mut self, upto: usize, heap: &Heap) {
+        if upto <= self.sorted || self.sorted == self.nodes.len() {
+            return;
+        }
+        use rayon::prelude::*;
+        let d = &heap.dominators;
+        let end = (upto.max(self.sorted + 256) * 2).min(self.nodes.len());
+        // Read every size once (on all cores: they are scattered reads), then select and sort
+        // the (size, node) pairs.
+        let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
+            self.nodes[self.sorted..].par_iter().map(|&n| (std::cmp::Reverse(d.retained(n)), n)).collect();
+        let k = end - self.sorted;
+        if k < keyed.len() {
+            keyed.select_nth_unstable(k - 1);
+        }
+        keyed[..k].sort_unstable();
+        for (slot, (_, n)) in self.nodes[self.sorted..].iter_mut().zip(keyed) {
+            *slot = n;
+        }
+        self.sorted = end;
+    }
+}
+
+impl App {
+    /// Opens (`open`) or closes the selected node; closing a leaf or a closed node moves to its
+    /// parent.
+    pub(super) fn expand(&mut self, open: bool) {
+        let rows = self.dom_rows(self.dom.cursor.selected + 1);
+        let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
+        let Some(heap) = self.heap() else { return };
+        if open {
+            if self.dom.expanded.contains(&Some(row.node)) {
+                return;
+            }
+            let ready = self.loaded().and_then(|l| l.presorted.lock().ok().and_then(|m| m.get(&row.node).cloned()));
+            self.dom.children.entry(Some(row.node)).or_insert_with(|| match ready {
+                Some(nodes) => Kids { sorted: nodes.len(), nodes },
+                None => Kids::new(heap.dominators.children(Some(row.node)).to_vec()),
+            });
+            self.dom.expanded.insert(Some(row.node));
+            self.dom.visible += self.visible_below(row.node);
+            self.sort_visible();
+        } else if self.dom.expanded.contains(&Some(row.node)) {
+            self.dom.visible -= self.visible_below(row.node);
+            self.dom.expanded.remove(&Some(row.node));
+            self.sort_visible();
+        } else {
+            // Collapsing a leaf or a closed node moves to its parent, which is above it.
+            if let Some(Some(parent)) = heap.dominator(row.node) {
+                if let Some(i) = rows.iter().rposition(|r| r.node == parent) {
+                    self.dom.cursor.selected = i;
+                    self.dom.cursor.fit(self.page);
+                }
+            }
+        }
+    }
+
+    /// Rows shown under the expanded node `n` (its children, and theirs where expanded).
+    fn visible_below(&self, n: Node) -> usize {
+        let mut count = 0;
+        let mut stack = vec![n];
+        while let Some(v) = stack.pop() {
+            if !self.dom.expanded.contains(&Some(v)) {
+                continue;
+            }
+            if let Some(kids) = self.dom.children.get(&Some(v)) {
+                count += kids.nodes.len();
+                stack.extend(kids.nodes.iter().copied().filter(|k| self.dom.expanded.contains(&Some(*k))));
+            }
+        }
+        count
+    }
+
+    /// The first `limit` visible rows of the dominator tree (never more: a 10-million-node tree
+    /// costs only what is on screen).
+    pub fn dom_rows(&self, limit: usize) -> Vec<DomRow> {
+        let mut out = Vec::new();
+        self.walk_dom(limit, |_, _, row| out.push(row));
+        out
+    }
+
+    /// Visits the first `limit` visible rows: the list each comes from, its index there, the row.
+    fn walk_dom(&self, limit: usize, mut visit: impl FnMut(Option<Node>, usize, DomRow)) {
+        let Some(top) = self.dom.children.get(&None) else { return };
+        let mut stack: Vec<(Option<Node>, &[Node], usize)> = vec![(None, &top.nodes, 0)];
+        let mut count = 0;
+        while let Some((list, nodes, i)) = stack.last_mut() {
+            if count >= limit {
+                break;
+            }
+            let Some(&n) = nodes.get(*i) else {
+                stack.pop();
+                continue;
+            };
+            let (list, index) = (*list, *i);
+            *i += 1;
+            let depth = stack.len() - 1;
+            visit(list, index, DomRow { node: n, depth });
+            count += 1;
+            if self.dom.expanded.contains(&Some(n)) {
+                if let Some(kids) = self.dom.children.get(&Some(n)) {
+                    stack.push((Some(n), &kids.nodes, 0));
+                }
+            }
+        }
+    }
+
+    /// Sorts each child list as far as the rows on screen (and a page more) reach.
+    pub(super) fn sort_visible(&mut self) {
+        let Some(heap) = self.heap() else { return };
+        let need = self.dom.cursor.offset + 2 * self.page + 1;
+        // Sorting can bring other (expanded) nodes into view: repeat until nothing changes.
+        for _ in 0..4 {
+            let mut reach: HashMap<Option<Node>, usize> = HashMap::new();
+            self.walk_dom(need, |list, i, _| {
+                let e = reach.entry(list).or_insert(0);
+                *e = (*e).max(i + 1);
+            });
+            let mut changed = false;
+            for (list, upto) in reach {
+                if let Some(k) = self.dom.children.get_mut(&list) {
+                    if upto > k.sorted && k.sorted < k.nodes.len() {
+                        k.sort_to(upto, &heap);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! `update`, the one place the model changes: messages in, effects out. It does no I/O; it
+//! returns effects (open, watch, dump, copy, export) for the main loop to carry out. Keys are
+//! routed here: to the prompt being typed in, to the help, or through the keymap to an action.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEventKind};
+
+use super::export::{Rows, Shown};
+use super::keymap::{action_for, Action};
+use super::line_edit::{Edit, LineEdit};
+use super::model::{App, Kids, LeaksState, Load, Loaded, Progress, SortKey};
+use super::monitor::{MonitorState, Request, Target};
+use super::msg::{Effect, Msg};
+use super::screen::Screen;
+use super::source::Source;
+use super::theme::Theme;
+
+impl App {
+    /// A model with a dump already analysed (tests, benchmarks).
+    pub fn with_loaded(theme: Theme, loaded: Loaded) -> App {
+        let mut app = App::new(theme);
+        app.update(Msg::Loaded(Ok(Box::new(loaded))));
+        app
+    }
+
+    /// Applies a message; returns what the main loop must do.
+    pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        match msg {
+            Msg::Progress { phase, done, total } => {
+                if let Load::Loading(p) = &mut self.load {
+                    match p.phases.iter_mut().find(|(n, _, _)| *n == phase) {
+                        Some(e) => (e.1, e.2) = (done, total),
+                        None => {
+                            p.phases.push((phase, done, total));
+                            p.began.insert(phase, Instant::now());
+                        }
+                    }
+                }
+                Vec::new()
+            }
+            Msg::Loaded(Ok(loaded)) => {
+                self.before_dump = None;
+                let top = Kids::new(loaded.heap.dominators.children(None).to_vec());
+                self.load = Load::Ready(loaded);
+                self.rebuild_class_rows();
+                self.dom.visible = top.nodes.len();
+                self.dom.children.insert(None, top);
+                self.dom.expanded.insert(None);
+                self.sort_visible();
+                Vec::new()
+            }
+            Msg::Loaded(Err(e)) => {
+                self.load = Load::Failed(e);
+                Vec::new()
+            }
+            Msg::Leaks(heap, leaks) => {
+                // Only for the dump on screen (another may have been opened meanwhile).
+                if let Load::Ready(loaded) = &mut self.load {
+                    if !Arc::ptr_eq(&loaded.heap, &heap) {
+                        return Vec::new();
+                    }
+                    loaded.leaks = leaks;
+                    loaded.leaks_pending = false;
+                }
+                Vec::new()
+            }
+            Msg::Tick => Vec::new(),
+            Msg::Sample(sample) => {
+                let Some(m) = &mut self.monitor else { return Vec::new() };
+                match m.on_sample(*sample) {
+                    Some(Request::Dump(kind)) => {
+                        let target = m.target.clone();
+                        self.start_dump_screen();
+                        vec![Effect::Dump(target, kind)]
+                    }
+                    None => Vec::new(),
+                }
+            }
+            Msg::WatchEnded(why) => {
+                if let Some(m) = &mut self.monitor {
+                    let t = m.now();
+                    m.events.push((t, format!("watch ended: {why}")));
+                    m.ended = Some(why);
+                }
+                Vec::new()
+            }
+            Msg::Picks(more) => {
+                if let Load::Picking(p) = &mut self.load {
+                    p.add(more, &self.matcher);
+                }
+                Vec::new()
+            }
+            Msg::Dumped(result) => {
+                let Some(m) = &mut self.monitor else { return Vec::new() };
+                m.dumping = false;
+                let t = m.now();
+                match result {
+                    Ok(path) => {
+                        m.events.push((t, format!("dumped to {}", path.display())));
+                        m.dumps.push(path.clone());
+                        self.status = Some(format!("dumped to {}", path.display()));
+                        if !matches!(self.load, Load::Loading(_)) {
+                            self.load = Load::Loading(Progress::new());
+                        }
+                        vec![Effect::Open(Source::File(path))]
+                    }
+                    Err(e) => {
+                        m.events.push((t, format!("dump failed: {e}")));
+                        self.status = Some(format!("dump failed: {e}"));
+                        // Back to what was shown before (a dump already open stays open); the
+                        // monitor shows the error in its log.
+                        if matches!(self.load, Load::Loading(_)) {
+                            self.load = self.before_dump.take().unwrap_or(Load::Empty);
+                        }
+                        self.screen = Screen::Monitor;
+                        Vec::new()
+                    }
+                }
+            }
+            Msg::Input(Event::Key(key)) => self.key(key),
+            Msg::Input(Event::Mouse(m)) => match m.kind {
+                MouseEventKind::ScrollDown => self.act(Action::Down),
+                MouseEventKind::ScrollUp => self.act(Action::Up),
+                MouseEventKind::Down(_) => {
+                    self.click(m.row as usize);
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            },
+            Msg::Input(Event::Resize(_, h)) => {
+                self.page = (h as usize).saturating_sub(5).max(1);
+                self.sort_visible();
+                Vec::new()
+            }
+            Msg::Input(_) => Vec::new(),
+        }
+    }
+
+    /// Routes a key: to the prompt being typed in (the picker's filter, the monitor's
+    /// thresholds, the class filter), else to the help, else through the keymap.
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        if let Load::Picking(p) = &mut self.load {
+            if p.editing {
+                match p.filter.key(key) {
+                    Some(Edit::Changed) => p.refilter(&self.matcher),
+                    Some(Edit::Cancel) => {
+                        p.editing = false;
+                        p.filter.clear();
+                        p.refilter(&self.matcher);
+                    }
+                    // Enter ends the filter and opens what it selected.
+                    Some(Edit::Submit) => {
+                        p.editing = false;
+                        if let Some(item) = p.selected() {
+                            let source = item.source.clone();
+                            return self.choose(source);
+                        }
+                    }
+                    None => match key.code {
+                        KeyCode::Up => p.cursor.step(-1, p.shown.len(), self.page),
+                        KeyCode::Down => p.cursor.step(1, p.shown.len(), self.page),
+                        _ => {}
+                    },
+                }
+                return Vec::new();
+            }
+            let n = p.shown.len();
+            match action_for(Screen::Overview, key) {
+                Some(Action::Quit) => self.quit = true,
+                Some(Action::Up) => p.cursor.step(-1, n, self.page),
+                Some(Action::Down) => p.cursor.step(1, n, self.page),
+                Some(Action::PageUp) => p.cursor.step(-(self.page as isize), n, self.page),
+                Some(Action::PageDown) => p.cursor.step(self.page as isize, n, self.page),
+                Some(Action::Top) => p.cursor.step(isize::MIN / 2, n, self.page),
+                Some(Action::Bottom) => p.cursor.step(isize::MAX / 2, n, self.page),
+                Some(Action::Open) => {
+                    if let Some(item) = p.selected() {
+                        let source = item.source.clone();
+                        return self.choose(source);
+                    }
+                }
+                Some(Action::Help) => self.help = !self.help,
+                _ if key.code == KeyCode::Char('/') => p.editing = true,
+                _ => {}
+            }
+            return Vec::new();
+        }
+        if let Some(m) = &mut self.monitor {
+            if let Some(spec) = &mut m.editing {
+                match spec.key(key) {
+                    Some(Edit::Cancel) => m.editing = None,
+                    Some(Edit::Submit) => {
+                        let spec = m.editing.take().map(|s| s.into_string()).unwrap_or_default();
+                        if !spec.trim().is_empty() {
+                            self.status = Some(match m.apply(spec.trim()) {
+                                Ok(()) => format!("thresholds: {}", m.describe()),
+                                Err(e) => format!("thresholds not changed: {e}"),
+                            });
+                        }
+                    }
+                    Some(Edit::Changed) | None => {}
+                }
+                return Vec::new();
+            }
+        }
+        if self.screen == Screen::Classes && self.classes.editing {
+            match self.classes.filter.key(key) {
+                Some(Edit::Changed) => self.rebuild_class_rows(),
+                Some(Edit::Submit) => self.classes.editing = false,
+                Some(Edit::Cancel) => {
+                    self.classes.editing = false;
+                    self.classes.filter.clear();
+                    self.rebuild_class_rows();
+                }
+                None => {}
+            }
+            return Vec::new();
+        }
+        if self.help {
+            if let Some(Action::Quit) = action_for(self.screen, key) {
+                self.quit = true;
+            }
+            self.help = false;
+            return Vec::new();
+        }
+        match action_for(self.screen, key) {
+            Some(a) => self.act(a),
+            None => Vec::new(),
+        }
+    }
+
+    /// Carries out one action.
+    pub fn act(&mut self, action: Action) -> Vec<Effect> {
+        self.status = None;
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = true,
+            Action::Goto(s) => self.screen = s,
+            Action::NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()],
+            Action::PrevScreen => {
+                self.screen = Screen::ALL[(self.screen.index() + Screen::ALL.len() - 1) % Screen::ALL.len()]
+            }
+            Action::Up => self.step(-1),
+            Action::Down => self.step(1),
+            Action::PageUp => self.step(-(self.page as isize)),
+            Action::PageDown => self.step(self.page as isize),
+            Action::Top => self.step(isize::MIN / 2),
+            Action::Bottom => self.step(isize::MAX / 2),
+            Action::Open => self.open(),
+            Action::Back => self.back(),
+            Action::Filter => self.classes.editing = true,
+            Action::Sort => {
+                self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());
+                self.rebuild_class_rows();
+            }
+            Action::GroupPackages => {
+                self.classes.grouped = !self.classes.grouped;
+                self.classes.instances = None;
+                self.rebuild_class_rows();
+            }
+            Action::Expand => self.expand(true),
+            Action::Collapse => self.expand(false),
+            Action::Inspect => {
+                if let Some(n) = self.selected_node() {
+                    self.inspect(n);
+                }
+            }
+            Action::Copy => return self.copy(),
+            Action::Export => return self.export(),
+            Action::AutoDump => match &mut self.monitor {
+                Some(m) => {
+                    m.auto_dump = !m.auto_dump;
+                    let t = m.now();
+                    let on = if m.auto_dump { "on" } else { "off" };
+                    m.events.push((t, format!("auto-dump {on}")));
+                    self.status = Some(format!("auto-dump {on}"));
+                }
+                None => self.status = Some("nothing is being watched".into()),
+            },
+            Action::Thresholds => match &mut self.monitor {
+                Some(m) => m.editing = Some(LineEdit::new()),
+                None => self.status = Some("nothing is being watched".into()),
+            },
+            Action::DumpNow => match &mut self.monitor {
+                Some(m) if m.dumping => self.status = Some("a dump is already under way".into()),
+                Some(m) => {
+                    m.dumping = true;
+                    let t = m.now();
+                    m.events.push((t, "dump asked for (d)".into()));
+                    m.marks.push(t);
+                    let target = m.target.clone();
+                    self.start_dump_screen();
+                    return vec![Effect::Dump(target, agent::trigger::Kind::Manual)];
+                }
+                None => self.status = Some("nothing is being watched".into()),
+            },
+        }
+        Vec::new()
+    }
+
+    /// A dump is under way: the progress screen (dump, strip, transfer, restore, then loading),
+    /// and the Leaks screen once it is analysed.
+    fn start_dump_screen(&mut self) {
+        let was = std::mem::replace(&mut self.load, Load::Loading(Progress::new()));
+        self.before_dump = Some(was);
+        self.screen = Screen::Leaks;
+        self.leaks = LeaksState::default();
+    }
+
+    /// Acts on a picked item: opens a dump, or starts watching a process.
+    fn choose(&mut self, source: Source) -> Vec<Effect> {
+        match source {
+            Source::Process(target) => {
+                self.monitor = Some(MonitorState::new(target.clone(), self.trigger_config.clone()));
+                self.load = Load::Empty;
+                self.screen = Screen::Monitor;
+                vec![Effect::Watch(target)]
+            }
+            source => {
+                self.load = Load::Loading(Progress::new());
+                vec![Effect::Open(source)]
+            }
+        }
+    }
+
+    /// Starts watching `target` (`heaptui` with a process, tests).
+    pub fn watch(&mut self, target: Target) -> Vec<Effect> {
+        self.choose(Source::Process(target))
+    }
+
+    fn copy(&mut self) -> Vec<Effect> {
+        let Some(loaded) = self.loaded() else { return Vec::new() };
+        let Some(n) = self.selected_node() else {
+            self.status = Some("nothing selected to copy".into());
+            return Vec::new();
+        };
+        let id = format!("0x{:x}", loaded.heap.index.id(n));
+        self.status = Some(format!("copied {id}"));
+        vec![Effect::Copy(id)]
+    }
+
+    fn export(&mut self) -> Vec<Effect> {
+        let Some(shown) = self.shown() else { return Vec::new() };
+        let contents = super::export::text(&shown);
+        let json = serde_json::to_string_pretty(&super::export::json(&shown)).ok();
+        let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
+        vec![Effect::Export { stem, contents, json }]
+    }
+
+    /// What the screen shows, as plain data for export; `None` when there is nothing to export.
+    fn shown(&self) -> Option<Shown<'_>> {
+        let loaded = self.loaded()?;
+        let rows = match self.screen {
+            Screen::Overview | Screen::Monitor => Rows::Summary,
+            Screen::Classes => match &self.classes.instances {
+                Some((class, nodes, _)) => Rows::Instances { class: *class, nodes },
+                None => Rows::Classes(&self.classes.rows),
+            },
+            Screen::Leaks => Rows::Leaks,
+            Screen::Dominators => Rows::Tree(self.dom_rows(10_000)),
+            Screen::Inspector => Rows::Object(*self.inspector.history.last()?),
+        };
+        Some(Shown {
+            heap: &loaded.heap,
+            leaks: &loaded.leaks,
+            path: &loaded.path,
+            file_bytes: loaded.file_bytes,
+            rows,
+        })
+    }
+}

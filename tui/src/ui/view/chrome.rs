@@ -1,0 +1,66 @@
+//! What every screen has: the tab bar on top, the status line at the bottom.
+
+use heap::report::shorten;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::ui::model::App;
+use crate::ui::screen::Screen;
+
+pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let mut spans = vec![Span::styled(" heaptui ", app.theme.header)];
+    for (i, s) in Screen::ALL.iter().enumerate() {
+        let style = if *s == app.screen { app.theme.selection } else { app.theme.dim };
+        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+    }
+    frame.render_widget(Line::from(spans), area);
+}
+
+pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let mut left = format!(" {}", app.screen.title());
+    if let Some(l) = app.loaded() {
+        left.push_str(&format!(" · {}", shorten(&l.path, (area.width as usize / 4).clamp(12, 40))));
+    }
+    match app.screen {
+        Screen::Classes => {
+            if let Some((c, nodes, cur)) = &app.classes.instances {
+                if let Some(l) = app.loaded() {
+                    left.push_str(&format!(
+                        " · {} · {}/{}",
+                        l.heap.index.classes[*c as usize].name,
+                        cur.selected + 1,
+                        nodes.len()
+                    ));
+                }
+            } else {
+                left.push_str(&format!(
+                    " · {}/{}",
+                    (app.classes.cursor.selected + 1).min(app.classes.rows.len()),
+                    app.classes.rows.len()
+                ));
+                if let Some(s) = app.classes.sort {
+                    left.push_str(&format!(" · sort: {}", s.label()));
+                }
+                if app.classes.editing || !app.classes.filter.is_empty() {
+                    left.push_str(&format!(" · filter: {}", app.classes.filter.shown(app.classes.editing)));
+                }
+            }
+        }
+        Screen::Inspector => left.push_str(&format!(" · history {}", app.inspector.history.len())),
+        _ => {}
+    }
+    if let Some(s) = &app.status {
+        left.push_str(&format!(" · {s}"));
+    }
+    let right = "? help  q quit ";
+    let width = area.width as usize;
+    let room = width.saturating_sub(right.chars().count());
+    if left.chars().count() > room {
+        left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+    }
+    let pad = room.saturating_sub(left.chars().count());
+    let text = format!("{left}{}{right}", " ".repeat(pad));
+    frame.render_widget(Paragraph::new(text).style(app.theme.status), area);
+}

@@ -1,0 +1,40 @@
+//! Screen 4: the dominator tree, only the rows on screen.
+
+use heap::report::{hex, human_bytes, shorten};
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Row, Table};
+use ratatui::Frame;
+
+use super::common::{bar, selected_style};
+use crate::ui::model::App;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let Some(l) = app.loaded() else { return };
+    let heap = &l.heap;
+    let height = area.height.saturating_sub(1) as usize;
+    let cur = app.dom.cursor;
+    let rows = app.dom_rows(cur.offset + height);
+    let total = heap.dominators.reachable_bytes.max(1);
+    let width = area.width as usize;
+    let header =
+        Row::new([format!("{:>10}", "retained"), format!("{:>6}", "share"), "object".into()]).style(app.theme.header);
+    let body = rows.iter().enumerate().skip(cur.offset).map(|(i, r)| {
+        let retained = heap.dominators.retained(r.node);
+        let has_children = !heap.dominators.children(Some(r.node)).is_empty();
+        let marker = match (has_children, app.dom.expanded.contains(&Some(r.node))) {
+            (false, _) => "  ",
+            (true, true) => "▾ ",
+            (true, false) => "▸ ",
+        };
+        let label =
+            format!("{}{marker}{} {}", "  ".repeat(r.depth), heap.display_class(r.node), hex(heap.index.id(r.node)));
+        Row::new([
+            format!("{:>10}", human_bytes(retained)),
+            format!("{:>5.1}% {}", retained as f64 * 100.0 / total as f64, bar(retained, total, 8)),
+            shorten(&label, width.saturating_sub(29)),
+        ])
+        .style(selected_style(app, i == cur.selected))
+    });
+    let widths = [Constraint::Length(11), Constraint::Length(16), Constraint::Min(10)];
+    frame.render_widget(Table::new(body, widths).header(header), area);
+}

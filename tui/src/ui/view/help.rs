@@ -1,0 +1,42 @@
+//! The `?` popup, generated from the keymap.
+
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+
+use crate::ui::keymap::{help_for, Binding};
+use crate::ui::model::App;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let bindings = help_for(app.screen);
+    // One column when it fits, two side by side on short terminals.
+    let columns = if bindings.len() as u16 + 2 > area.height && area.width >= 80 { 2 } else { 1 };
+    let per_column = bindings.len().div_ceil(columns);
+    let col_width = if columns == 2 { (area.width as usize - 2) / 2 } else { 58.min(area.width as usize - 2) };
+    let h = (per_column as u16 + 2).min(area.height);
+    let w = (col_width * columns + 2) as u16;
+    let popup = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    let cell = |b: &Binding| {
+        let text: String = format!("{:<14}{}", b.label, b.description).chars().take(col_width).collect();
+        format!("{text:<col_width$}")
+    };
+    let lines: Vec<Line<'_>> = (0..per_column)
+        .map(|row| {
+            let spans: Vec<Span<'_>> = (0..columns)
+                .filter_map(|c| bindings.get(c * per_column + row))
+                .map(|b| Span::styled(cell(b), app.theme.text))
+                .collect();
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Clear, popup);
+    let title = format!(" Keys: {} (any key closes) ", app.screen.title());
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::default().borders(Borders::ALL).title(title).style(app.theme.text.add_modifier(Modifier::empty())),
+        ),
+        popup,
+    );
+}

@@ -1,0 +1,98 @@
+//! Screen 3: the leak suspects, or one suspect's trace from its GC root (as LeakCanary prints it).
+
+use heap::leaks::inspect::Leaking;
+use heap::report::{hex, human_bytes, shorten};
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Row, Table};
+use ratatui::Frame;
+
+use super::common::selected_style;
+use crate::ui::model::App;
+
+pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let Some(l) = app.loaded() else { return };
+    let heap = &l.heap;
+    let t = &app.theme;
+    if l.leaks_pending {
+        frame.render_widget(Paragraph::new("Finding leak suspects...").style(t.dim), area);
+        return;
+    }
+    if l.leaks.is_empty() {
+        frame.render_widget(
+            Paragraph::new("No leak suspects: no rule flagged anything in this dump.").style(t.dim),
+            area,
+        );
+        return;
+    }
+    let Some(tc) = app.leaks.trace else {
+        let height = area.height.saturating_sub(1) as usize;
+        let header = Row::new([
+            "kind".to_string(),
+            format!("{:>10}", "retained"),
+            format!("{:>5}", "count"),
+            "class — reason".into(),
+        ])
+        .style(t.header);
+        let width = (area.width as usize).saturating_sub(36).max(10);
+        let rows = l.leaks.iter().enumerate().skip(app.leaks.cursor.offset).take(height).map(|(i, k)| {
+            let kind = format!("{:?}", k.kind).to_lowercase();
+            Row::new([
+                kind,
+                format!("{:>10}", human_bytes(k.retained_bytes)),
+                format!("{:>5}", k.instances.len()),
+                format!("{} — {}", shorten(&k.class, width / 2), k.reason),
+            ])
+            .style(selected_style(app, i == app.leaks.cursor.selected))
+        });
+        let widths = [Constraint::Length(11), Constraint::Length(11), Constraint::Length(6), Constraint::Min(10)];
+        frame.render_widget(Table::new(rows, widths).header(header), area);
+        return;
+    };
+    let Some(leak) = l.leaks.get(app.leaks.cursor.selected) else { return };
+    let mut lines: Vec<Line<'_>> = vec![Line::styled(format!("{} ({})", leak.reason, leak.rule), t.header)];
+    if let Some(lib) = leak.library {
+        lines.push(Line::styled(format!("library leak: {} {} — {}", lib.pattern(), lib.bug, lib.description), t.dim));
+    }
+    let root = leak.gc_root.map_or("unknown", |k| k.name());
+    lines.push(Line::styled(format!("┬ GC root: {root}"), t.dim));
+    let mut selected_line = 0;
+    for (i, step) in leak.trace.iter().enumerate() {
+        let last = i + 1 == leak.trace.len();
+        let head = if last { "╰→ " } else { "├─ " };
+        let (verdict, style) = match step.leaking {
+            Leaking::Yes => (format!("YES ({})", step.why), t.leaking_yes),
+            Leaking::No => (format!("NO ({})", step.why), t.leaking_no),
+            Leaking::Unknown => ("UNKNOWN".to_string(), t.leaking_unknown),
+        };
+        if i == tc.selected {
+            selected_line = lines.len();
+        }
+        lines.push(Line::from(vec![
+            Span::raw(head),
+            Span::styled(heap.display_class(step.node), selected_style(app, i == tc.selected)),
+            Span::styled(format!(" {}", hex(heap.index.id(step.node))), t.dim),
+        ]));
+        let pad = if last { "     " } else { "│    " };
+        lines.push(Line::from(vec![Span::raw(pad), Span::raw("Leaking: "), Span::styled(verdict, style)]));
+        for label in &step.labels {
+            lines.push(Line::styled(format!("{pad}{label}"), t.dim));
+        }
+        if let Some(r) = &step.reference {
+            let s = if step.suspect_reference { t.suspect } else { t.text };
+            lines.push(Line::from(vec![Span::raw(format!("{pad}↓ ")), Span::styled(r.clone(), s)]));
+        }
+    }
+    lines.push(Line::styled(
+        format!(
+            "Retaining {} in {} objects ({} instances in this group)",
+            human_bytes(leak.retained_bytes),
+            leak.retained_objects,
+            leak.instances.len()
+        ),
+        t.dim,
+    ));
+    let height = area.height as usize;
+    let scroll = selected_line.saturating_sub(height.saturating_sub(4));
+    frame.render_widget(Paragraph::new(lines).scroll((scroll as u16, 0)), area);
+}

@@ -1,0 +1,45 @@
+//! Drawing: one module per screen, all reading the model. Nothing here changes state or waits.
+
+mod chrome;
+mod classes;
+mod common;
+mod dominators;
+mod help;
+mod inspector;
+mod leaks;
+mod loading;
+mod monitor;
+mod overview;
+mod picker;
+
+use ratatui::layout::{Constraint, Layout};
+use ratatui::Frame;
+
+use crate::ui::model::{App, Load};
+use crate::ui::screen::Screen;
+
+/// Draws the whole UI.
+pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    let [tabs, body, status] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
+    chrome::tabs(frame, tabs, app);
+    match &app.load {
+        Load::Picking(p) => picker::draw(frame, body, app, p),
+        _ if app.screen == Screen::Monitor => monitor::draw(frame, body, app),
+        Load::Empty => loading::no_dump(frame, body, app),
+        Load::Loading(_) => loading::draw(frame, body, app),
+        Load::Failed(e) => loading::error(frame, body, app, e),
+        Load::Ready(_) => match app.screen {
+            Screen::Overview => overview::draw(frame, body, app),
+            Screen::Classes => classes::draw(frame, body, app),
+            Screen::Leaks => leaks::draw(frame, body, app),
+            Screen::Dominators => dominators::draw(frame, body, app),
+            Screen::Inspector => inspector::draw(frame, body, app),
+            Screen::Monitor => monitor::draw(frame, body, app),
+        },
+    }
+    chrome::status(frame, status, app);
+    if app.help {
+        help::draw(frame, body, app);
+    }
+}
