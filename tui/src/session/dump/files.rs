@@ -1,0 +1,94 @@
+//! Where dumps go and how they get there: the default place and its names, private files and
+//! directories, and names taken by hard links, never over an existing file.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+/// Where dumps of `process` on `device` go by default:
+/// `$XDG_DATA_HOME/heaptui/dumps/DEVICE/PROCESS/YYYYMMDDTHHMMSSZ.hprof`.
+pub fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .context("neither XDG_DATA_HOME nor HOME is set; give -o FILE")?;
+    let safe =
+        |s: &str| s.chars().map(|c| if c.is_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect::<String>();
+    let dir = base.join("heaptui/dumps").join(safe(device)).join(safe(process));
+    let stamp = utc_stamp(time_ms);
+    // Two dumps in one second get `-2`, `-3`... (an existing file is never the answer).
+    for i in 1..1000 {
+        let name = if i == 1 { format!("{stamp}.hprof") } else { format!("{stamp}-{i}.hprof") };
+        let p = dir.join(&name);
+        if !p.exists() && !dir.join(format!("{name}.json")).exists() {
+            return Ok(p);
+        }
+    }
+    bail!("no free name for {stamp}.hprof in {}", dir.display())
+}
+
+/// `20261123T014126Z` for a time in ms since the epoch (UTC; civil date from days, as in Howard
+/// Hinnant's `civil_from_days`).
+pub fn utc_stamp(time_ms: u64) -> String {
+    let secs = time_ms / 1000;
+    let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// Gives the finished file `tmp` its name `out` by a hard link (which never replaces a file). When
+/// heaptui chose the name and another dump took it meanwhile (two instances, one second), the
+/// next free one (`-2`, `-3`...) is taken; a name the user chose is never changed.
+pub(super) fn link_fresh(tmp: &Path, out: &Path, chosen: bool) -> anyhow::Result<PathBuf> {
+    let stem = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+    for i in 1..1000 {
+        let candidate = if i == 1 { out.to_path_buf() } else { out.with_file_name(format!("{stem}-{i}.hprof")) };
+        match std::fs::hard_link(tmp, &candidate) {
+            Ok(()) => return Ok(candidate),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !chosen => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot create {}", candidate.display())),
+        }
+    }
+    bail!("no free name beside {}", out.display())
+}
+
+/// A new file only its owner reads (dumps hold user data); never an existing one.
+pub(super) fn private_file(path: &Path) -> anyhow::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))
+}
+
+/// The directories down to `dir`, made only for their owner where heaptui makes them.
+pub(super) fn private_dir(dir: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("cannot create {}", dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    /// Against `date -u -d @SECONDS +%Y%m%dT%H%M%SZ`.
+    #[test]
+    fn stamps_in_utc() {
+        assert_eq!(super::utc_stamp(0), "19700101T000000Z");
+        assert_eq!(super::utc_stamp(951_782_400_000), "20000229T000000Z");
+        assert_eq!(super::utc_stamp(1_795_398_086_308), "20261123T014126Z");
+    }
+}

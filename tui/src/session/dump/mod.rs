@@ -1,0 +1,333 @@
+//! Dumping a running process, one pipeline for every device: the agent samples the process (the
+//! figures at dump time, as KOOM's runningInfo keeps them), dumps it with what it offers and
+//! strips it where it runs; the stripped dump is fetched here when it was made elsewhere (pulled
+//! with the phone's SHA-256 checked, streamed with the agent's, or read out of the app with
+//! `run-as` for a fork dump) and restored to a standard HPROF; it takes its name only when whole,
+//! never over a file, with a [`Sidecar`] beside it; what was written on the device is removed
+//! once a verified copy is here.
+
+use std::path::{Path, PathBuf};
+
+mod files;
+mod remote;
+mod sidecar;
+
+use agent::protocol::{DumpSpec, Dumped, Method, Mode};
+use agent::sample::Sample;
+use agent::trigger::Kind;
+use anyhow::{bail, Context};
+use bridge::agent::Agent;
+use bridge::device::{Device, Pulled, AGENT_DIR};
+
+pub use files::{default_path, utc_stamp};
+pub use sidecar::{Phone, ProcessRef, Sidecar, Transfer};
+
+use files::{link_fresh, private_dir, private_file};
+use remote::{fork_dump, stream_dump, Remove};
+
+/// What to dump, and how.
+#[derive(Debug, Clone)]
+pub struct DumpRequest {
+    /// The process.
+    pub pid: u32,
+    /// What the user called it (the default file name's directory, the sidecar).
+    pub query: String,
+    /// How; `None` picks what the process offers (this machine: the attach protocol).
+    pub method: Option<Method>,
+    /// How to strip it where it is dumped.
+    pub mode: Mode,
+    /// Reachable objects only (after a GC), or every object.
+    pub live: bool,
+    /// Where to write it; `None` is the default place ([`default_path`]).
+    pub output: Option<PathBuf>,
+    /// Why it is dumped.
+    pub trigger: Kind,
+    /// On a phone: stream the stripped dump to this machine instead of storing it there.
+    pub stream: bool,
+}
+
+/// A step of a dump, for progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The runtime writes the dump.
+    Dump,
+    /// It is stripped.
+    Strip,
+    /// It crosses from the device.
+    Transfer,
+    /// It is restored to a standard HPROF.
+    Restore,
+}
+
+impl Step {
+    /// Its name on a progress bar.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Dump => "dump",
+            Step::Strip => "strip",
+            Step::Transfer => "transfer",
+            Step::Restore => "restore",
+        }
+    }
+}
+
+/// Progress: a step, bytes (or steps) done, and in all (0 when unknown).
+pub type Progress<'a> = &'a mut dyn FnMut(Step, u64, u64);
+
+/// A finished dump.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Where it is.
+    pub path: PathBuf,
+    /// What its sidecar says.
+    pub sidecar: Sidecar,
+}
+
+impl Outcome {
+    /// One line for people: what was dumped, how, and where it is.
+    pub fn summary(&self) -> String {
+        use heap::report::human_bytes;
+        let s = &self.sidecar;
+        let name = &s.process.name;
+        let pid = s.process.pid;
+        match &s.transfer {
+            None => format!(
+                "heaptui: dumped {name} ({pid}) in {} ms: {} ({}{})",
+                s.dump_ms,
+                self.path.display(),
+                human_bytes(s.bytes),
+                if s.mode == Mode::None {
+                    String::new()
+                } else {
+                    format!(", {} before {}", human_bytes(s.raw_bytes), s.mode)
+                }
+            ),
+            Some(t) => format!(
+                "heaptui: dumped {name} ({pid}) on {} with {} in {} ms: {} raw, {} over adb, {} restored: {}",
+                s.device,
+                s.method,
+                s.dump_ms,
+                human_bytes(s.raw_bytes),
+                human_bytes(t.transferred_bytes),
+                human_bytes(s.bytes),
+                self.path.display()
+            ),
+        }
+    }
+}
+
+/// Dumps as `request` says through `agent`, with `progress` told each step.
+pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) -> anyhow::Result<Outcome> {
+    let device = agent.device();
+    let here = device.runs_here();
+    if here && matches!(request.method, Some(Method::Am | Method::Fork)) {
+        bail!("--method {} dumps an Android app: name a phone with -s SERIAL", request.method.map_or("", Method::name));
+    }
+    if request.stream && request.method == Some(Method::Fork) {
+        bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
+    }
+    let before = sample_now(agent, request.pid)?;
+    let to = Destination::new(device, request, before.time_ms)?;
+    // The dump as it arrives (stripped where it was made); removed at the end, whatever happens.
+    let staged = to.dir.join(format!(".{}.{}.pulled", to.name, std::process::id()));
+    let _staged = tempfile::TempPath::try_from_path(&staged).with_context(|| staged.display().to_string())?;
+
+    progress(Step::Dump, 0, 1);
+    let start = std::time::Instant::now();
+    let mut fetched = fetch(agent, request, &before, &staged, progress)?;
+    progress(Step::Dump, 1, 1);
+    // Stripped where it was dumped, as part of the dump.
+    progress(Step::Strip, 1, 1);
+    let transfer_ms = start.elapsed().as_millis() as u64;
+
+    // A dump stripped on a phone is restored here, so the file here is a standard HPROF; one
+    // stripped on this machine was stripped to spare this machine's disk, and stays so.
+    let restore = fetched.pulled.is_some() && fetched.dumped.mode != Mode::None;
+    let start = std::time::Instant::now();
+    let out = to.place(&staged, restore, &fetched, progress)?;
+    // Only now, with the dump in place here, does the phone's copy go.
+    if let Some(r) = &mut fetched.on_phone {
+        r.armed = true;
+    }
+    let Fetched { dumped, pulled, .. } = fetched;
+    let transfer = pulled.map(|p| Transfer {
+        transfer_ms,
+        restore_ms: start.elapsed().as_millis() as u64,
+        transferred_bytes: p.bytes,
+        transferred_sha256: p.sha256,
+        transfer_verified: p.verified,
+        streamed: request.stream,
+    });
+    let sidecar = Sidecar {
+        schema: "heaptui.dump/1".into(),
+        device: device.serial().to_string(),
+        phone: (!here).then(|| Phone {
+            model: device.model().map(str::to_string),
+            manufacturer: device.property("ro.product.manufacturer").unwrap_or_default(),
+            sdk: device.property("ro.build.version.sdk").and_then(|s| s.parse().ok()),
+        }),
+        process: ProcessRef { pid: request.pid, name: before.name.clone(), query: request.query.clone() },
+        method: dumped.method,
+        // The fork dump takes every object (no GC before it).
+        live_only: request.live && dumped.method != Method::Fork,
+        mode: dumped.mode,
+        trigger: request.trigger,
+        time_ms: before.time_ms,
+        dump_ms: dumped.dump_ms,
+        strip_ms: dumped.strip_ms,
+        transfer,
+        raw_bytes: dumped.raw_bytes,
+        bytes: std::fs::metadata(&out).map(|m| m.len()).unwrap_or(0),
+        restored: restore,
+        runtime: dumped.message.clone(),
+        jvm: here.then(|| dumped.message.clone()),
+        sample: before,
+    };
+    let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| to.name.clone());
+    sidecar::write_sidecar(&to.dir, &name, &sidecar)?;
+    Ok(Outcome { path: out, sidecar })
+}
+
+/// Where a dump goes here.
+struct Destination {
+    /// Its directory, absolute (on this machine the JVM writes the dump, from its own working
+    /// directory).
+    dir: PathBuf,
+    /// Its file name.
+    name: String,
+    /// Whether the user chose it (`-o`): then it is never changed for a free one.
+    chosen: bool,
+}
+
+impl Destination {
+    /// The output `request` names, or the default place; never an existing file.
+    fn new(device: &dyn Device, request: &DumpRequest, time_ms: u64) -> anyhow::Result<Destination> {
+        let out = match &request.output {
+            Some(o) => o.clone(),
+            None => default_path(device.serial(), &request.query, time_ms)?,
+        };
+        if out.exists() {
+            bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
+        }
+        let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        private_dir(dir)?;
+        let dir = dir.canonicalize().with_context(|| dir.display().to_string())?;
+        let name = out.file_name().context("-o names no file")?.to_string_lossy().to_string();
+        Ok(Destination { dir, name, chosen: request.output.is_some() })
+    }
+
+    /// Gives the fetched dump `staged` its name (restored first when `restore`); a dump that
+    /// came from a phone and cannot be placed is kept beside it, stripped, rather than lost.
+    fn place(
+        &self,
+        staged: &Path,
+        restore: bool,
+        fetched: &Fetched<'_>,
+        progress: Progress<'_>,
+    ) -> anyhow::Result<PathBuf> {
+        let out = self.dir.join(&self.name);
+        let placed = if restore {
+            restore_into(staged, &out, self.chosen, progress)
+        } else {
+            link_fresh(staged, &out, self.chosen)
+        };
+        match placed {
+            Err(e) if fetched.pulled.is_some() => {
+                let kept = link_fresh(staged, &out.with_file_name(format!("{}.stripped", self.name)), false);
+                let on_phone = fetched.on_phone.as_ref().map_or(String::new(), |r| format!(" at {}", r.path));
+                Err(match kept {
+                    Ok(k) => e.context(format!("the stripped dump is kept at {} (and on the phone)", k.display())),
+                    Err(_) => e.context(format!("the stripped dump stays on the phone{on_phone}")),
+                })
+            }
+            placed => placed,
+        }
+    }
+}
+
+/// A dump made on its device and, when that is a phone, brought here.
+struct Fetched<'a> {
+    /// What the dumper said it did.
+    dumped: Dumped,
+    /// How it crossed, when it came from a phone.
+    pulled: Option<Pulled>,
+    /// Its copy on the phone, removed once armed.
+    on_phone: Option<Remove<'a>>,
+}
+
+/// Dumps on the device and brings the (stripped) dump to `staged`: written there directly on
+/// this machine; on a phone pulled from the agent's file, streamed from its stdout, or read out
+/// of the app for a fork dump.
+fn fetch<'a>(
+    agent: &Agent<'a>,
+    request: &DumpRequest,
+    before: &Sample,
+    staged: &Path,
+    progress: Progress<'_>,
+) -> anyhow::Result<Fetched<'a>> {
+    let device = agent.device();
+    let pid = request.pid;
+    // This machine: `auto` is the attach protocol (SIGQUIT would end anything but a JVM, and the
+    // attach code refuses those).
+    let method = request.method.or(device.runs_here().then_some(Method::Attach));
+    let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+    if device.runs_here() {
+        let dumped = agent.dump(&spec, &staged.display().to_string())?;
+        return Ok(Fetched { dumped, pulled: None, on_phone: None });
+    }
+    if method == Some(Method::Fork) {
+        let (dumped, pulled) = fork_dump(agent, &spec, before, staged, progress)?;
+        return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
+    }
+    if request.stream {
+        let (dumped, pulled) = stream_dump(agent, &spec, staged, progress)?;
+        return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
+    }
+    // Unique per heaptui run: two instances dumping on one phone do not meet.
+    let path = format!("{AGENT_DIR}/heaptui-{pid}-{}-{}.hprof", utc_stamp(before.time_ms), std::process::id());
+    let dumped = agent.dump(&spec, &path)?;
+    // Once the dump exists on the phone, it is removed only after it is in place here.
+    let on_phone = Remove { device, path: path.clone(), armed: false };
+    progress(Step::Dump, 1, 1);
+    let pulled = device
+        .pull(&path, staged, &mut |done, total| progress(Step::Transfer, done, total.unwrap_or(0)))
+        .map_err(|e| {
+            anyhow::Error::new(e).context(format!(
+                "the stripped dump stays on the phone at {path} (`adb pull` it, then `heaptui restore`)"
+            ))
+        })?;
+    Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
+}
+
+/// One sample of `pid`, taken by the agent now.
+fn sample_now(agent: &Agent<'_>, pid: u32) -> anyhow::Result<Sample> {
+    let mut sample = None;
+    let mut error = None;
+    agent.sample(pid, 1, Some(1), &mut |line| match line {
+        agent::protocol::Line::Sample { sample: s } => sample = Some(s),
+        agent::protocol::Line::Error { message } => error = Some(message),
+        _ => {}
+    })?;
+    match (sample, error) {
+        (Some(s), _) => Ok(s),
+        (None, Some(e)) if agent.device().runs_here() => bail!("{e}"),
+        (None, _) => bail!("process {pid} on {}", agent.device().serial()),
+    }
+}
+
+/// Restores the stripped dump `staged` to a standard HPROF named `out` (dropped values come back
+/// as zeros).
+fn restore_into(staged: &Path, out: &Path, chosen: bool, progress: Progress<'_>) -> anyhow::Result<PathBuf> {
+    let bytes = std::fs::metadata(staged).map(|m| m.len()).unwrap_or(0);
+    progress(Step::Restore, 0, bytes);
+    let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let tmp = out.with_file_name(format!(".{name}.{}.restore", std::process::id()));
+    let _tmp = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
+    let input = std::fs::File::open(staged)?;
+    let writer = std::io::BufWriter::with_capacity(1 << 20, private_file(&tmp)?);
+    let (w, _) = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan())?;
+    w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    let placed = link_fresh(&tmp, out, chosen);
+    progress(Step::Restore, bytes, bytes);
+    placed
+}

@@ -1,0 +1,214 @@
+//! What a dump on a phone needs beyond the agent's own file: the stripped dump streamed from the
+//! agent's stdout, KOOM's fork dump inside the app, the checks on what arrives, and the cleanup
+//! of what was written on the phone.
+
+use std::path::Path;
+
+use agent::protocol::{DumpSpec, Dumped, ForkOutcome, Method};
+use agent::sample::Sample;
+use anyhow::{bail, Context};
+use bridge::agent::Agent;
+use bridge::device::{quote, Device, Pulled, AGENT_DIR};
+
+use super::files::{private_file, utc_stamp};
+use super::{Progress, Step};
+
+/// Removes a file on the device when dropped, once armed.
+pub(super) struct Remove<'a> {
+    pub(super) device: &'a dyn Device,
+    pub(super) path: String,
+    pub(super) armed: bool,
+}
+
+impl Drop for Remove<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = self.device.output(&format!("rm -f {}", quote(&self.path)));
+        }
+    }
+}
+
+/// Runs a command on the device when dropped: cleanup of what a dump left there.
+struct Cleanup<'a> {
+    device: &'a dyn Device,
+    command: String,
+}
+
+impl Drop for Cleanup<'_> {
+    fn drop(&mut self) {
+        let _ = self.device.output(&self.command);
+    }
+}
+
+/// Writes what `fill` hands over to a new private file at `path`, hashing and counting it; the
+/// hash and count are checked against what the sender says it sent (`what`: the dump's name in
+/// the error).
+fn receive(
+    path: &Path,
+    what: &str,
+    fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> anyhow::Result<(u64, String)>,
+) -> anyhow::Result<Pulled> {
+    use sha2::Digest;
+    use std::io::Write;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, private_file(path)?);
+    let mut hash = sha2::Sha256::new();
+    let mut bytes = 0u64;
+    let (sent_bytes, sent_sha256) = fill(&mut |b| {
+        hash.update(b);
+        bytes += b.len() as u64;
+        w.write_all(b)
+    })?;
+    w.flush()?;
+    let sha256: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    if sha256 != sent_sha256 || bytes != sent_bytes {
+        bail!(
+            "the {what} arrived damaged: {bytes} bytes with SHA-256 {sha256}, the sender sent {sent_bytes} bytes with {sent_sha256}"
+        );
+    }
+    Ok(Pulled { bytes, sha256, verified: true })
+}
+
+/// The agent's dump straight from its stdout into `staged`; the agent's hash checks it.
+pub(super) fn stream_dump(
+    agent: &Agent<'_>,
+    spec: &DumpSpec,
+    staged: &Path,
+    progress: Progress<'_>,
+) -> anyhow::Result<(Dumped, Pulled)> {
+    let mut dumped = None;
+    let pulled = receive(staged, "streamed dump", |sink| {
+        let mut bytes = 0u64;
+        let d = agent.dump_stream(spec, &mut |b| {
+            bytes += b.len() as u64;
+            progress(Step::Transfer, bytes, 0);
+            sink(b)
+        })?;
+        let sent = (d.bytes, d.sha256.clone());
+        dumped = Some(d);
+        Ok(sent)
+    })?;
+    Ok((dumped.context("the agent reported no dump")?, pulled))
+}
+
+/// KOOM's fork dump on a phone, as Android Studio loads its agents: the library is pushed, copied
+/// into the app's data directory with `run-as`, loaded with `cmd activity attach-agent`; it
+/// suspends ART, forks, resumes the app at once and writes the child's dump, stripped, into the
+/// app's cache directory with a [`ForkOutcome`] beside it; heaptui reads both with `run-as`,
+/// checks the hash, and removes what it wrote. The app must be debuggable (Android 9+).
+pub(super) fn fork_dump(
+    agent: &Agent<'_>,
+    spec: &DumpSpec,
+    before: &Sample,
+    staged: &Path,
+    progress: Progress<'_>,
+) -> anyhow::Result<(Dumped, Pulled)> {
+    let device = agent.device();
+    let pid = spec.pid;
+    let abi = device.property("ro.product.cpu.abi").unwrap_or_default();
+    let triple = bridge::agent::android_triple_for_abi(&abi).with_context(|| {
+        format!("{} runs {abi:?}; the fork dump is built for arm64-v8a and x86_64", device.serial())
+    })?;
+    let lib = bridge::agent::local_build(
+        triple,
+        "libforkdump.so",
+        &format!("build it with `cargo build --release -p heaptui-forkdump --target {triple}` (the Android NDK's linker is needed)"),
+    )?;
+    let pkg = package_of(agent, pid)?;
+    let staged_lib = format!("{AGENT_DIR}/libheaptui-forkdump.{}.so", std::process::id());
+    let _unstage = Cleanup { device, command: format!("rm -f {}", quote(&staged_lib)) };
+    device.push(&lib, &staged_lib, 0o644)?;
+    let run_as = |cmd: &str| device.output(&format!("run-as {} sh -c {}", quote(&pkg), quote(cmd)));
+    let o = run_as("mkdir -p code_cache cache && pwd")?;
+    let data = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    if o.code != 0 || data.is_empty() {
+        bail!(
+            "run-as {pkg} failed ({}): the fork dump needs a debuggable app",
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    // Unique per heaptui run: two dumps of one app do not meet.
+    let out = format!("{data}/cache/heaptui-{}-{}.hprof", utc_stamp(before.time_ms), std::process::id());
+    let loaded = format!("{data}/code_cache/libheaptui-forkdump.{}.so", std::process::id());
+    // Whatever happens, the app's directories keep nothing of it (the staged copy goes too).
+    let cleanup = format!("rm -f {o} {o}.json {o}.*.part {o}.json.*.part {}", quote(&loaded), o = quote(&out));
+    let _clean = Cleanup { device, command: format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)) };
+    let o = run_as(&format!("cp {} {}", quote(&staged_lib), quote(&loaded)))?;
+    if o.code != 0 {
+        bail!("run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
+    }
+    let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
+    let options = format!("out={out},mode={},timeout=120,lib={art}", spec.mode);
+    let o = device.output(&format!("cmd activity attach-agent {pid} {}", quote(&format!("{loaded}={options}"))))?;
+    if o.code != 0 {
+        bail!(
+            "cmd activity attach-agent failed: {}{}",
+            String::from_utf8_lossy(&o.stdout).trim(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    // The agent writes its report when the child is done (or was killed at its time limit).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let outcome: ForkOutcome = loop {
+        let o = run_as(&format!("cat {}.json", quote(&out)))?;
+        if o.code == 0 {
+            if let Ok(v) = serde_json::from_slice(&o.stdout) {
+                break v;
+            }
+        }
+        if std::time::Instant::now() > deadline {
+            bail!("the fork dump in {pkg} did not report within 150 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    progress(Step::Dump, 1, 1);
+    let (Some(report), Some(total), Some(sha256), true) =
+        (outcome.report, outcome.out_bytes, outcome.sha256, outcome.ok)
+    else {
+        bail!("the fork dump in {pkg} failed: {}", outcome.error.as_deref().unwrap_or("?"));
+    };
+    let pulled = receive(staged, "fork dump", |sink| {
+        let mut got = 0u64;
+        device.read_stream(&format!("run-as {} cat {}", quote(&pkg), quote(&out)), &mut |b| {
+            got += b.len() as u64;
+            progress(Step::Transfer, got, total);
+            sink(b)
+        })?;
+        Ok((total, sha256.clone()))
+    })
+    .with_context(|| format!("the fork dump from {pkg}"))?;
+    let dumped = Dumped {
+        path: out,
+        method: Method::Fork,
+        mode: spec.mode,
+        raw_bytes: report.bytes,
+        bytes: total,
+        dump_ms: report.child_ms,
+        strip_ms: 0,
+        message: format!(
+            "app paused {} µs ({} then fork); the child dumped with {}",
+            report.pause_us, report.suspend, report.dumper
+        ),
+        sha256,
+    };
+    Ok((dumped, pulled))
+}
+
+/// The package of app process `pid`: what ART names the process after. An app's process is
+/// named by its command line (zygote writes the package there; `:remote` and the like name a
+/// second process of the same package); `status`'s Name is cut to 15 characters and will not
+/// do. A JVM (the test phone's "app") is named by its main class.
+fn package_of(agent: &Agent<'_>, pid: u32) -> anyhow::Result<String> {
+    agent
+        .processes()?
+        .into_iter()
+        .find(|p| p.pid == pid)
+        .map(|p| {
+            if p.jvm {
+                agent::proc::display_name(&p)
+            } else {
+                p.cmdline.split([' ', ':']).next().unwrap_or("").to_string()
+            }
+        })
+        .filter(|p| !p.is_empty())
+        .with_context(|| format!("process {pid} on {}", agent.device().serial()))
+}
