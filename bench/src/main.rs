@@ -17,6 +17,7 @@
 //! cargo run --release -p heaptui-bench -- --reopen [FILE...] # re-opening from the index cache
 //! cargo run --release -p heaptui-bench -- --steps FILE      # paths and dominators alone, 3 times
 //! ```
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

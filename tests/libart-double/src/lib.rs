@@ -11,6 +11,7 @@
 //! child never finishes: the watchdog's case) or `crash` (the child aborts).
 //! The child exits with 42 if it finds the runtime not suspended: the fork must happen inside the
 //! suspension.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};

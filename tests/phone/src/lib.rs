@@ -13,6 +13,7 @@
 //! "an app on the phone".
 //!
 //! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 use std::collections::HashMap;
 use std::io::{Read, Write};

@@ -1,6 +1,7 @@
 //! What heaptui's tests share: a real JVM (OpenJDK's `javac` and `java`) running one of the
 //! repository's Java programs, killed when the test ends however it ends; and the workspace's
 //! other builds, found where cargo put them ([`build`]).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod build;
 
