@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -93,7 +93,7 @@ impl TestPhone {
                     continue;
                 }
                 if let Ok(c) = conn.try_clone() {
-                    l2.lock().unwrap().push(c);
+                    l2.lock().unwrap_or_else(PoisonError::into_inner).push(c);
                 }
                 let (root, spec) = (root.clone(), spec.clone());
                 thread::spawn(move || {
@@ -133,7 +133,7 @@ impl TestPhone {
         if !text.contains("connected to") {
             return Err(std::io::Error::other(format!("adb connect: {text}{}", String::from_utf8_lossy(&out.stderr))));
         }
-        *self.adb_port.lock().unwrap() = Some(adb_port);
+        *self.adb_port.lock().unwrap_or_else(PoisonError::into_inner) = Some(adb_port);
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             let out = Command::new("adb").args(["-P", &adb_port.to_string(), "devices"]).output()?;
@@ -149,7 +149,7 @@ impl TestPhone {
     /// The phone goes away (cable pulled): every connection to it is cut and new ones refused.
     pub fn go_away(&self) {
         self.gone.store(true, Ordering::SeqCst);
-        for c in self.links.lock().unwrap().drain(..) {
+        for c in self.links.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
             let _ = c.shutdown(Shutdown::Both);
         }
     }
@@ -158,7 +158,7 @@ impl TestPhone {
 impl Drop for TestPhone {
     fn drop(&mut self) {
         self.go_away();
-        if let Some(p) = *self.adb_port.lock().unwrap() {
+        if let Some(p) = *self.adb_port.lock().unwrap_or_else(PoisonError::into_inner) {
             let _ = Command::new("adb").args(["-P", &p.to_string(), "disconnect", &self.serial()]).output();
         }
     }
@@ -281,7 +281,7 @@ impl Link {
             m.extend_from_slice(&v.to_le_bytes());
         }
         m.extend_from_slice(data);
-        self.out.lock().unwrap().write_all(&m)
+        self.out.lock().unwrap_or_else(PoisonError::into_inner).write_all(&m)
     }
 
     fn serve(conn: TcpStream, root: PathBuf, spec: PhoneSpec) -> std::io::Result<()> {
@@ -294,8 +294,8 @@ impl Link {
         });
         let result = link.clone().pump(&mut input, root, spec);
         // The connection is gone: every stream ends.
-        for (_, (_, w)) in link.streams.lock().unwrap().drain() {
-            *w.ready.lock().unwrap() = None;
+        for (_, (_, w)) in link.streams.lock().unwrap_or_else(PoisonError::into_inner).drain() {
+            *w.ready.lock().unwrap_or_else(PoisonError::into_inner) = None;
             w.cv.notify_all();
         }
         result
@@ -319,7 +319,7 @@ impl Link {
                     let local = self.next_id.fetch_add(1, Ordering::SeqCst);
                     let (tx, rx) = channel();
                     let window = Arc::new(Window { ready: Mutex::new(Some(true)), cv: Condvar::new() });
-                    self.streams.lock().unwrap().insert(local, (tx, window.clone()));
+                    self.streams.lock().unwrap_or_else(PoisonError::into_inner).insert(local, (tx, window.clone()));
                     let io = StreamIo { link: self.clone(), local, remote, window, rx, pending: Vec::new() };
                     let (root, spec) = (root.clone(), spec.clone());
                     match open_service(&service, &root) {
@@ -332,27 +332,32 @@ impl Link {
                             });
                         }
                         None => {
-                            self.streams.lock().unwrap().remove(&local);
+                            self.streams.lock().unwrap_or_else(PoisonError::into_inner).remove(&local);
                             self.send(A_CLSE, 0, remote, &[])?;
                         }
                     }
                 }
                 A_WRTE => {
-                    let s = self.streams.lock().unwrap().get(&m.arg1).map(|(tx, _)| tx.clone());
+                    let s = self
+                        .streams
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .get(&m.arg1)
+                        .map(|(tx, _)| tx.clone());
                     if let Some(tx) = s {
                         let _ = tx.send(m.data);
                         self.send(A_OKAY, m.arg1, m.arg0, &[])?;
                     }
                 }
                 A_OKAY => {
-                    if let Some((_, w)) = self.streams.lock().unwrap().get(&m.arg1) {
-                        *w.ready.lock().unwrap() = Some(true);
+                    if let Some((_, w)) = self.streams.lock().unwrap_or_else(PoisonError::into_inner).get(&m.arg1) {
+                        *w.ready.lock().unwrap_or_else(PoisonError::into_inner) = Some(true);
                         w.cv.notify_all();
                     }
                 }
                 A_CLSE => {
-                    if let Some((_, w)) = self.streams.lock().unwrap().remove(&m.arg1) {
-                        *w.ready.lock().unwrap() = None;
+                    if let Some((_, w)) = self.streams.lock().unwrap_or_else(PoisonError::into_inner).remove(&m.arg1) {
+                        *w.ready.lock().unwrap_or_else(PoisonError::into_inner) = None;
                         w.cv.notify_all();
                     }
                 }
@@ -378,9 +383,9 @@ impl StreamIo {
         let max = self.link.max_data.load(Ordering::SeqCst) as usize;
         while !data.is_empty() {
             {
-                let mut ready = self.window.ready.lock().unwrap();
+                let mut ready = self.window.ready.lock().unwrap_or_else(PoisonError::into_inner);
                 while *ready == Some(false) {
-                    ready = self.window.cv.wait(ready).unwrap();
+                    ready = self.window.cv.wait(ready).unwrap_or_else(PoisonError::into_inner);
                 }
                 if ready.is_none() {
                     return false;
@@ -405,7 +410,7 @@ impl StreamIo {
             match self.rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(d) => return Some(d),
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if self.window.ready.lock().unwrap().is_none() {
+                    if self.window.ready.lock().unwrap_or_else(PoisonError::into_inner).is_none() {
                         return None;
                     }
                 }
@@ -429,7 +434,7 @@ impl StreamIo {
     }
 
     fn close(&mut self) {
-        let open = self.link.streams.lock().unwrap().remove(&self.local).is_some();
+        let open = self.link.streams.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.local).is_some();
         if open {
             let _ = self.link.send(A_CLSE, self.local, self.remote, &[]);
         }
@@ -586,7 +591,7 @@ fn feed_stdin(io: &mut StreamIo, stdin: Option<std::process::ChildStdin>, v2: bo
             let data = match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(d) => d,
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if window.ready.lock().unwrap().is_none() {
+                    if window.ready.lock().unwrap_or_else(PoisonError::into_inner).is_none() {
                         return;
                     }
                     continue;
@@ -632,7 +637,7 @@ fn relay(io: &mut StreamIo, r: Box<dyn Read + Send>, mut w: Box<dyn Write + Send
                 }
             }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                if window.ready.lock().unwrap().is_none() {
+                if window.ready.lock().unwrap_or_else(PoisonError::into_inner).is_none() {
                     return;
                 }
             }
