@@ -97,7 +97,7 @@ impl Drop for Forward {
 }
 
 /// A device: a phone or this machine. What runs on it (sampling, dumping) goes through the
-/// agent ([`crate::agent::Agent`]), which is this trait's user, not part of it.
+/// agent (the `agent` module's `Agent`), which is this trait's user, not part of it.
 pub trait Device: Send + Sync {
     /// `local`, or the phone's serial.
     fn serial(&self) -> &str;

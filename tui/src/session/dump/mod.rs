@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 mod files;
+mod progress;
 mod remote;
 mod sidecar;
 
@@ -20,6 +21,7 @@ use bridge::agent::Agent;
 use bridge::device::{Device, Pulled, AGENT_DIR};
 
 pub use files::{default_path, utc_stamp};
+pub use progress::{Progress, Step};
 pub use sidecar::{Phone, ProcessRef, Sidecar, Transfer};
 
 use files::{link_fresh, private_dir, private_file};
@@ -45,34 +47,6 @@ pub struct DumpRequest {
     /// On a phone: stream the stripped dump to this machine instead of storing it there.
     pub stream: bool,
 }
-
-/// A step of a dump, for progress.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Step {
-    /// The runtime writes the dump.
-    Dump,
-    /// It is stripped.
-    Strip,
-    /// It crosses from the device.
-    Transfer,
-    /// It is restored to a standard HPROF.
-    Restore,
-}
-
-impl Step {
-    /// Its name on a progress bar.
-    pub fn name(self) -> &'static str {
-        match self {
-            Step::Dump => "dump",
-            Step::Strip => "strip",
-            Step::Transfer => "transfer",
-            Step::Restore => "restore",
-        }
-    }
-}
-
-/// Progress: a step, bytes (or steps) done, and in all (0 when unknown).
-pub type Progress<'a> = &'a mut dyn FnMut(Step, u64, u64);
 
 /// A finished dump.
 #[derive(Debug, Clone)]

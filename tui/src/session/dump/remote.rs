@@ -11,7 +11,7 @@ use bridge::agent::Agent;
 use bridge::device::{quote, Device, Pulled, AGENT_DIR};
 
 use super::files::{private_file, utc_stamp};
-use super::{Progress, Step};
+use super::progress::{Progress, Step};
 
 /// Removes a file on the device when dropped, once armed.
 pub(super) struct Remove<'a> {
