@@ -48,8 +48,7 @@ impl Output {
         let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = target.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        set_private(&tmp);
+        let file = crate::session::files::private_file(&tmp)?;
         Ok((Output { target: Some(target), tmp: Some(tmp) }, Box::new(BufWriter::with_capacity(1 << 20, file))))
     }
 
@@ -68,15 +67,6 @@ impl Drop for Output {
         if let Some(tmp) = &self.tmp {
             let _ = std::fs::remove_file(tmp);
         }
-    }
-}
-
-/// Dumps hold user data: only the owner may read what we write.
-fn set_private(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600));
     }
 }
 

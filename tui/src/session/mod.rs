@@ -4,6 +4,7 @@
 //! this machine and phones alike). Each returns what happened; printing it is the caller's.
 
 pub mod dump;
+pub mod files;
 pub mod open;
 pub mod target;
 pub mod triggers;

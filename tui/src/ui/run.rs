@@ -2,13 +2,12 @@
 //! after draining every pending message, carry out effects.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
 use base64::Engine as _;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
@@ -16,6 +15,7 @@ use ratatui::crossterm::execute;
 use super::model::{App, Loaded};
 use super::msg::{Effect, Msg};
 use super::theme::Theme;
+use crate::session::files::write_new;
 
 pub use super::source::Source;
 
@@ -270,48 +270,14 @@ fn carry_out(effect: Effect) -> Option<String> {
             None
         }
         Effect::Export { stem, contents, json } => {
-            let text = export(Path::new("."), &stem, "txt", &contents);
-            let json = json.map(|j| export(Path::new("."), &stem, "json", &j));
+            let export = |ext: &str, text: &str| write_new(Path::new("."), &stem, ext, text.as_bytes());
+            let text = export("txt", &contents);
+            let json = json.map(|j| export("json", &j));
             match (text, json) {
                 (Ok(t), Some(Ok(j))) => Some(format!("exported to {} and {}", t.display(), j.display())),
                 (Ok(t), None) => Some(format!("exported to {}", t.display())),
                 (Err(e), _) | (_, Some(Err(e))) => Some(format!("export failed: {e:#}")),
             }
         }
-    }
-}
-
-/// Writes `contents` to a new file `stem.ext` in `dir` (`stem-2.ext`... if taken): written under a
-/// temporary name, then renamed, never over an existing file.
-pub fn export(dir: &Path, stem: &str, ext: &str, contents: &str) -> anyhow::Result<PathBuf> {
-    let tmp = dir.join(format!(".{stem}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    for i in 1..10_000 {
-        let name = if i == 1 { format!("{stem}.{ext}") } else { format!("{stem}-{i}.{ext}") };
-        let path = dir.join(name);
-        // hard_link fails if the target exists, so nothing is ever overwritten.
-        if std::fs::hard_link(&tmp, &path).is_ok() {
-            let _ = std::fs::remove_file(&tmp);
-            return Ok(path);
-        }
-    }
-    let _ = std::fs::remove_file(&tmp);
-    anyhow::bail!("no free name for {stem}.{ext} in {}", dir.display())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn export_never_overwrites() {
-        let dir = tempfile::tempdir().unwrap();
-        let a = export(dir.path(), "view", "txt", "one").unwrap();
-        let b = export(dir.path(), "view", "txt", "two").unwrap();
-        assert_eq!(a.file_name().unwrap(), "view.txt");
-        assert_eq!(b.file_name().unwrap(), "view-2.txt");
-        assert_eq!(std::fs::read_to_string(a).unwrap(), "one");
-        assert_eq!(std::fs::read_to_string(b).unwrap(), "two");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 }

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod files;
+mod names;
 mod progress;
 mod remote;
 mod sidecar;
@@ -20,11 +20,11 @@ use anyhow::{bail, Context};
 use bridge::agent::Agent;
 use bridge::device::{Device, Pulled, AGENT_DIR};
 
-pub use files::{default_path, utc_stamp};
+pub use names::{default_path, utc_stamp};
 pub use progress::{Progress, Step};
 pub use sidecar::{Phone, ProcessRef, Sidecar, Transfer};
 
-use files::{link_fresh, private_dir, private_file};
+use crate::session::files::{link_fresh, private_dir, private_file};
 use remote::{fork_dump, stream_dump, Remove};
 
 /// What to dump, and how.

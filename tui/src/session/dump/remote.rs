@@ -10,8 +10,9 @@ use anyhow::{bail, Context};
 use bridge::agent::Agent;
 use bridge::device::{quote, Device, Pulled, AGENT_DIR};
 
-use super::files::{private_file, utc_stamp};
+use super::names::utc_stamp;
 use super::progress::{Progress, Step};
+use crate::session::files::private_file;
 
 /// Removes a file on the device when dropped, once armed.
 pub(super) struct Remove<'a> {

@@ -8,7 +8,7 @@ use agent::trigger::Kind;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::files::private_file;
+use crate::session::files::private_file;
 
 /// The sidecar `DUMP.json`: what was dumped, where, how and when. Fields are only ever added.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,7 +1,6 @@
-//! Where dumps go and how they get there: the default place and its names, private files and
-//! directories, and names taken by hard links, never over an existing file.
+//! Where dumps go by default, and their names.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
@@ -43,43 +42,6 @@ pub fn utc_stamp(time_ms: u64) -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
-}
-
-/// Gives the finished file `tmp` its name `out` by a hard link (which never replaces a file). When
-/// heaptui chose the name and another dump took it meanwhile (two instances, one second), the
-/// next free one (`-2`, `-3`...) is taken; a name the user chose is never changed.
-pub(super) fn link_fresh(tmp: &Path, out: &Path, chosen: bool) -> anyhow::Result<PathBuf> {
-    let stem = out.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-    for i in 1..1000 {
-        let candidate = if i == 1 { out.to_path_buf() } else { out.with_file_name(format!("{stem}-{i}.hprof")) };
-        match std::fs::hard_link(tmp, &candidate) {
-            Ok(()) => return Ok(candidate),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && !chosen => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot create {}", candidate.display())),
-        }
-    }
-    bail!("no free name beside {}", out.display())
-}
-
-/// A new file only its owner reads (dumps hold user data); never an existing one.
-pub(super) fn private_file(path: &Path) -> anyhow::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("cannot create {}", path.display()))
-}
-
-/// The directories down to `dir`, made only for their owner where heaptui makes them.
-pub(super) fn private_dir(dir: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .with_context(|| format!("cannot create {}", dir.display()))
 }
 
 #[cfg(test)]
