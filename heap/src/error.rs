@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::hprof::tags;
+use crate::spec::{record_name, sub_record_name};
 
 /// A failure to read a dump, with the byte offset and the record it happened in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl fmt::Display for Error {
             ErrorKind::UnknownSubRecord(t) => {
                 write!(f, "unknown heap sub-record tag 0x{t:02x}")?;
                 if let Some(r) = self.record {
-                    write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+                    write!(f, " in {} (0x{r:02x})", record_name(r))?;
                 }
                 write!(f, " at 0x{:x}", self.offset)
             }
@@ -91,12 +91,12 @@ impl fmt::Display for Error {
 impl Error {
     fn fmt_where(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.record, self.sub_record) {
-            (_, Some(s)) => write!(f, "{} (0x{s:02x})", tags::sub_record_name(s))?,
-            (Some(r), None) => write!(f, "{} (0x{r:02x})", tags::record_name(r))?,
+            (_, Some(s)) => write!(f, "{} (0x{s:02x})", sub_record_name(s))?,
+            (Some(r), None) => write!(f, "{} (0x{r:02x})", record_name(r))?,
             (None, None) => write!(f, "data")?,
         }
         if let (Some(r), Some(_)) = (self.record, self.sub_record) {
-            write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+            write!(f, " in {} (0x{r:02x})", record_name(r))?;
         }
         write!(f, " at 0x{:x}", self.offset)
     }

@@ -34,6 +34,7 @@ pub mod quick;
 pub mod report;
 pub mod rewrite;
 pub mod sizes;
+pub mod spec;
 pub mod strip;
 mod trace;
 pub mod values;

@@ -21,11 +21,12 @@ use rustc_hash::FxHashMap;
 use crate::data::Data;
 use crate::error::{Error, ErrorKind, Result};
 use crate::hprof::cursor::read_id;
-use crate::hprof::tags::{record, sub};
 use crate::hprof::{
     parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord, TopRecord,
 };
 use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
+use crate::spec::sub::{self, instance, object_array};
+use crate::spec::{heap_type, record};
 use classes::{java_name, Class, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
@@ -117,8 +118,22 @@ pub struct Counts {
     /// Distinct class ids named by LOAD CLASS records (a class may be loaded more than once).
     pub loaded_classes: u64,
     /// Top-level records by name (`STRING`, `LOAD CLASS`, `STACK TRACE`...), over the whole file.
-    #[serde(deserialize_with = "crate::hprof::tags::deserialize_record_counts")]
+    #[serde(deserialize_with = "deserialize_record_counts")]
     pub records: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Reads back record counts keyed by [`crate::spec::record_name`] (names outside it count as unknown).
+fn deserialize_record_counts<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<std::collections::BTreeMap<&'static str, u64>, D::Error> {
+    let named: std::collections::BTreeMap<String, u64> = serde::Deserialize::deserialize(d)?;
+    let mut out = std::collections::BTreeMap::new();
+    for (name, n) in named {
+        let known = (0..=u8::MAX).map(crate::spec::record_name).find(|k| *k == name).unwrap_or("unknown record");
+        let e = out.entry(known).or_default();
+        *e = u64::saturating_add(*e, n);
+    }
+    Ok(out)
 }
 
 /// The index of one dump.
@@ -401,7 +416,7 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
         strings: FxHashMap::default(),
         roots: Vec::new(),
         unreachable: Vec::new(),
-        heaps: vec![HeapName { heap_type: 0, name: "default".into() }],
+        heaps: vec![HeapName { heap_type: heap_type::DEFAULT, name: heap_type::name(heap_type::DEFAULT).into() }],
         heap_name_ids: vec![0],
         counts: Counts::default(),
         mat_compressed: false,
@@ -439,7 +454,7 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
                 break;
             }
         };
-        *p.counts.records.entry(crate::hprof::tags::record_name(rec.tag)).or_default() += 1;
+        *p.counts.records.entry(crate::spec::record_name(rec.tag)).or_default() += 1;
         let r: Result<()> = (|| {
             match rec.decode(data, id_size)? {
                 TopRecord::String { id, utf8 } => {
@@ -656,20 +671,20 @@ impl Part {
         // Hot path: objects are framed by their lengths without building views.
         let fast: Option<Result<u64>> = match tag {
             sub::INSTANCE_DUMP => Some((|| {
-                c.skip(1)?;
+                c.skip_to(start, sub::ID)?;
                 let id = c.id()?;
-                c.skip(4 + id_size)?;
+                c.skip_to(start, instance::length(id_size))?;
                 let n = c.u4()?;
                 c.skip(n as usize)?;
                 self.counts.instances += 1;
                 Ok(id)
             })()),
             sub::OBJECT_ARRAY_DUMP => Some((|| {
-                c.skip(1)?;
+                c.skip_to(start, sub::ID)?;
                 let id = c.id()?;
-                c.skip(4)?;
+                c.skip_to(start, object_array::length(id_size))?;
                 let n = c.u4()?;
-                c.skip(id_size)?;
+                c.skip_to(start, object_array::head_len(id_size))?;
                 c.skip((n as usize).saturating_mul(id_size))?;
                 self.counts.object_arrays += 1;
                 if id_size == 8 {
@@ -708,15 +723,6 @@ impl Part {
             SubRecord::Instance { .. } | SubRecord::ObjectArray { .. } => {}
         }
         Ok(())
-    }
-}
-
-fn heap_name(heap_type: u32) -> &'static str {
-    match heap_type {
-        0x41 => "app",
-        0x49 => "image",
-        0x5A => "zygote",
-        _ => "default",
     }
 }
 
@@ -779,7 +785,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let mut heaps = p.heaps;
     for (h, name_id) in heaps.iter_mut().zip(&p.heap_name_ids) {
         if h.name.is_empty() {
-            h.name = string(*name_id).unwrap_or_else(|| heap_name(h.heap_type).to_string());
+            h.name = string(*name_id).unwrap_or_else(|| heap_type::name(h.heap_type).to_string());
         }
     }
 
