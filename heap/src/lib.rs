@@ -24,6 +24,7 @@ pub mod data;
 pub mod diff;
 pub mod dominators;
 pub mod error;
+pub mod fmt;
 pub mod hprof;
 pub mod index;
 pub mod leaks;

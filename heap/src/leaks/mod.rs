@@ -177,8 +177,8 @@ pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Ve
                 g.path,
                 g.elements.0,
                 g.elements.1,
-                crate::report::human_bytes(g.retained_bytes.0),
-                crate::report::human_bytes(g.retained_bytes.1)
+                crate::fmt::human_bytes(g.retained_bytes.0),
+                crate::fmt::human_bytes(g.retained_bytes.1)
             )
             .into(),
             accumulation: true,
