@@ -37,9 +37,9 @@ use crate::index::classes::Class;
 use crate::index::column::Column;
 use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
+use crate::index::sizes::{SizeModel, Sizer};
 use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
 use crate::paths::{GcPaths, Parents};
-use crate::sizes::{SizeModel, Sizer};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.

@@ -34,7 +34,8 @@ pub mod proguard;
 pub mod quick;
 pub mod report;
 pub mod rewrite;
-pub mod sizes;
+/// Shallow size models (part of indexing: the index holds each object's size).
+pub use index::sizes;
 pub mod spec;
 pub mod strip;
 mod trace;

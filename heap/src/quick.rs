@@ -9,8 +9,8 @@ use rustc_hash::FxHashMap;
 use crate::data::Data;
 use crate::error::{ErrorKind, Result};
 use crate::hprof::{parse_header, read_sub_record, BasicType, Cursor, Header, Records, SubRecord, TopRecord};
+use crate::index::sizes::{SizeModel, Sizer};
 use crate::index::{class_table, sizer_for, Counts};
-use crate::sizes::{SizeModel, Sizer};
 use crate::spec::record;
 use crate::spec::sub::{self, instance, object_array};
 
@@ -175,7 +175,7 @@ fn count_sub_record(c: &mut Cursor<'_>, t: &mut Tally) -> Result<()> {
             *t.object_arrays.entry((class, len)).or_default() += 1;
             if id == 8 && !t.mat_compressed {
                 t.mat_compressed =
-                    crate::sizes::detect_ref_size_mat(t.prev_array.iter().copied().chain([(array_id, len)]));
+                    crate::index::sizes::detect_ref_size_mat(t.prev_array.iter().copied().chain([(array_id, len)]));
                 t.prev_array = Some((array_id, len));
             }
             Ok(())

@@ -12,6 +12,7 @@ pub mod classes;
 pub(crate) mod column;
 pub mod csr;
 pub mod ids;
+pub mod sizes;
 
 use std::path::Path;
 
@@ -24,13 +25,13 @@ use crate::hprof::cursor::read_id;
 use crate::hprof::{
     parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord, TopRecord,
 };
-use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use crate::spec::sub::{self, instance, object_array};
 use crate::spec::{heap_type, record};
 use classes::{java_name, Class, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
+use sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 
 /// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
 pub(crate) const BIG_SHALLOW: u16 = u16::MAX;
