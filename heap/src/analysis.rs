@@ -67,7 +67,7 @@ impl Heap {
             },
             || {
                 let _span = crate::trace::span("paths");
-                GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index))
+                GcPaths::compute_with(&index, &crate::paths::path_policy_for(&index))
             },
         );
         // The paths keep only what differs from the dominator tree, before the tree's sizes are
@@ -121,7 +121,7 @@ impl Heap {
     /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
     /// to this dump's device only where no other path exists.
     pub fn paths(&self) -> &GcPaths {
-        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::leaks::path_policy_for(&self.index)))
+        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::paths::path_policy_for(&self.index)))
     }
 
     /// The root kinds naming `n` (empty if it is not a GC root).

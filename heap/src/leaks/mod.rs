@@ -7,11 +7,13 @@
 //! and MAT (accumulation points).
 
 pub mod inspect;
-pub mod library;
 pub mod metadata;
 pub mod render;
 pub mod rules;
 pub mod waste;
+
+pub use crate::paths::library;
+pub use crate::paths::path_policy_for;
 
 use std::collections::BTreeMap;
 
@@ -144,19 +146,6 @@ pub struct Leak {
 /// apply to the dump's SDK level and maker taken last.
 pub fn default_path_policy(heap: &Heap) -> PathPolicy {
     path_policy_for(&heap.index)
-}
-
-/// [`default_path_policy`] from the index alone.
-pub fn path_policy_for(index: &crate::index::Index) -> PathPolicy {
-    let (sdk, maker) = metadata::device(index);
-    PathPolicy {
-        excluded: PathPolicy::jdk_queues(),
-        low_priority: LIBRARY_LEAKS
-            .iter()
-            .filter(|l| l.applies(sdk, maker.as_deref()))
-            .map(|l| RefPattern { class: l.class.into(), field: l.field.into(), is_static: l.is_static })
-            .collect(),
-    }
 }
 
 /// Finds, traces and groups every suspect.
