@@ -14,7 +14,7 @@ use std::io::Write;
 
 use rustc_hash::FxHashMap;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Limit, Result};
 use crate::hprof::cursor::read_id;
 use crate::hprof::{parse_header, Cursor, Format};
 use crate::spec::sub::{self, class_dump, heap_dump_info, instance, object_array, primitive_array};
@@ -244,7 +244,7 @@ impl<W: Write> Rewriter<W> {
     }
 
     fn segment_header(&mut self, len: u64) -> Result<()> {
-        let len = u32::try_from(len).map_err(|_| self.err(ErrorKind::Io("a sub-record larger than 4 GiB".into())))?;
+        let len = u32::try_from(len).map_err(|_| self.err(ErrorKind::TooLarge(Limit::SubRecord)))?;
         let mut h = vec![record::HEAP_DUMP_SEGMENT];
         h.extend_from_slice(&self.rec_time);
         h.extend_from_slice(&len.to_be_bytes());
@@ -371,8 +371,7 @@ impl<W: Write> Rewriter<W> {
     fn end_heap_record(&mut self) -> Result<()> {
         if self.plan.keep_segments {
             let seg = std::mem::take(&mut self.seg);
-            let len = u32::try_from(seg.len())
-                .map_err(|_| self.err(ErrorKind::Io("a heap dump record over 4 GiB".into())))?;
+            let len = u32::try_from(seg.len()).map_err(|_| self.err(ErrorKind::TooLarge(Limit::HeapDumpRecord)))?;
             let mut h = vec![self.heap_tag];
             h.extend_from_slice(&self.rec_time);
             h.extend_from_slice(&len.to_be_bytes());

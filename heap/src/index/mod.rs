@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::data::Data;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Limit, Result};
 use crate::hprof::cursor::read_id;
 use crate::hprof::{
     parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Record, Records, RootKind, SubRecord,
@@ -786,10 +786,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let span = crate::trace::span("index: classes");
     let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
     if table.classes.len() as u64 > Column::<u16>::MAX + 1 {
-        return Err(Error::new(
-            0,
-            ErrorKind::Io(format!("{} classes: more than this engine indexes (16 M)", table.classes.len())),
-        ));
+        return Err(Error::new(0, ErrorKind::TooLarge(Limit::Classes(table.classes.len() as u64))));
     }
     let sizer = sizer_for(options.size_model, &header, &table.classes, p.mat_compressed, Some(mat_align));
     let inst_sizes = sizer.instance_sizes(&table.classes);
@@ -898,9 +895,7 @@ fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result
         || IdMap::from_sorted(sorted.clone().map(|o| o.0)),
         || Column::<u32>::collect(sorted.clone().map(|o| o.1)),
     );
-    let offsets = offsets.ok_or_else(|| {
-        Error::new(0, ErrorKind::Io("the dump is larger than this engine indexes (1 TB)".to_string()))
-    })?;
+    let offsets = offsets.ok_or_else(|| Error::new(0, ErrorKind::TooLarge(Limit::FileSize)))?;
     Ok((mat_align, ids, offsets))
 }
 
@@ -1318,10 +1313,7 @@ impl Pass2Out {
         let Pass2Out { n, class_lo, shallow, mut starts, chunks } = self;
         let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
         if total_edges >= u32::MAX as usize {
-            return Err(Error::new(
-                0,
-                ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)")),
-            ));
+            return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
         }
         let mut big_shallow = FxHashMap::default();
         let mut class_of = Column { lo: class_lo, hi: Vec::new() };
