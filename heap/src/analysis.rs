@@ -67,7 +67,7 @@ impl Heap {
             },
             || {
                 let _span = crate::trace::span("paths");
-                GcPaths::compute_with(&index, &crate::leaks::path_policy_for(&index))
+                GcPaths::compute_with(&index, &crate::paths::path_policy_for(&index))
             },
         );
         // The paths keep only what differs from the dominator tree, before the tree's sizes are
@@ -121,7 +121,7 @@ impl Heap {
     /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
     /// to this dump's device only where no other path exists.
     pub fn paths(&self) -> &GcPaths {
-        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::leaks::path_policy_for(&self.index)))
+        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::paths::path_policy_for(&self.index)))
     }
 
     /// The root kinds naming `n` (empty if it is not a GC root).
@@ -355,89 +355,6 @@ fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
     // Class objects are not instances of a histogram row; `u32::MAX` marks them on the stack.
     let row = |v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v) };
 
-    // Walks the subtree of `top`, the classes of the objects above it in `above`.
-    fn walk<'s, R: Fn(Node) -> u32 + Sync>(
-        s: &rayon::Scope<'s>,
-        dom: &'s Dominators,
-        row: &'s R,
-        big: u64,
-        totals: &'s std::sync::Mutex<Vec<u64>>,
-        tops: Vec<Node>,
-        above: Vec<u32>,
-    ) {
-        let nc = totals.lock().map_or(0, |t| t.len());
-        let mut active = vec![0u32; nc];
-        for &c in &above {
-            active[c as usize] += 1;
-        }
-        let mut sums = vec![0u64; nc];
-        let mut enter = |v: Node, active: &mut [u32]| {
-            let c = row(v);
-            if c != u32::MAX {
-                if active[c as usize] == 0 {
-                    sums[c as usize] += dom.retained(v);
-                }
-                active[c as usize] += 1;
-            }
-            c
-        };
-        // (node, next child, its row, children walked here).
-        let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
-        for top in tops {
-            let c = enter(top, &mut active);
-            stack.push((top, 0, c, u32::MAX));
-            while let Some(&(v, pos, c, mut end)) = stack.last() {
-                let kids = dom.children(Some(v));
-                if pos == 0 && u64::from(dom.retained_count(v)) > big {
-                    // Runs of children retaining about `big` objects: the first walked here.
-                    let mut runs: Vec<(usize, usize)> = Vec::new();
-                    let (mut start, mut sum) = (0, 0u64);
-                    for (i, &w) in kids.iter().enumerate() {
-                        sum += u64::from(dom.retained_count(w));
-                        if sum > big {
-                            runs.push((start, i + 1));
-                            (start, sum) = (i + 1, 0);
-                        }
-                    }
-                    // What is left after the last full run joins it: every task walks more than
-                    // `big` objects, so a deep chain (a list's node holding the rest of the list
-                    // and its item) is not a task per link.
-                    match runs.last_mut() {
-                        Some(last) => last.1 = kids.len(),
-                        None => runs.push((0, kids.len())),
-                    }
-                    end = runs.first().map_or(0, |r| r.1 as u32);
-                    if runs.len() > 1 {
-                        let path: Vec<u32> =
-                            above.iter().copied().chain(stack.iter().map(|f| f.2)).filter(|&c| c != u32::MAX).collect();
-                        for &(a, b) in &runs[1..] {
-                            let (path, tops) = (path.clone(), kids[a..b].to_vec());
-                            s.spawn(move |s| walk(s, dom, row, big, totals, tops, path));
-                        }
-                    }
-                }
-                if pos < end.min(kids.len() as u32) {
-                    let w = kids[pos as usize];
-                    if let Some(top) = stack.last_mut() {
-                        (top.1, top.3) = (pos + 1, end);
-                    }
-                    let cw = enter(w, &mut active);
-                    stack.push((w, 0, cw, u32::MAX));
-                } else {
-                    if c != u32::MAX {
-                        active[c as usize] -= 1;
-                    }
-                    stack.pop();
-                }
-            }
-        }
-        if let Ok(mut t) = totals.lock() {
-            for (t, s) in t.iter_mut().zip(sums) {
-                *t += s;
-            }
-        }
-    }
-
     let tops: Vec<Node> = dom.children(None).iter().copied().filter(|&t| dom.reach(t) == Reach::Strong).collect();
     let (row, shared) = (&row, &totals);
     rayon::scope(|s| {
@@ -453,6 +370,98 @@ fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
         }
     });
     totals.into_inner().unwrap_or_default()
+}
+
+/// Walks the subtrees of `tops`, the classes of the objects above them in `above`, adding to
+/// `totals` the retained size of each object whose class is not already on the path above it
+/// (so nested instances of a class count once). A subtree retaining more than `big` objects is
+/// cut into runs of children, each walked as a task of its own.
+fn walk<'s, R: Fn(Node) -> u32 + Sync>(
+    s: &rayon::Scope<'s>,
+    dom: &'s Dominators,
+    row: &'s R,
+    big: u64,
+    totals: &'s std::sync::Mutex<Vec<u64>>,
+    tops: Vec<Node>,
+    above: Vec<u32>,
+) {
+    let nc = totals.lock().map_or(0, |t| t.len());
+    let mut active = vec![0u32; nc];
+    for &c in &above {
+        active[c as usize] += 1;
+    }
+    let mut sums = vec![0u64; nc];
+    let mut enter = |v: Node, active: &mut [u32]| {
+        let c = row(v);
+        if c != u32::MAX {
+            if active[c as usize] == 0 {
+                sums[c as usize] += dom.retained(v);
+            }
+            active[c as usize] += 1;
+        }
+        c
+    };
+    // (node, next child, its row, children walked here).
+    let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
+    for top in tops {
+        let c = enter(top, &mut active);
+        stack.push((top, 0, c, u32::MAX));
+        while let Some(&(v, pos, c, mut end)) = stack.last() {
+            let kids = dom.children(Some(v));
+            if pos == 0 && u64::from(dom.retained_count(v)) > big {
+                // Runs of children retaining about `big` objects: the first walked here.
+                let runs = child_runs(dom, kids, big);
+                end = runs.first().map_or(0, |r| r.1 as u32);
+                if runs.len() > 1 {
+                    let path: Vec<u32> =
+                        above.iter().copied().chain(stack.iter().map(|f| f.2)).filter(|&c| c != u32::MAX).collect();
+                    for &(a, b) in &runs[1..] {
+                        let (path, tops) = (path.clone(), kids[a..b].to_vec());
+                        s.spawn(move |s| walk(s, dom, row, big, totals, tops, path));
+                    }
+                }
+            }
+            if pos < end.min(kids.len() as u32) {
+                let w = kids[pos as usize];
+                if let Some(top) = stack.last_mut() {
+                    (top.1, top.3) = (pos + 1, end);
+                }
+                let cw = enter(w, &mut active);
+                stack.push((w, 0, cw, u32::MAX));
+            } else {
+                if c != u32::MAX {
+                    active[c as usize] -= 1;
+                }
+                stack.pop();
+            }
+        }
+    }
+    if let Ok(mut t) = totals.lock() {
+        for (t, s) in t.iter_mut().zip(sums) {
+            *t += s;
+        }
+    }
+}
+
+/// The children `kids` of one object in runs of consecutive children retaining more than `big`
+/// objects together, as index ranges. What is left after the last full run joins it: every task
+/// walks more than `big` objects, so a deep chain (a list's node holding the rest of the list and
+/// its item) is not a task per link.
+fn child_runs(dom: &Dominators, kids: &[Node], big: u64) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let (mut start, mut sum) = (0, 0u64);
+    for (i, &w) in kids.iter().enumerate() {
+        sum += u64::from(dom.retained_count(w));
+        if sum > big {
+            runs.push((start, i + 1));
+            (start, sum) = (i + 1, 0);
+        }
+    }
+    match runs.last_mut() {
+        Some(last) => last.1 = kids.len(),
+        None => runs.push((0, kids.len())),
+    }
+    runs
 }
 
 fn registered_native_sizes(heap: &Heap) -> FxHashMap<Node, u64> {

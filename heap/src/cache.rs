@@ -37,9 +37,9 @@ use crate::index::classes::Class;
 use crate::index::column::Column;
 use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
+use crate::index::sizes::{SizeModel, Sizer};
 use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
 use crate::paths::{GcPaths, Parents};
-use crate::sizes::{SizeModel, Sizer};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
@@ -82,30 +82,53 @@ pub struct Cache {
 }
 
 /// Why a lookup found nothing usable.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Miss {
     /// The dump is smaller than the cache's threshold, or compressed input was read from memory.
+    #[error("not cached (small dump)")]
     NotCached,
     /// No cache file for this dump.
+    #[error("no cached index")]
     Absent,
     /// A cache file for another version of the dump, other options or another engine.
+    #[error("the cached index is for another version of the dump")]
     Stale,
-    /// A cache file that cannot be used (damaged, truncated, inconsistent): why.
-    Corrupt(String),
+    /// A cache file that cannot be used: what is wrong with it.
+    #[error("the cached index is damaged ({0})")]
+    Corrupt(Damage),
     /// The dump itself could not be read.
+    #[error("{0}")]
     Dump(crate::Error),
 }
 
-impl std::fmt::Display for Miss {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Miss::NotCached => write!(f, "not cached (small dump)"),
-            Miss::Absent => write!(f, "no cached index"),
-            Miss::Stale => write!(f, "the cached index is for another version of the dump"),
-            Miss::Corrupt(why) => write!(f, "the cached index is damaged ({why})"),
-            Miss::Dump(e) => write!(f, "{e}"),
-        }
-    }
+/// What is wrong with a cache file that cannot be used (it is then rebuilt).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Damage {
+    /// The file ends before a part it announces.
+    #[error("truncated")]
+    Truncated,
+    /// The file could not be read.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// It does not start with the cache's magic bytes.
+    #[error("not a heaptui index cache")]
+    NotCache,
+    /// A part's length runs past the end of the file.
+    #[error("a length of {0} runs past the end")]
+    LengthPastEnd(u64),
+    /// A JSON part does not parse.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// Bytes follow the last part.
+    #[error("{0} bytes too many")]
+    TooLong(u64),
+    /// The checksum at the end does not match the contents.
+    #[error("checksum mismatch")]
+    Checksum,
+    /// Parts that disagree with each other or with the dump, named.
+    #[error("{0} inconsistent")]
+    Inconsistent(&'static str),
 }
 
 /// The identity of a cache file's content.
@@ -185,7 +208,7 @@ impl Cache {
         let f = match File::open(&file) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Miss::Absent),
-            Err(e) => return Err(Miss::Corrupt(e.to_string())),
+            Err(e) => return Err(Miss::Corrupt(Damage::Io(e))),
         };
         let heap = read(f, &key).and_then(|parts| {
             let data = Data::open(path).map_err(Miss::Dump)?;
@@ -429,27 +452,27 @@ struct Reading<R: Read> {
 }
 
 impl<R: Read> Reading<R> {
-    fn take(&mut self, out: &mut [u8]) -> Result<(), String> {
+    fn take(&mut self, out: &mut [u8]) -> Result<(), Damage> {
         if out.len() as u64 > self.left {
-            return Err("truncated".into());
+            return Err(Damage::Truncated);
         }
-        self.inp.read_exact(out).map_err(|e| e.to_string())?;
+        self.inp.read_exact(out)?;
         self.left -= out.len() as u64;
         self.hash.update(out);
         Ok(())
     }
 
-    fn count(&mut self, elem: usize) -> Result<usize, String> {
+    fn count(&mut self, elem: usize) -> Result<usize, Damage> {
         let mut b = [0u8; 8];
         self.take(&mut b)?;
         let n = u64::from_le_bytes(b);
         if n.checked_mul(elem as u64).is_none_or(|bytes| bytes > self.left) {
-            return Err(format!("a length of {n} runs past the end"));
+            return Err(Damage::LengthPastEnd(n));
         }
         Ok(n as usize)
     }
 
-    fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, String> {
+    fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, Damage> {
         let n = self.count(std::mem::size_of::<T>())?;
         let mut v = vec![T::zeroed(); n];
         self.take(bytemuck::cast_slice_mut(&mut v))?;
@@ -457,22 +480,22 @@ impl<R: Read> Reading<R> {
     }
 
     /// A map written by [`large`]; its nodes are checked against the object count later.
-    fn large(&mut self) -> Result<FxHashMap<u32, u64>, String> {
+    fn large(&mut self) -> Result<FxHashMap<u32, u64>, Damage> {
         let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
         if nodes.len() != values.len() {
-            return Err("large values inconsistent".into());
+            return Err(Damage::Inconsistent("large values"));
         }
         Ok(nodes.into_iter().zip(values).collect())
     }
 
     /// Row starts (see [`Starts`]).
-    fn starts(&mut self) -> Result<Starts, String> {
+    fn starts(&mut self) -> Result<Starts, Damage> {
         let (base, rel, wide) = (self.array()?, self.array()?, self.array()?);
-        Starts::from_parts(base, rel, wide).ok_or_else(|| "row starts inconsistent".to_string())
+        Starts::from_parts(base, rel, wide).ok_or(Damage::Inconsistent("row starts"))
     }
 
     /// An array read straight into shared memory (no copy from a `Vec`).
-    fn shared<T: bytemuck::Pod>(&mut self) -> Result<Arc<[T]>, String> {
+    fn shared<T: bytemuck::Pod>(&mut self) -> Result<Arc<[T]>, Damage> {
         let n = self.count(std::mem::size_of::<T>())?;
         let mut v: Arc<[T]> = std::iter::repeat_n(T::zeroed(), n).collect();
         self.take(bytemuck::cast_slice_mut(Arc::get_mut(&mut v).expect("not shared yet")))?;
@@ -540,25 +563,25 @@ struct Parts {
 
 fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     let corrupt = Miss::Corrupt;
-    let len = f.metadata().map_err(|e| corrupt(e.to_string()))?.len();
+    let len = f.metadata().map_err(|e| corrupt(e.into()))?.len();
     if len < 8 + 4 + 8 {
-        return Err(corrupt("truncated".into()));
+        return Err(corrupt(Damage::Truncated));
     }
     let mut r = Reading { inp: BufReader::with_capacity(1 << 20, f), hash: Xxh3::new(), left: len - 8 };
     let mut head = [0u8; 12];
     r.take(&mut head).map_err(corrupt)?;
     if &head[..8] != MAGIC {
-        return Err(corrupt("not a heaptui index cache".into()));
+        return Err(corrupt(Damage::NotCache));
     }
     if u32::from_le_bytes([head[8], head[9], head[10], head[11]]) != FORMAT {
         return Err(Miss::Stale);
     }
-    let found: Key = serde_json::from_slice(&r.array::<u8>().map_err(corrupt)?).map_err(|e| corrupt(e.to_string()))?;
+    let found: Key = serde_json::from_slice(&r.array::<u8>().map_err(corrupt)?).map_err(|e| corrupt(e.into()))?;
     if found != *key {
         return Err(Miss::Stale);
     }
-    let mut go = || -> Result<Parts, String> {
-        let meta: Meta = serde_json::from_slice(&r.array::<u8>()?).map_err(|e| e.to_string())?;
+    let mut go = || -> Result<Parts, Damage> {
+        let meta: Meta = serde_json::from_slice(&r.array::<u8>()?)?;
         Ok(Parts {
             meta,
             ids: r.array()?,
@@ -595,29 +618,43 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     };
     let parts = go().map_err(corrupt)?;
     if r.left != 0 {
-        return Err(corrupt(format!("{} bytes too many", r.left)));
+        return Err(corrupt(Damage::TooLong(r.left)));
     }
     let mut sum = [0u8; 8];
-    r.inp.read_exact(&mut sum).map_err(|e| corrupt(e.to_string()))?;
+    r.inp.read_exact(&mut sum).map_err(|e| corrupt(e.into()))?;
     if u64::from_le_bytes(sum) != r.hash.digest() {
-        return Err(corrupt("checksum mismatch".into()));
+        return Err(corrupt(Damage::Checksum));
     }
     Ok(parts)
 }
 
 impl Parts {
-    /// Checks the arrays against each other and against the dump, and builds the heap.
-    fn assemble(mut self, data: Data) -> Result<Heap, String> {
-        let bad = |what: &str| Err(format!("{what} inconsistent"));
+    /// Checks the arrays against each other and against the dump, and builds the heap. A file
+    /// that passes cannot make the engine index out of bounds or walk the tree for ever,
+    /// however it was damaged: every node, class, row and offset is checked once, here.
+    fn assemble(mut self, data: Data) -> Result<Heap, Damage> {
         let (Some(offsets), Some(class_of)) = (
             Column::from_parts(std::mem::take(&mut self.offsets), std::mem::take(&mut self.offsets_hi)),
             Column::from_parts(std::mem::take(&mut self.class_of), std::mem::take(&mut self.class_hi)),
         ) else {
-            return bad("array lengths");
+            return Err(Damage::Inconsistent("array lengths"));
         };
-        let Parts { meta, .. } = &self;
+        let file = data.len() as u64;
+        self.check_objects(&offsets, &class_of, file)?;
+        self.check_graph()?;
+        self.check_tables(file)?;
+        if crate::hprof::parse_header(&data).ok() != Some(self.meta.header) {
+            return Err(Damage::Inconsistent("dump header"));
+        }
+        self.into_heap(data, offsets, class_of)
+    }
+
+    /// The per-object arrays: their lengths, ids in order, offsets inside the file, heaps and
+    /// class numbers in range.
+    fn check_objects(&self, offsets: &Column<u32>, class_of: &Column<u16>, file: u64) -> Result<(), Damage> {
+        let bad = |what: &'static str| Err(Damage::Inconsistent(what));
         let n = self.ids.len();
-        let classes = meta.classes.len();
+        let classes = self.meta.classes.len();
         if [offsets.len(), class_of.len(), self.shallow.len(), self.idom.len()] != [n; 4]
             || [self.retained.len(), self.retained_count.len(), self.reach.len()] != [n; 3]
         {
@@ -626,22 +663,13 @@ impl Parts {
         if self.starts.len() != n + 1 || self.child_starts.len() != n + 2 {
             return bad("row starts");
         }
-        let nodes_ok = |v: &[u32]| v.iter().all(|&x| (x as usize) < n);
-        let rows_ok = |starts: &Starts, len: usize| {
-            let mut prev = 0u32;
-            !starts.is_empty()
-                && starts.get(0) == 0
-                && starts.get(starts.len() - 1) as usize == len
-                && starts.iter().all(|x| std::mem::replace(&mut prev, x) <= x)
-        };
         if !self.ids.windows(2).all(|w| w[0] < w[1]) {
             return bad("object ids");
         }
-        if meta.heaps.is_empty() {
+        if self.meta.heaps.is_empty() {
             return bad("heaps");
         }
-        let heaps = meta.heaps.len();
-        let file = data.len() as u64;
+        let heaps = self.meta.heaps.len();
         if !offsets.iter().all(|o| o < file) {
             return bad("file offsets");
         }
@@ -653,10 +681,19 @@ impl Parts {
         }
         if !class_of.iter().all(|c| (c as usize) < classes)
             || !self.by_id_v.iter().all(|&c| (c as usize) < classes)
-            || meta.java_lang_class as usize >= classes
+            || self.meta.java_lang_class as usize >= classes
         {
             return bad("class numbers");
         }
+        Ok(())
+    }
+
+    /// The reference graph and the dominator tree: rows in order and in range, every node
+    /// once in the tree under its immediate dominator, large values naming real nodes.
+    fn check_graph(&self) -> Result<(), Damage> {
+        let bad = |what: &'static str| Err(Damage::Inconsistent(what));
+        let n = self.ids.len();
+        let nodes_ok = |v: &[u32]| v.iter().all(|&x| (x as usize) < n);
         if !rows_ok(&self.starts, self.targets.len()) || !self.targets.iter().all(|&t| ((t & !WEAK) as usize) < n) {
             return bad("references");
         }
@@ -680,6 +717,16 @@ impl Parts {
         if !large_ok(&self.big_retained) {
             return bad("large retained sizes");
         }
+        Ok(())
+    }
+
+    /// Roots, strings, the class table and the paths: nodes and classes in range, strings
+    /// inside the file.
+    fn check_tables(&self, file: u64) -> Result<(), Damage> {
+        let bad = |what: &'static str| Err(Damage::Inconsistent(what));
+        let (meta, n) = (&self.meta, self.ids.len());
+        let classes = meta.classes.len();
+        let nodes_ok = |v: &[u32]| v.iter().all(|&x| (x as usize) < n);
         if self.root_nodes.len() != meta.root_kinds.len()
             || !nodes_ok(&self.root_nodes)
             || !nodes_ok(&self.marked_unreachable)
@@ -707,26 +754,26 @@ impl Parts {
         if !class_refs_ok {
             return bad("class table");
         }
-        let has_paths = meta.paths;
-        if has_paths
+        if meta.paths
             && (self.weak_via.len() != n.div_ceil(64)
                 || !self.parent_values.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
         {
             return bad("paths");
         }
-        if crate::hprof::parse_header(&data).ok() != Some(meta.header) {
-            return bad("dump header");
-        }
+        Ok(())
+    }
 
-        let Parts { meta, .. } = self;
-        let parents = if has_paths {
+    /// The heap the checked parts make.
+    fn into_heap(self, data: Data, offsets: Column<u32>, class_of: Column<u16>) -> Result<Heap, Damage> {
+        let parents = if self.meta.paths {
             match Parents::except(self.idom.clone(), self.parent_bits, self.parent_values) {
                 Some(p) => Some(p),
-                None => return bad("paths"),
+                None => return Err(Damage::Inconsistent("paths")),
             }
         } else {
             None
         };
+        let meta = self.meta;
         let class_by_node =
             meta.classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|node| (node, i as u32))).collect();
         let strings: FxHashMap<u64, (u64, u32)> = self
@@ -783,6 +830,15 @@ impl Parts {
         }
         Ok(Heap::assemble(index, dominators, histogram, paths))
     }
+}
+
+/// Whether `starts` are the row starts of `len` entries: from 0 to `len`, never going down.
+fn rows_ok(starts: &Starts, len: usize) -> bool {
+    let mut prev = 0u32;
+    !starts.is_empty()
+        && starts.get(0) == 0
+        && starts.get(starts.len() - 1) as usize == len
+        && starts.iter().all(|x| std::mem::replace(&mut prev, x) <= x)
 }
 
 #[cfg(test)]

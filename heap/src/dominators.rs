@@ -115,95 +115,82 @@ impl Dominators {
 
     /// The immediate dominators and reach (the graph's part of [`compute`](Self::compute)).
     pub(crate) fn tree(index: &Index) -> Tree {
+        let span = crate::trace::span("dominators: dfs");
+        let order = Preorder::of(index);
+        drop(span);
+        let span = crate::trace::span("dominators: preds");
+        let (preds, leaf_preds) = predecessors(index, &order);
+        drop(span);
+        let span = crate::trace::span("dominators: semi-nca");
+        let Preorder { mut pre, vertex, parent, strong_end } = order;
+        let idom = semi_nca(parent, preds);
+        drop(span);
+        let span = crate::trace::span("dominators: leaves");
+        place_leaves(index, &mut pre, &idom, leaf_preds);
+        drop(span);
+        let _span = crate::trace::span("dominators: to nodes");
+        to_nodes(pre, vertex, idom, strong_end)
+    }
+
+    /// Retained sizes and the children rows of `tree` (the sizes' part of
+    /// [`compute`](Self::compute)): they read the immediate dominators only, one on each core.
+    pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
+        let Tree { idom, reach, vertex, reached, strong_objects } = tree;
+        let idom_n: &[u32] = &idom;
+        let ((retained, counts, reachable_bytes), (child_starts, children)) =
+            rayon::join(|| retained_sizes(index, idom_n, vertex), || children_rows(idom_n, reached));
+        Dominators {
+            idom,
+            retained: retained.small,
+            big_retained: retained.big,
+            retained_count: counts.small,
+            big_count: counts.big,
+            reach,
+            child_starts,
+            children,
+            reachable_objects: reached as u64,
+            reachable_bytes,
+            strong_objects,
+        }
+    }
+}
+
+/// The objects in DFS preorder from the GC roots, strongly reachable ones first.
+///
+/// Per object, `pre` holds: unvisited (`u32::MAX`); a preorder number; or, for a leaf, `LEAF`
+/// (plus `LEAF_WEAK` when found in the weak part) and the preorder number of its immediate
+/// dominator so far. Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects or
+/// more keeps every object in semi-NCA instead.
+struct Preorder {
+    pre: Vec<u32>,
+    /// Preorder number -> object, for the objects in semi-NCA; slot 0 is the virtual root.
+    vertex: Vec<u32>,
+    /// DFS parent of each, in preorder space.
+    parent: Vec<u32>,
+    /// Preorder numbers below this are strongly reachable.
+    strong_end: u32,
+}
+
+impl Preorder {
+    /// The DFS from every root, then the rounds that make more objects live: objects found so far
+    /// keep their classes alive (strongly), then the referents of their References (weakly).
+    /// Each round looks at the objects the previous one added; the first looks at everything, in
+    /// node order so the arrays stream.
+    fn of(index: &Index) -> Preorder {
         let n = index.len();
         let g = index.graph();
-        // Per object: unvisited (`u32::MAX`); a preorder number; or, for a leaf, `LEAF` (plus
-        // `LEAF_WEAK` when found in the weak part) and the preorder number of its immediate
-        // dominator so far. Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects
-        // or more keeps every object in semi-NCA instead.
-        let prune = (n as u64) < u64::from(LEAF_WEAK);
-        let leaves = index.strong_leaves();
-        let is_leaf = |t: u32| prune && Index::is_strong_leaf(leaves, t);
-        let mut pre = vec![u32::MAX; n];
-        // Preorder number -> object, for the objects in semi-NCA; slot 0 is the virtual root.
-        let mut vertex: Vec<u32> = vec![ROOT];
-        let mut parent: Vec<u32> = vec![0];
-        let mut stack: Vec<(u32, u32)> = Vec::new();
-        // Leaves found by the rounds below (their classes and referents are looked at too).
-        let mut new_leaves: Vec<u32> = Vec::new();
-        let mut leaf_tag = LEAF;
-        // A row about to be scanned: the entries in `pre` of its first targets, and their row
-        // starts, asked for at once (the scan would find each miss after the one before).
-        let row = |v: u32, pre: &[u32]| {
-            let (a, b) = (g.starts.get(v as usize), g.starts.get(v as usize + 1));
-            for &t in &g.targets[a as usize..(b as usize).min(a as usize + 8)] {
-                crate::prefetch::read(pre, (t & !WEAK) as usize);
-                g.prefetch_start(t & !WEAK);
-            }
-            a
+        let mut dfs = Dfs {
+            g,
+            leaves: index.strong_leaves(),
+            prune: (n as u64) < u64::from(LEAF_WEAK),
+            pre: vec![u32::MAX; n],
+            vertex: vec![ROOT],
+            parent: vec![0],
+            stack: Vec::new(),
         };
-
-        let mut dfs = |s: u32,
-                       pre: &mut Vec<u32>,
-                       vertex: &mut Vec<u32>,
-                       parent: &mut Vec<u32>,
-                       tag: u32,
-                       mut leaves: Option<&mut Vec<u32>>| {
-            if pre[s as usize] != u32::MAX {
-                return;
-            }
-            if is_leaf(s) {
-                pre[s as usize] = tag;
-                if let Some(l) = leaves {
-                    l.push(s);
-                }
-                return;
-            }
-            pre[s as usize] = vertex.len() as u32;
-            vertex.push(s);
-            parent.push(0);
-            stack.push((s, row(s, pre)));
-            while let Some(top) = stack.last_mut() {
-                let (v, mut pos) = *top;
-                let end = g.starts.get(v as usize + 1);
-                let mut next = None;
-                while pos < end {
-                    let t = g.targets[pos as usize];
-                    pos += 1;
-                    if t & WEAK == 0 && pre[t as usize] == u32::MAX {
-                        if is_leaf(t) {
-                            pre[t as usize] = tag | pre[v as usize];
-                            if let Some(l) = leaves.as_deref_mut() {
-                                l.push(t);
-                            }
-                        } else {
-                            next = Some(t);
-                            break;
-                        }
-                    }
-                }
-                top.1 = pos;
-                match next {
-                    Some(t) => {
-                        pre[t as usize] = vertex.len() as u32;
-                        parent.push(pre[v as usize]);
-                        vertex.push(t);
-                        stack.push((t, row(t, pre)));
-                    }
-                    None => {
-                        stack.pop();
-                    }
-                }
-            }
-        };
-
-        let span = crate::trace::span("dominators: dfs");
         for &(r, _) in index.roots() {
-            dfs(r, &mut pre, &mut vertex, &mut parent, leaf_tag, None);
+            dfs.visit(r, LEAF, None);
         }
-        // Objects found so far may make more objects live: their classes (strongly), then the
-        // referents of their References (weakly). Each round looks at the objects the previous
-        // one added; the first looks at everything, in node order so the arrays stream.
         let class_node = |v: u32| index.classes[index.class_of(v) as usize].node;
         let new_classes = |v: u32, pre: &[u32], found: &mut Vec<u32>| {
             if let Some(c) = class_node(v) {
@@ -220,316 +207,391 @@ impl Dominators {
                 }
             }
         };
+        // Leaves found by the rounds (their classes and referents are looked at too).
+        let mut new_leaves: Vec<u32> = Vec::new();
+        let mut leaf_tag = LEAF;
         let mut strong_end = 0;
         for step in [&new_classes as &dyn Fn(u32, &[u32], &mut Vec<u32>), &new_referents] {
             let mut found = Vec::new();
             for v in 0..n as u32 {
-                if pre[v as usize] != u32::MAX {
-                    step(v, &pre, &mut found);
+                if dfs.pre[v as usize] != u32::MAX {
+                    step(v, &dfs.pre, &mut found);
                 }
             }
             loop {
-                let scanned = vertex.len();
+                let scanned = dfs.vertex.len();
                 new_leaves.clear();
                 for t in std::mem::take(&mut found) {
-                    dfs(t, &mut pre, &mut vertex, &mut parent, leaf_tag, Some(&mut new_leaves));
+                    dfs.visit(t, leaf_tag, Some(&mut new_leaves));
                 }
-                if vertex.len() == scanned && new_leaves.is_empty() {
+                if dfs.vertex.len() == scanned && new_leaves.is_empty() {
                     break;
                 }
-                for &v in vertex[scanned..].iter().chain(&new_leaves) {
-                    step(v, &pre, &mut found);
+                for &v in dfs.vertex[scanned..].iter().chain(&new_leaves) {
+                    step(v, &dfs.pre, &mut found);
                 }
             }
             if strong_end == 0 {
-                strong_end = vertex.len() as u32;
+                strong_end = dfs.vertex.len() as u32;
                 leaf_tag = LEAF | LEAF_WEAK;
             }
         }
-        drop((stack, new_leaves, span));
-        let count = vertex.len();
-        let span = crate::trace::span("dominators: preds");
+        Preorder { pre: dfs.pre, vertex: dfs.vertex, parent: dfs.parent, strong_end }
+    }
+}
 
-        // Predecessors in preorder space, as `pw << 32 | pv` sorted. Only those that are not the
-        // DFS parent: semi-NCA starts each node's semidominator at its parent, so the parent adds
-        // nothing, and most objects have no other referrer. Every GC root is a child of the
-        // virtual root (0), also one the DFS reached first from another root.
-        //
-        // The same walk keeps the referrers of leaves other than the one that found them, as
-        // `(leaf, pv)`: few (a leaf is most often referred to once), and their dominators need
-        // them once semi-NCA is done. A leaf found in the strong part counts only referrers there.
-        //
-        // In chunks of objects on every core (the shortest paths on the other core are done
-        // by now, most often).
-        const CHUNK: usize = 1 << 18;
-        type Part = (Vec<u64>, Vec<(u32, u32)>);
-        let parts: Vec<Part> = {
-            use rayon::prelude::*;
-            (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|k| {
-                    let (mut preds, mut leaf_preds) = (Vec::new(), Vec::new());
-                    let range = k * CHUNK..((k + 1) * CHUNK).min(n);
-                    for_each_tree_edge(index, &pre, strong_end, range, |pv, t, pw| {
-                        if pw & LEAF == 0 {
-                            if parent[pw as usize] != pv {
-                                preds.push(u64::from(pw) << 32 | u64::from(pv));
-                            }
-                        } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
-                            leaf_preds.push((t, pv));
-                        }
-                    });
-                    (preds, leaf_preds)
-                })
-                .collect()
-        };
-        let mut preds: Vec<u64> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum::<usize>() + 64);
-        let mut leaf_preds: Vec<(u32, u32)> = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
-        for (p, l) in parts {
-            preds.extend_from_slice(&p);
-            leaf_preds.extend_from_slice(&l);
-        }
-        for &(r, _) in index.roots() {
-            let pr = pre[r as usize];
-            if pr & LEAF == 0 && parent[pr as usize] != 0 {
-                preds.push(u64::from(pr) << 32);
-            }
-        }
-        rayon::slice::ParallelSliceMut::par_sort_unstable(&mut preds[..]);
-        preds.dedup();
-        preds.shrink_to_fit();
+/// An iterative DFS over strong references that numbers the objects it enters in preorder.
+struct Dfs<'a> {
+    g: &'a crate::index::csr::Csr,
+    /// Objects with no strong reference (see [`Index::strong_leaves`]), kept out of semi-NCA
+    /// when `prune`.
+    leaves: &'a [u64],
+    prune: bool,
+    pre: Vec<u32>,
+    vertex: Vec<u32>,
+    parent: Vec<u32>,
+    stack: Vec<(u32, u32)>,
+}
 
-        drop(span);
-        let span = crate::trace::span("dominators: semi-nca");
-        // Semi-NCA.
-        let mut idom = parent.clone();
-        let mut anc = parent;
-        let mut semi: Vec<u32> = (0..count as u32).collect();
-        let mut label: Vec<u32> = (0..count as u32).collect();
-        let mut path: Vec<u32> = Vec::new();
-        let mut next = preds.len();
-        for w in (1..count).rev() {
-            let mut s = idom[w];
-            let last = w as u32 + 1;
-            while next > 0 && (preds[next - 1] >> 32) as usize == w {
-                next -= 1;
-                // The predecessors a few ahead: their ancestor links and labels.
-                if let Some(&p) = next.checked_sub(AHEAD).map(|j| &preds[j]) {
-                    prefetch::read(&anc, p as u32 as usize);
-                    prefetch::read(&label, p as u32 as usize);
-                }
-                let v = preds[next] as u32;
-                let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);
-                s = s.min(semi[u as usize]);
-            }
-            semi[w] = s;
-        }
-        drop((preds, anc, label));
-        for w in 1..count {
-            let s = semi[w];
-            let mut c = idom[w];
-            while c > s {
-                c = idom[c as usize];
-            }
-            idom[w] = c;
-        }
-        drop((semi, span));
-        let span = crate::trace::span("dominators: leaves");
-
-        // Leaves: the nearest common ancestor of their referrers (a GC root's is the virtual root).
-        let nca = |mut a: u32, mut b: u32| {
-            while a != b {
-                if a > b {
-                    a = idom[a as usize];
-                } else {
-                    b = idom[b as usize];
-                }
+impl Dfs<'_> {
+    /// Enters `s` unless visited, and everything it reaches that is not yet: leaves get `tag`
+    /// and their dominator so far (and go into `leaves` when given); the others a preorder
+    /// number and their parent.
+    #[inline]
+    fn visit(&mut self, s: u32, tag: u32, mut leaves: Option<&mut Vec<u32>>) {
+        let Dfs { g, leaves: leaf_bits, prune, pre, vertex, parent, stack } = self;
+        let (g, prune, leaf_bits) = (*g, *prune, *leaf_bits);
+        let is_leaf = |t: u32| prune && Index::is_strong_leaf(leaf_bits, t);
+        // A row about to be scanned: the entries in `pre` of its first targets, and their row
+        // starts, asked for at once (the scan would find each miss after the one before).
+        let row = |v: u32, pre: &[u32]| {
+            let (a, b) = (g.starts.get(v as usize), g.starts.get(v as usize + 1));
+            for &t in &g.targets[a as usize..(b as usize).min(a as usize + 8)] {
+                crate::prefetch::read(pre, (t & !WEAK) as usize);
+                g.prefetch_start(t & !WEAK);
             }
             a
         };
-        for (t, pv) in leaf_preds {
-            let slot = &mut pre[t as usize];
-            *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
+        if pre[s as usize] != u32::MAX {
+            return;
         }
-        for &(r, _) in index.roots() {
-            let slot = &mut pre[r as usize];
-            if *slot & LEAF != 0 {
-                *slot &= !LEAF_NODE;
+        if is_leaf(s) {
+            pre[s as usize] = tag;
+            if let Some(l) = leaves {
+                l.push(s);
             }
+            return;
         }
-
-        drop(span);
-        let span = crate::trace::span("dominators: to nodes");
-        // From here on, node space.
-        // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
-        let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(UNREACHABLE, n).collect();
-        let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
-        let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
-        for w in 1..count {
-            if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
-                prefetch::read(idom_n, x as usize);
-                prefetch::read(&vertex, d as usize);
-            }
-            idom_n[vertex[w] as usize] = to_node(idom[w]);
-        }
-        drop(idom);
-        let mut reach = vec![REACH_NONE; n];
-        let (mut leaves, mut strong_leaves) = (0u64, 0u64);
-        for (v, &p) in pre.iter().enumerate() {
-            if let Some(&q) = pre.get(v + AHEAD).filter(|&&q| q != u32::MAX && q & LEAF != 0) {
-                prefetch::read(&vertex, (q & LEAF_NODE) as usize);
-            }
-            reach[v] = match p {
-                u32::MAX => REACH_NONE,
-                p if p & LEAF != 0 => {
-                    idom_n[v] = to_node(p & LEAF_NODE);
-                    leaves += 1;
-                    if p & LEAF_WEAK == 0 {
-                        strong_leaves += 1;
-                        REACH_STRONG
-                    } else {
-                        REACH_WEAK
-                    }
-                }
-                p if p < strong_end => REACH_STRONG,
-                _ => REACH_WEAK,
-            };
-        }
-        drop((pre, span));
-
-        Tree {
-            idom: idom_arc,
-            reach,
-            vertex,
-            reached: count - 1 + leaves as usize,
-            strong_objects: u64::from(strong_end - 1) + strong_leaves,
-        }
-    }
-
-    /// Retained sizes and the children rows of `tree` (the sizes' part of
-    /// [`compute`](Self::compute)): they read the immediate dominators only, one on each core.
-    pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
-        let Tree { idom, reach, vertex, reached, strong_objects } = tree;
-        let n = index.len();
-        let idom_n: &[u32] = &idom;
-        let ((retained, counts, reachable_bytes), (child_starts, children)) = rayon::join(
-            || {
-                let _span = crate::trace::span("dominators: retained");
-                // Retained sizes: leaves into their dominators, then the others children before
-                // parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects
-                // retaining 64 KB or more move to the map.
-                let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
-                let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
-                // Each loop asks for what it reads or writes at random some steps ahead.
-                let ahead = |retained: &Packed<Vec<u16>, Map>, counts: &Packed<Vec<u16>, Map>, v: u32| {
-                    prefetch::read(&retained.small, v as usize);
-                    prefetch::read(&counts.small, v as usize);
-                };
-                for (i, &v) in vertex.iter().enumerate().skip(1) {
-                    if let Some(&x) = vertex.get(i + AHEAD) {
-                        ahead(&retained, &counts, x);
-                        prefetch::read(&index.shallow, x as usize);
-                    }
-                    retained.set(v, index.shallow_size(v));
-                    counts.set(v, 1);
-                }
-                let mut reachable_bytes = 0u64;
-                for v in 0..n as u32 {
-                    if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < ROOT) {
-                        ahead(&retained, &counts, x);
-                    }
-                    let d = idom_n[v as usize];
-                    if d == UNREACHABLE || counts.small[v as usize] != 0 {
-                        continue;
-                    }
-                    let r = index.shallow_size(v);
-                    retained.set(v, r);
-                    counts.set(v, 1);
-                    if d == ROOT {
-                        reachable_bytes += r;
-                    } else {
-                        retained.set(d, retained.get(d) + r);
-                        counts.set(d, counts.get(d) + 1);
-                    }
-                }
-                for i in (1..vertex.len()).rev() {
-                    if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
-                        prefetch::read(idom_n, x as usize);
-                        ahead(&retained, &counts, x);
-                    }
-                    if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
-                        if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < ROOT) {
-                            ahead(&retained, &counts, d);
+        pre[s as usize] = vertex.len() as u32;
+        vertex.push(s);
+        parent.push(0);
+        stack.push((s, row(s, pre)));
+        while let Some(top) = stack.last_mut() {
+            let (v, mut pos) = *top;
+            let end = g.starts.get(v as usize + 1);
+            let mut next = None;
+            while pos < end {
+                let t = g.targets[pos as usize];
+                pos += 1;
+                if t & WEAK == 0 && pre[t as usize] == u32::MAX {
+                    if is_leaf(t) {
+                        pre[t as usize] = tag | pre[v as usize];
+                        if let Some(l) = leaves.as_deref_mut() {
+                            l.push(t);
                         }
-                    }
-                    let v = vertex[i];
-                    let d = idom_n[v as usize];
-                    let r = retained.get(v);
-                    if d == ROOT {
-                        reachable_bytes += r;
                     } else {
-                        retained.set(d, retained.get(d) + r);
-                        counts.set(d, counts.get(d) + counts.get(v));
+                        next = Some(t);
+                        break;
                     }
                 }
-                drop(vertex);
-                (retained, counts, reachable_bytes)
-            },
-            || {
-                let _span = crate::trace::span("dominators: children");
-                // The tree's children, each row in node order; row `n` is the virtual root's.
-                // Rows are counted in 16 bits (a map for 65,535 children and more), the starts
-                // made from the counts, then each row filled back to front while its count goes
-                // down: no list of starts in 32 bits at this, the phase's peak.
-                let slot = |d: u32| if d == ROOT { n as u32 } else { d };
-                let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
-                for (v, &d) in idom_n.iter().enumerate() {
-                    if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < ROOT) {
-                        prefetch::read(&kids.small, x as usize);
-                    }
-                    if d != UNREACHABLE {
-                        kids.set(slot(d), kids.get(slot(d)) + 1);
-                    }
+            }
+            top.1 = pos;
+            match next {
+                Some(t) => {
+                    pre[t as usize] = vertex.len() as u32;
+                    parent.push(pre[v as usize]);
+                    vertex.push(t);
+                    stack.push((t, row(t, pre)));
                 }
-                let mut sum = 0u32;
-                let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
-                    let start = sum;
-                    if k <= n {
-                        sum += kids.get(k as u32) as u32;
-                    }
-                    start
-                }));
-                let mut children = vec![0u32; reached];
-                for v in (0..n as u32).rev() {
-                    if let Some(&x) = (v as usize).checked_sub(AHEAD).map(|j| &idom_n[j]).filter(|&&x| x < ROOT) {
-                        prefetch::read(&kids.small, x as usize);
-                        child_starts.prefetch(x as usize);
-                    }
-                    let d = idom_n[v as usize];
-                    if d != UNREACHABLE {
-                        let k = slot(d);
-                        let left = kids.get(k) - 1;
-                        kids.set(k, left);
-                        children[child_starts.get(k as usize) as usize + left as usize] = v;
-                    }
+                None => {
+                    stack.pop();
                 }
-                (child_starts, children)
-            },
-        );
-        Dominators {
-            idom,
-            retained: retained.small,
-            big_retained: retained.big,
-            retained_count: counts.small,
-            big_count: counts.big,
-            reach,
-            child_starts,
-            children,
-            reachable_objects: reached as u64,
-            reachable_bytes,
-            strong_objects,
+            }
         }
     }
+}
+
+/// Predecessors in preorder space, as `pw << 32 | pv` sorted. Only those that are not the DFS
+/// parent: semi-NCA starts each node's semidominator at its parent, so the parent adds nothing,
+/// and most objects have no other referrer. Every GC root is a child of the virtual root (0),
+/// also one the DFS reached first from another root.
+///
+/// The same walk keeps the referrers of leaves other than the one that found them, as
+/// `(leaf, pv)`: few (a leaf is most often referred to once), and their dominators need them
+/// once semi-NCA is done. A leaf found in the strong part counts only referrers there.
+///
+/// In chunks of objects on every core (the shortest paths on the other core are done by now,
+/// most often).
+fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) {
+    const CHUNK: usize = 1 << 18;
+    type Part = (Vec<u64>, Vec<(u32, u32)>);
+    let Preorder { pre, parent, strong_end, .. } = order;
+    let (n, strong_end) = (index.len(), *strong_end);
+    let parts: Vec<Part> = {
+        use rayon::prelude::*;
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|k| {
+                let (mut preds, mut leaf_preds) = (Vec::new(), Vec::new());
+                let range = k * CHUNK..((k + 1) * CHUNK).min(n);
+                for_each_tree_edge(index, pre, strong_end, range, |pv, t, pw| {
+                    if pw & LEAF == 0 {
+                        if parent[pw as usize] != pv {
+                            preds.push(u64::from(pw) << 32 | u64::from(pv));
+                        }
+                    } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
+                        leaf_preds.push((t, pv));
+                    }
+                });
+                (preds, leaf_preds)
+            })
+            .collect()
+    };
+    let mut preds: Vec<u64> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum::<usize>() + 64);
+    let mut leaf_preds: Vec<(u32, u32)> = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    for (p, l) in parts {
+        preds.extend_from_slice(&p);
+        leaf_preds.extend_from_slice(&l);
+    }
+    for &(r, _) in index.roots() {
+        let pr = pre[r as usize];
+        if pr & LEAF == 0 && parent[pr as usize] != 0 {
+            preds.push(u64::from(pr) << 32);
+        }
+    }
+    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut preds[..]);
+    preds.dedup();
+    preds.shrink_to_fit();
+    (preds, leaf_preds)
+}
+
+/// Semi-NCA over the objects in preorder: semidominators from the predecessors (in reverse
+/// preorder, with LLVM's path-compressing `eval`), then each immediate dominator as the nearest
+/// ancestor at or above the semidominator. Gives the immediate dominators in preorder space.
+fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
+    let count = parent.len();
+    let mut idom = parent.clone();
+    let mut anc = parent;
+    let mut semi: Vec<u32> = (0..count as u32).collect();
+    let mut label: Vec<u32> = (0..count as u32).collect();
+    let mut path: Vec<u32> = Vec::new();
+    let mut next = preds.len();
+    for w in (1..count).rev() {
+        let mut s = idom[w];
+        let last = w as u32 + 1;
+        while next > 0 && (preds[next - 1] >> 32) as usize == w {
+            next -= 1;
+            // The predecessors a few ahead: their ancestor links and labels.
+            if let Some(&p) = next.checked_sub(AHEAD).map(|j| &preds[j]) {
+                prefetch::read(&anc, p as u32 as usize);
+                prefetch::read(&label, p as u32 as usize);
+            }
+            let v = preds[next] as u32;
+            let u = eval(v, last, &mut anc, &mut label, &semi, &mut path);
+            s = s.min(semi[u as usize]);
+        }
+        semi[w] = s;
+    }
+    drop((preds, anc, label));
+    for w in 1..count {
+        let s = semi[w];
+        let mut c = idom[w];
+        while c > s {
+            c = idom[c as usize];
+        }
+        idom[w] = c;
+    }
+    idom
+}
+
+/// Leaves: the nearest common ancestor of their referrers in the tree of the others (a GC
+/// root's is the virtual root), written into their entries in `pre`.
+fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], leaf_preds: Vec<(u32, u32)>) {
+    let nca = |mut a: u32, mut b: u32| {
+        while a != b {
+            if a > b {
+                a = idom[a as usize];
+            } else {
+                b = idom[b as usize];
+            }
+        }
+        a
+    };
+    for (t, pv) in leaf_preds {
+        let slot = &mut pre[t as usize];
+        *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
+    }
+    for &(r, _) in index.roots() {
+        let slot = &mut pre[r as usize];
+        if *slot & LEAF != 0 {
+            *slot &= !LEAF_NODE;
+        }
+    }
+}
+
+/// From preorder space to node space: each object's immediate dominator, leaves' included, and
+/// how it is reachable.
+fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) -> Tree {
+    let n = pre.len();
+    let count = vertex.len();
+    // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
+    let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(UNREACHABLE, n).collect();
+    let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
+    let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
+    for w in 1..count {
+        if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
+            prefetch::read(idom_n, x as usize);
+            prefetch::read(&vertex, d as usize);
+        }
+        idom_n[vertex[w] as usize] = to_node(idom[w]);
+    }
+    drop(idom);
+    let mut reach = vec![REACH_NONE; n];
+    let (mut leaves, mut strong_leaves) = (0u64, 0u64);
+    for (v, &p) in pre.iter().enumerate() {
+        if let Some(&q) = pre.get(v + AHEAD).filter(|&&q| q != u32::MAX && q & LEAF != 0) {
+            prefetch::read(&vertex, (q & LEAF_NODE) as usize);
+        }
+        reach[v] = match p {
+            u32::MAX => REACH_NONE,
+            p if p & LEAF != 0 => {
+                idom_n[v] = to_node(p & LEAF_NODE);
+                leaves += 1;
+                if p & LEAF_WEAK == 0 {
+                    strong_leaves += 1;
+                    REACH_STRONG
+                } else {
+                    REACH_WEAK
+                }
+            }
+            p if p < strong_end => REACH_STRONG,
+            _ => REACH_WEAK,
+        };
+    }
+    drop(pre);
+    Tree {
+        idom: idom_arc,
+        reach,
+        vertex,
+        reached: count - 1 + leaves as usize,
+        strong_objects: u64::from(strong_end - 1) + strong_leaves,
+    }
+}
+
+/// Retained sizes and counts: leaves into their dominators, then the others children before
+/// parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects retaining 64 KB
+/// or more move to the map. Also the shallow bytes the virtual root's children retain.
+fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wide, u64) {
+    let n = index.len();
+    let _span = crate::trace::span("dominators: retained");
+    let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
+    let mut counts = Packed { small: vec![0u16; n], big: Default::default() };
+    // Each loop asks for what it reads or writes at random some steps ahead.
+    let ahead = |retained: &Packed<Vec<u16>, Map>, counts: &Packed<Vec<u16>, Map>, v: u32| {
+        prefetch::read(&retained.small, v as usize);
+        prefetch::read(&counts.small, v as usize);
+    };
+    for (i, &v) in vertex.iter().enumerate().skip(1) {
+        if let Some(&x) = vertex.get(i + AHEAD) {
+            ahead(&retained, &counts, x);
+            prefetch::read(&index.shallow, x as usize);
+        }
+        retained.set(v, index.shallow_size(v));
+        counts.set(v, 1);
+    }
+    let mut reachable_bytes = 0u64;
+    for v in 0..n as u32 {
+        if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < ROOT) {
+            ahead(&retained, &counts, x);
+        }
+        let d = idom_n[v as usize];
+        if d == UNREACHABLE || counts.small[v as usize] != 0 {
+            continue;
+        }
+        let r = index.shallow_size(v);
+        retained.set(v, r);
+        counts.set(v, 1);
+        if d == ROOT {
+            reachable_bytes += r;
+        } else {
+            retained.set(d, retained.get(d) + r);
+            counts.set(d, counts.get(d) + 1);
+        }
+    }
+    for i in (1..vertex.len()).rev() {
+        if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
+            prefetch::read(idom_n, x as usize);
+            ahead(&retained, &counts, x);
+        }
+        if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
+            if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < ROOT) {
+                ahead(&retained, &counts, d);
+            }
+        }
+        let v = vertex[i];
+        let d = idom_n[v as usize];
+        let r = retained.get(v);
+        if d == ROOT {
+            reachable_bytes += r;
+        } else {
+            retained.set(d, retained.get(d) + r);
+            counts.set(d, counts.get(d) + counts.get(v));
+        }
+    }
+    drop(vertex);
+    (retained, counts, reachable_bytes)
+}
+
+/// The tree's children, each row in node order; row `n` is the virtual root's. Rows are
+/// counted in 16 bits (a map for 65,535 children and more), the starts made from the counts,
+/// then each row filled back to front while its count goes down: no list of starts in 32 bits
+/// at this, the phase's peak.
+fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::csr::Starts, Vec<u32>) {
+    let n = idom_n.len();
+    let _span = crate::trace::span("dominators: children");
+    let slot = |d: u32| if d == ROOT { n as u32 } else { d };
+    let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
+    for (v, &d) in idom_n.iter().enumerate() {
+        if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < ROOT) {
+            prefetch::read(&kids.small, x as usize);
+        }
+        if d != UNREACHABLE {
+            kids.set(slot(d), kids.get(slot(d)) + 1);
+        }
+    }
+    let mut sum = 0u32;
+    let child_starts = crate::index::csr::Starts::collect((0..n + 2).map(|k| {
+        let start = sum;
+        if k <= n {
+            sum += kids.get(k as u32) as u32;
+        }
+        start
+    }));
+    let mut children = vec![0u32; reached];
+    for v in (0..n as u32).rev() {
+        if let Some(&x) = (v as usize).checked_sub(AHEAD).map(|j| &idom_n[j]).filter(|&&x| x < ROOT) {
+            prefetch::read(&kids.small, x as usize);
+            child_starts.prefetch(x as usize);
+        }
+        let d = idom_n[v as usize];
+        if d != UNREACHABLE {
+            let k = slot(d);
+            let left = kids.get(k) - 1;
+            kids.set(k, left);
+            children[child_starts.get(k as usize) as usize + left as usize] = v;
+        }
+    }
+    (child_starts, children)
 }
 
 /// A leaf's entry in `pre` (see [`Dominators::compute`]).
@@ -547,6 +609,9 @@ pub(crate) struct Packed<V, M> {
 }
 
 type Map = rustc_hash::FxHashMap<u32, u64>;
+
+/// 16-bit values with a map for the wide ones, owned.
+type Wide = Packed<Vec<u16>, Map>;
 
 /// A list of narrow values, owned or borrowed.
 pub(crate) trait Smalls {

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::hprof::tags;
+use crate::spec::{record_name, sub_record_name};
 
 /// A failure to read a dump, with the byte offset and the record it happened in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +38,30 @@ pub enum ErrorKind {
     BadBasicType(u8),
     /// The file could not be read at all.
     Io(String),
+    /// The dump holds more than the engine's compact columns index, or than the format's
+    /// length fields hold.
+    TooLarge(Limit),
+}
+
+/// A limit of the engine's compact columns, or of HPROF's 32-bit lengths, that a dump exceeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Limit {
+    /// Objects lie past the first terabyte of the file (their offsets are kept in 40 bits).
+    #[error("the dump is larger than this engine indexes (1 TB)")]
+    FileSize,
+    /// More classes than class numbers hold (24 bits).
+    #[error("{0} classes: more than this engine indexes (16 M)")]
+    Classes(u64),
+    /// More references than the graph's 32-bit edge numbers hold.
+    #[error("{0} references: more than this engine indexes (4 G)")]
+    References(u64),
+    /// A sub-record the rewriter would write longer than a segment's `u4` length holds.
+    #[error("a sub-record larger than 4 GiB")]
+    SubRecord,
+    /// A heap dump record the rewriter would write longer than its `u4` length holds.
+    #[error("a heap dump record over 4 GiB")]
+    HeapDumpRecord,
 }
 
 impl Error {
@@ -75,7 +99,7 @@ impl fmt::Display for Error {
             ErrorKind::UnknownSubRecord(t) => {
                 write!(f, "unknown heap sub-record tag 0x{t:02x}")?;
                 if let Some(r) = self.record {
-                    write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+                    write!(f, " in {} (0x{r:02x})", record_name(r))?;
                 }
                 write!(f, " at 0x{:x}", self.offset)
             }
@@ -84,6 +108,7 @@ impl fmt::Display for Error {
                 self.fmt_where(f)
             }
             ErrorKind::Io(msg) => write!(f, "{msg}"),
+            ErrorKind::TooLarge(limit) => write!(f, "{limit}"),
         }
     }
 }
@@ -91,12 +116,12 @@ impl fmt::Display for Error {
 impl Error {
     fn fmt_where(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.record, self.sub_record) {
-            (_, Some(s)) => write!(f, "{} (0x{s:02x})", tags::sub_record_name(s))?,
-            (Some(r), None) => write!(f, "{} (0x{r:02x})", tags::record_name(r))?,
+            (_, Some(s)) => write!(f, "{} (0x{s:02x})", sub_record_name(s))?,
+            (Some(r), None) => write!(f, "{} (0x{r:02x})", record_name(r))?,
             (None, None) => write!(f, "data")?,
         }
         if let (Some(r), Some(_)) = (self.record, self.sub_record) {
-            write!(f, " in {} (0x{r:02x})", tags::record_name(r))?;
+            write!(f, " in {} (0x{r:02x})", record_name(r))?;
         }
         write!(f, " at 0x{:x}", self.offset)
     }
@@ -106,3 +131,17 @@ impl std::error::Error for Error {}
 
 /// Results of the engine.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_say_what_is_too_large() {
+        let text = |l: Limit| Error::new(0, ErrorKind::TooLarge(l)).in_record(0x1c).to_string();
+        assert_eq!(text(Limit::FileSize), "the dump is larger than this engine indexes (1 TB)");
+        assert_eq!(text(Limit::Classes(17_000_000)), "17000000 classes: more than this engine indexes (16 M)");
+        assert_eq!(text(Limit::References(1 << 32)), "4294967296 references: more than this engine indexes (4 G)");
+        assert_eq!(text(Limit::SubRecord), "a sub-record larger than 4 GiB");
+    }
+}

@@ -24,6 +24,7 @@ pub mod data;
 pub mod diff;
 pub mod dominators;
 pub mod error;
+pub mod fmt;
 pub mod hprof;
 pub mod index;
 pub mod leaks;
@@ -33,13 +34,15 @@ pub mod proguard;
 pub mod quick;
 pub mod report;
 pub mod rewrite;
-pub mod sizes;
+/// Shallow size models (part of indexing: the index holds each object's size).
+pub use index::sizes;
+pub mod spec;
 pub mod strip;
 mod trace;
 pub mod values;
 
 pub use analysis::{ClassStats, Heap};
 pub use cache::Cache;
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Limit, Result};
 pub use index::{Index, Node, ObjectKind, Options, Phase};
 pub use sizes::SizeModel;

@@ -8,10 +8,11 @@ use rustc_hash::FxHashMap;
 
 use crate::data::Data;
 use crate::error::{ErrorKind, Result};
-use crate::hprof::tags::{record, sub};
 use crate::hprof::{parse_header, read_sub_record, BasicType, Cursor, Header, Records, SubRecord, TopRecord};
+use crate::index::sizes::{SizeModel, Sizer};
 use crate::index::{class_table, sizer_for, Counts};
-use crate::sizes::{SizeModel, Sizer};
+use crate::spec::record;
+use crate::spec::sub::{self, instance, object_array};
 
 /// One histogram row.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -155,7 +156,7 @@ fn count_sub_record(c: &mut Cursor<'_>, t: &mut Tally) -> Result<()> {
     let tag = *c.data().get(start).unwrap_or(&0);
     let r = match tag {
         sub::INSTANCE_DUMP => (|| {
-            c.skip(1 + id + 4)?;
+            c.skip_to(start, instance::class_id(id))?;
             let class = c.id()?;
             let n = c.u4()?;
             c.skip(n as usize)?;
@@ -164,9 +165,9 @@ fn count_sub_record(c: &mut Cursor<'_>, t: &mut Tally) -> Result<()> {
             Ok(())
         })(),
         sub::OBJECT_ARRAY_DUMP => (|| {
-            c.skip(1)?;
+            c.skip_to(start, sub::ID)?;
             let array_id = c.id()?;
-            c.skip(4)?;
+            c.skip_to(start, object_array::length(id))?;
             let len = c.u4()?;
             let class = c.id()?;
             c.skip((len as usize).saturating_mul(id))?;
@@ -174,7 +175,7 @@ fn count_sub_record(c: &mut Cursor<'_>, t: &mut Tally) -> Result<()> {
             *t.object_arrays.entry((class, len)).or_default() += 1;
             if id == 8 && !t.mat_compressed {
                 t.mat_compressed =
-                    crate::sizes::detect_ref_size_mat(t.prev_array.iter().copied().chain([(array_id, len)]));
+                    crate::index::sizes::detect_ref_size_mat(t.prev_array.iter().copied().chain([(array_id, len)]));
                 t.prev_array = Some((array_id, len));
             }
             Ok(())

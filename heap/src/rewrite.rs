@@ -14,10 +14,11 @@ use std::io::Write;
 
 use rustc_hash::FxHashMap;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Limit, Result};
 use crate::hprof::cursor::read_id;
-use crate::hprof::tags::{record, sub, BasicType};
 use crate::hprof::{parse_header, Cursor, Format};
+use crate::spec::sub::{self, class_dump, heap_dump_info, instance, object_array, primitive_array};
+use crate::spec::{header, record, BasicType};
 
 /// What happens to primitive array values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,9 +78,9 @@ impl Plan {
 }
 
 /// Heap type of Android's zygote heap.
-pub const HEAP_ZYGOTE: u32 = 0x5A;
+pub const HEAP_ZYGOTE: u32 = crate::spec::heap_type::ZYGOTE;
 /// Heap type of Android's image heap.
-pub const HEAP_IMAGE: u32 = 0x49;
+pub const HEAP_IMAGE: u32 = crate::spec::heap_type::IMAGE;
 
 const SEGMENT_FLUSH: usize = 1 << 20;
 
@@ -177,7 +178,7 @@ impl<W: Write> Rewriter<W> {
             plan,
             st: St::Header,
             acc: Vec::new(),
-            need: 31,
+            need: header::LEN,
             id_size: 4,
             pos: 0,
             rec_tag: 0,
@@ -243,7 +244,7 @@ impl<W: Write> Rewriter<W> {
     }
 
     fn segment_header(&mut self, len: u64) -> Result<()> {
-        let len = u32::try_from(len).map_err(|_| self.err(ErrorKind::Io("a sub-record larger than 4 GiB".into())))?;
+        let len = u32::try_from(len).map_err(|_| self.err(ErrorKind::TooLarge(Limit::SubRecord)))?;
         let mut h = vec![record::HEAP_DUMP_SEGMENT];
         h.extend_from_slice(&self.rec_time);
         h.extend_from_slice(&len.to_be_bytes());
@@ -297,7 +298,7 @@ impl<W: Write> Rewriter<W> {
                     // Take as much of the head as is known to belong to it at once (most heads
                     // are whole in the chunk): one step per sub-record instead of two.
                     let tag = data[0];
-                    let hint = head_hint(tag, self.id_size).unwrap_or(1);
+                    let hint = sub::head_len(tag, self.id_size).unwrap_or(1);
                     // (A head the record cannot hold is left to `want` to report, from its tag.)
                     let take = if hint as u64 <= self.heap_left { hint.min(data.len()) } else { 1 };
                     self.acc.clear();
@@ -323,7 +324,7 @@ impl<W: Write> Rewriter<W> {
                     self.st = if left == take as u64 { St::RecHead } else { St::Pass { left: left - take as u64 } };
                     if self.st == St::RecHead {
                         self.acc.clear();
-                        self.need = 9;
+                        self.need = record::HEAD_LEN;
                     }
                 }
                 St::SubBody { left, act } => {
@@ -370,8 +371,7 @@ impl<W: Write> Rewriter<W> {
     fn end_heap_record(&mut self) -> Result<()> {
         if self.plan.keep_segments {
             let seg = std::mem::take(&mut self.seg);
-            let len = u32::try_from(seg.len())
-                .map_err(|_| self.err(ErrorKind::Io("a heap dump record over 4 GiB".into())))?;
+            let len = u32::try_from(seg.len()).map_err(|_| self.err(ErrorKind::TooLarge(Limit::HeapDumpRecord)))?;
             let mut h = vec![self.heap_tag];
             h.extend_from_slice(&self.rec_time);
             h.extend_from_slice(&len.to_be_bytes());
@@ -384,7 +384,7 @@ impl<W: Write> Rewriter<W> {
             self.close_dump()?;
         }
         self.acc.clear();
-        self.need = 9;
+        self.need = record::HEAD_LEN;
         self.st = St::RecHead;
         Ok(())
     }
@@ -399,21 +399,21 @@ impl<W: Write> Rewriter<W> {
                     h.format = v;
                 }
                 let mut out = format!("JAVA PROFILE {}\0", h.format.as_str()).into_bytes();
-                out.extend_from_slice(&self.acc[19..31]);
+                out.extend_from_slice(&self.acc[header::ID_SIZE..header::LEN]);
                 self.write_out(&out)?;
                 self.acc.clear();
-                self.need = 9;
+                self.need = record::HEAD_LEN;
                 self.st = St::RecHead;
             }
             St::RecHead => self.record_head()?,
             St::Names { tag, .. } => {
                 let mut rec = std::mem::take(&mut self.acc);
-                self.note_names(tag, &rec[9..]);
+                self.note_names(tag, &rec[record::HEAD_LEN..]);
                 let r = self.write_out(&rec);
                 rec.clear();
                 self.acc = rec;
                 r?;
-                self.need = 9;
+                self.need = record::HEAD_LEN;
                 self.st = St::RecHead;
             }
             St::SubHead { tag } => self.sub_head(tag)?,
@@ -424,9 +424,9 @@ impl<W: Write> Rewriter<W> {
 
     fn record_head(&mut self) -> Result<()> {
         let tag = self.acc[0];
-        let len = u64::from(u32::from_be_bytes([self.acc[5], self.acc[6], self.acc[7], self.acc[8]]));
+        let len = u64::from(u4(&self.acc, record::LENGTH));
         self.rec_tag = tag;
-        self.rec_time.copy_from_slice(&self.acc[1..5]);
+        self.rec_time.copy_from_slice(&self.acc[record::TIME..record::LENGTH]);
         match tag {
             record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => {
                 self.heap_tag = tag;
@@ -442,16 +442,16 @@ impl<W: Write> Rewriter<W> {
                 self.write_out(&head)?;
                 self.acc = head;
                 self.acc.clear();
-                self.need = 9;
+                self.need = record::HEAD_LEN;
                 self.st = if len == 0 { St::RecHead } else { St::Pass { left: len } };
             }
             record::HEAP_DUMP_END => {
                 self.close_dump()?;
                 self.acc.clear();
-                self.need = 9;
+                self.need = record::HEAD_LEN;
             }
             record::STRING | record::LOAD_CLASS if self.plan.zero_fields => {
-                self.need = 9 + len as usize;
+                self.need = record::HEAD_LEN + len as usize;
                 self.st = St::Names { tag, left: len };
                 if len == 0 {
                     self.step()?;
@@ -464,7 +464,7 @@ impl<W: Write> Rewriter<W> {
                 self.write_out(&head)?;
                 self.acc = head;
                 self.acc.clear();
-                self.need = 9;
+                self.need = record::HEAD_LEN;
                 self.st = if len == 0 { St::RecHead } else { St::Pass { left: len } };
             }
         }
@@ -473,16 +473,16 @@ impl<W: Write> Rewriter<W> {
 
     fn note_names(&mut self, tag: u8, body: &[u8]) {
         let id = self.id_size as u32;
-        if tag == record::STRING && body.len() >= self.id_size {
-            let text = &body[self.id_size..];
+        if tag == record::STRING && body.len() >= record::string::text(self.id_size) {
+            let text = &body[record::string::text(self.id_size)..];
             for name in ["mWidth", "mHeight", "android.graphics.Bitmap"] {
                 if text == name.as_bytes() {
                     self.keep_names.insert(read_id(body, id), name);
                 }
             }
-        } else if tag == record::LOAD_CLASS && body.len() >= 8 + 2 * self.id_size {
-            let class = read_id(&body[4..], id);
-            let name = read_id(&body[8 + self.id_size..], id);
+        } else if tag == record::LOAD_CLASS && body.len() >= record::load_class::len(self.id_size) {
+            let class = read_id(&body[record::load_class::CLASS_ID..], id);
+            let name = read_id(&body[record::load_class::name_id(self.id_size)..], id);
             if self.keep_names.get(&name) == Some(&"android.graphics.Bitmap") {
                 self.bitmap_classes.push(class);
             }
@@ -498,7 +498,7 @@ impl<W: Write> Rewriter<W> {
                 Ok(n) => n,
                 Err(need) => return self.want(need),
             },
-            other => match head_hint(other, id) {
+            other => match sub::head_len(other, id) {
                 Some(n) => n,
                 None => return Err(self.err_at(self.pos - self.acc.len() as u64, ErrorKind::UnknownSubRecord(other))),
             },
@@ -533,13 +533,10 @@ impl<W: Write> Rewriter<W> {
     /// Decides what to do with a sub-record whose head is complete.
     fn sub_record(&mut self, tag: u8, head: &mut [u8]) -> Result<()> {
         let id = self.id_size;
-        let u4 = |b: &[u8], at: usize| u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
         self.need = 0;
-        let body_len: u64;
-        let mut act = Body::Copy;
-        match tag {
+        let (body_len, act) = match tag {
             sub::HEAP_DUMP_INFO => {
-                let heap_type = u4(head, 1);
+                let heap_type = u4(head, heap_dump_info::HEAP_TYPE);
                 self.dropping = self.plan.drop_heaps.contains(&heap_type);
                 if !self.dropping && !self.plan.to_hotspot {
                     self.emit(head)?;
@@ -557,7 +554,7 @@ impl<W: Write> Rewriter<W> {
             {
                 // HotSpot has no such roots: they become ROOT UNKNOWN naming the same object.
                 let mut out = vec![sub::ROOT_UNKNOWN];
-                out.extend_from_slice(&head[1..1 + id]);
+                out.extend_from_slice(&head[sub::ID..sub::ID + id]);
                 self.emit(&out)?;
                 return self.done_head();
             }
@@ -568,75 +565,90 @@ impl<W: Write> Rewriter<W> {
                 self.emit(head)?;
                 return self.done_head();
             }
-            sub::INSTANCE_DUMP => {
-                body_len = u64::from(u4(head, 1 + 2 * id + 4));
-                if self.dropping {
-                    act = Body::Skip;
-                    self.stats.objects_dropped += 1;
-                } else if self.plan.zero_fields {
-                    act = Body::Gather;
-                }
-            }
+            sub::INSTANCE_DUMP => (u64::from(u4(head, instance::length(id))), self.object_body(self.plan.zero_fields)),
             sub::OBJECT_ARRAY_DUMP => {
-                body_len = u64::from(u4(head, 1 + id + 4)) * id as u64;
-                if self.dropping {
-                    act = Body::Skip;
-                    self.stats.objects_dropped += 1;
-                }
+                (u64::from(u4(head, object_array::length(id))) * id as u64, self.object_body(false))
             }
-            sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => {
-                let len = u4(head, 1 + id + 4);
-                let code = head[1 + id + 8];
-                let elem = BasicType::from_code(code)
-                    .filter(|t| *t != BasicType::Object)
-                    .ok_or_else(|| self.err(ErrorKind::BadBasicType(code)))?;
-                let bytes = u64::from(len) * u64::from(elem.size(id as u32));
-                // hprof-conv -z keeps NODATA records even in the heaps it drops.
-                if self.dropping && !(tag == sub::PRIMITIVE_ARRAY_NODATA && self.plan.to_hotspot) {
-                    self.stats.objects_dropped += 1;
-                    body_len = if tag == sub::PRIMITIVE_ARRAY_DUMP { bytes } else { 0 };
-                    act = Body::Skip;
-                } else if tag == sub::PRIMITIVE_ARRAY_NODATA {
-                    body_len = 0;
-                    if self.plan.restore_nodata || self.plan.to_hotspot {
-                        // HotSpot has no NODATA: a full array of zeros (hprof-conv writes the head
-                        // alone, which leaves a malformed record when the count is not zero).
-                        head[0] = sub::PRIMITIVE_ARRAY_DUMP;
-                        self.stats.arrays_restored += 1;
-                        self.emit_sized(head, bytes)?;
-                        self.zeros(bytes, false)?;
-                        return self.done_head();
-                    }
-                } else {
-                    body_len = bytes;
-                    let array_id = read_id(&head[1..], id as u32);
-                    if !self.plan.remove_arrays.is_empty() && self.plan.remove_arrays.contains(&array_id) {
-                        self.stats.objects_dropped += 1;
-                        self.st = St::SubBody { left: body_len, act: Body::Skip };
-                        if body_len == 0 {
-                            return self.end_sub_record(Body::Skip);
-                        }
-                        return Ok(());
-                    }
-                    let keep = match (&self.plan.keep_arrays, self.plan.array_values) {
-                        (Some(ids), _) => ids.contains(&array_id),
-                        (None, ArrayValues::Keep) => true,
-                        (None, ArrayValues::Drop) => false,
-                        (None, ArrayValues::KeepUpTo(n)) => len <= n,
-                    };
-                    if !keep {
-                        head[0] = sub::PRIMITIVE_ARRAY_NODATA;
-                        self.stats.arrays_emptied += 1;
-                        act = Body::Skip;
-                    }
-                }
-            }
+            sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => match self.primitive_array(tag, head)? {
+                Some(body) => body,
+                None => return Ok(()),
+            },
             _ => {
                 // Roots: copied as they are.
                 self.emit(head)?;
                 return self.done_head();
             }
+        };
+        self.start_body(tag, head, body_len, act)
+    }
+
+    /// What happens to the body of an instance or object array: skipped in a heap being
+    /// dropped, gathered when `gather` (its fields are zeroed), else copied.
+    fn object_body(&mut self, gather: bool) -> Body {
+        if self.dropping {
+            self.stats.objects_dropped += 1;
+            Body::Skip
+        } else if gather {
+            Body::Gather
+        } else {
+            Body::Copy
         }
+    }
+
+    /// A primitive array's head (DUMP or NODATA): its body's length and what happens to it, or
+    /// `None` when the record is done with (restored as zeros, or removed).
+    fn primitive_array(&mut self, tag: u8, head: &mut [u8]) -> Result<Option<(u64, Body)>> {
+        let id = self.id_size;
+        let len = u4(head, primitive_array::length(id));
+        let code = head[primitive_array::elem_type(id)];
+        let elem = BasicType::from_code(code)
+            .filter(|t| *t != BasicType::Object)
+            .ok_or_else(|| self.err(ErrorKind::BadBasicType(code)))?;
+        let bytes = u64::from(len) * u64::from(elem.size(id as u32));
+        // hprof-conv -z keeps NODATA records even in the heaps it drops.
+        if self.dropping && !(tag == sub::PRIMITIVE_ARRAY_NODATA && self.plan.to_hotspot) {
+            self.stats.objects_dropped += 1;
+            return Ok(Some((if tag == sub::PRIMITIVE_ARRAY_DUMP { bytes } else { 0 }, Body::Skip)));
+        }
+        if tag == sub::PRIMITIVE_ARRAY_NODATA {
+            if self.plan.restore_nodata || self.plan.to_hotspot {
+                // HotSpot has no NODATA: a full array of zeros (hprof-conv writes the head
+                // alone, which leaves a malformed record when the count is not zero).
+                head[0] = sub::PRIMITIVE_ARRAY_DUMP;
+                self.stats.arrays_restored += 1;
+                self.emit_sized(head, bytes)?;
+                self.zeros(bytes, false)?;
+                self.done_head()?;
+                return Ok(None);
+            }
+            return Ok(Some((0, Body::Copy)));
+        }
+        let array_id = read_id(&head[sub::ID..], id as u32);
+        if !self.plan.remove_arrays.is_empty() && self.plan.remove_arrays.contains(&array_id) {
+            self.stats.objects_dropped += 1;
+            self.st = St::SubBody { left: bytes, act: Body::Skip };
+            if bytes == 0 {
+                self.end_sub_record(Body::Skip)?;
+            }
+            return Ok(None);
+        }
+        let keep = match (&self.plan.keep_arrays, self.plan.array_values) {
+            (Some(ids), _) => ids.contains(&array_id),
+            (None, ArrayValues::Keep) => true,
+            (None, ArrayValues::Drop) => false,
+            (None, ArrayValues::KeepUpTo(n)) => len <= n,
+        };
+        if keep {
+            return Ok(Some((bytes, Body::Copy)));
+        }
+        head[0] = sub::PRIMITIVE_ARRAY_NODATA;
+        self.stats.arrays_emptied += 1;
+        Ok(Some((bytes, Body::Skip)))
+    }
+
+    /// Writes (or holds) the head of a sub-record whose body of `body_len` bytes follows, and
+    /// starts on the body; fails if the heap dump record cannot hold it.
+    fn start_body(&mut self, tag: u8, head: &[u8], body_len: u64, act: Body) -> Result<()> {
         if body_len > self.heap_left {
             let at = self.pos - head.len() as u64;
             return Err(self
@@ -731,12 +743,12 @@ impl<W: Write> Rewriter<W> {
 
     fn zero_instance_fields(&mut self, rec: &mut [u8]) {
         let id = self.id_size;
-        let class = read_id(&rec[1 + id + 4..], id as u32);
+        let class = read_id(&rec[instance::class_id(id)..], id as u32);
         if !self.layouts.contains_key(&class) {
             let layout = self.layout(class);
             self.layouts.insert(class, layout);
         }
-        let data = &mut rec[1 + 2 * id + 8..];
+        let data = &mut rec[instance::head_len(id)..];
         for &(off, size, keep) in &self.layouts[&class] {
             if !keep {
                 if let Some(v) = data.get_mut(off as usize..off as usize + size as usize) {
@@ -796,95 +808,96 @@ pub fn rewrite_all<R: std::io::Read, W: Write>(mut input: R, out: W, plan: Plan)
     r.finish()
 }
 
-/// How many bytes a sub-record's head has: all of it for the fixed ones, the part before the
-/// constant pool's count for a CLASS DUMP, `None` for a tag HPROF does not define.
-fn head_hint(tag: u8, id: usize) -> Option<usize> {
-    Some(match tag {
-        sub::ROOT_UNKNOWN
-        | sub::ROOT_STICKY_CLASS
-        | sub::ROOT_MONITOR_USED
-        | sub::ROOT_INTERNED_STRING
-        | sub::ROOT_FINALIZING
-        | sub::ROOT_DEBUGGER
-        | sub::ROOT_REFERENCE_CLEANUP
-        | sub::ROOT_VM_INTERNAL
-        | sub::UNREACHABLE => 1 + id,
-        sub::ROOT_JNI_GLOBAL => 1 + 2 * id,
-        sub::ROOT_JNI_LOCAL | sub::ROOT_JAVA_FRAME | sub::ROOT_THREAD_OBJECT | sub::ROOT_JNI_MONITOR => 1 + id + 8,
-        sub::ROOT_NATIVE_STACK | sub::ROOT_THREAD_BLOCK => 1 + id + 4,
-        sub::HEAP_DUMP_INFO => 1 + 4 + id,
-        sub::INSTANCE_DUMP | sub::OBJECT_ARRAY_DUMP => 1 + 2 * id + 8,
-        sub::PRIMITIVE_ARRAY_DUMP | sub::PRIMITIVE_ARRAY_NODATA => 1 + id + 9,
-        sub::CLASS_DUMP => 1 + id + 4 + 6 * id + 4,
-        _ => return None,
-    })
-}
-
 /// Where a scan of a CLASS DUMP being gathered stands, so each new byte is looked at once (a
 /// class with thousands of statics would otherwise be rescanned from its start for each field).
 #[derive(Debug, Clone, Copy, Default)]
 struct ClassScan {
     /// Bytes of the head known to be measured.
     at: usize,
-    /// 0: before the constant pool count; 1: constants; 2: statics count; 3: statics;
-    /// 4: instance fields count; 5: measured.
-    phase: u8,
+    /// The part of the record `at` is in.
+    part: ClassPart,
     /// Entries left in the current list.
     left: usize,
+}
+
+/// The parts of a CLASS DUMP, in file order (see [`class_dump`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum ClassPart {
+    /// The fixed fields, up to the constant pool count.
+    #[default]
+    Fixed,
+    /// The constant pool's entries.
+    Constants,
+    /// The statics' count.
+    StaticsCount,
+    /// The statics.
+    Statics,
+    /// The instance fields' count (the fields, all of one length, follow).
+    FieldsCount,
+    /// The whole record is measured.
+    Measured,
+}
+
+/// Bytes of a value of type `code`; 0 for a code that is no type (the reader reports it).
+fn value_size(code: u8, id: usize) -> usize {
+    BasicType::from_code(code).map_or(0, |t| t.size(id as u32) as usize)
+}
+
+/// The big-endian `u4` at `at` in `b`, which the caller has made long enough.
+fn u4(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
 impl ClassScan {
     /// Measures the CLASS DUMP whose first bytes (tag included) are `b`: its whole length, or
     /// how many bytes in all are needed to learn more.
     fn measure(&mut self, b: &[u8], id: usize) -> std::result::Result<usize, usize> {
-        let size = |code: u8| -> usize {
-            match code {
-                2 => id,
-                4 | 8 => 1,
-                5 | 9 => 2,
-                6 | 10 => 4,
-                7 | 11 => 8,
-                _ => 0,
-            }
+        let count = |at: usize| -> std::result::Result<usize, usize> {
+            let end = at + class_dump::COUNT_LEN;
+            b.get(at..end).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]]))).ok_or(end)
         };
-        let u2 = |at: usize| -> std::result::Result<usize, usize> {
-            b.get(at..at + 2).map(|s| usize::from(u16::from_be_bytes([s[0], s[1]]))).ok_or(at + 2)
-        };
-        let byte = |at: usize| -> std::result::Result<u8, usize> { b.get(at).copied().ok_or(at + 1) };
         loop {
-            match self.phase {
-                0 => {
-                    // tag, class id, stack serial, super, loader, signers, domain, 2 reserved,
-                    // instance size.
-                    let at = 1 + id + 4 + 6 * id + 4;
-                    self.left = u2(at)?;
-                    self.at = at + 2;
-                    self.phase = 1;
+            match self.part {
+                ClassPart::Fixed => {
+                    let at = class_dump::constant_pool_count(id);
+                    self.left = count(at)?;
+                    self.at = at + class_dump::COUNT_LEN;
+                    self.part = ClassPart::Constants;
                 }
-                1 | 3 => {
-                    // Ask for every entry left at its smallest (and the counts after them) at once.
-                    let (least, rest) = if self.phase == 1 { (3, 4) } else { (id + 1, 2) };
-                    let floor = self.at + self.left * least + rest;
-                    while self.left > 0 {
-                        let t = if self.phase == 1 { byte(self.at + 2) } else { byte(self.at + id) };
-                        let t = t.map_err(|need| need.max(floor))?;
-                        self.at += if self.phase == 1 { 3 } else { id + 1 } + size(t);
-                        self.left -= 1;
-                    }
-                    self.phase += 1;
+                ClassPart::Constants => {
+                    // The two counts after the constants are asked for with them.
+                    self.entries(b, class_dump::CONSTANT_HEAD, 2 * class_dump::COUNT_LEN, id)?;
+                    self.part = ClassPart::StaticsCount;
                 }
-                2 => {
-                    self.left = u2(self.at)?;
-                    self.at += 2;
-                    self.phase = 3;
+                ClassPart::StaticsCount => {
+                    self.left = count(self.at)?;
+                    self.at += class_dump::COUNT_LEN;
+                    self.part = ClassPart::Statics;
                 }
-                4 => {
-                    let n = u2(self.at)?;
-                    self.at += 2 + n * (id + 1);
-                    self.phase = 5;
+                ClassPart::Statics => {
+                    self.entries(b, class_dump::static_head(id), class_dump::COUNT_LEN, id)?;
+                    self.part = ClassPart::FieldsCount;
                 }
-                _ => return if b.len() >= self.at { Ok(self.at) } else { Err(self.at) },
+                ClassPart::FieldsCount => {
+                    let n = count(self.at)?;
+                    self.at += class_dump::COUNT_LEN + n * class_dump::field_len(id);
+                    self.part = ClassPart::Measured;
+                }
+                ClassPart::Measured => return if b.len() >= self.at { Ok(self.at) } else { Err(self.at) },
             }
         }
+    }
+
+    /// Walks the entries left of a list whose entries are `head` bytes ending in a type code,
+    /// then a value of that type. What it cannot see yet it asks for at once: every entry left
+    /// at its smallest, and the `rest` bytes after the list.
+    fn entries(&mut self, b: &[u8], head: usize, rest: usize, id: usize) -> std::result::Result<(), usize> {
+        let floor = self.at + self.left * head + rest;
+        while self.left > 0 {
+            let code = b.get(self.at + head - 1).copied().ok_or((self.at + head).max(floor))?;
+            self.at += head + value_size(code, id);
+            self.left -= 1;
+        }
+        Ok(())
     }
 }

@@ -19,6 +19,7 @@ use crate::error::Result;
 use crate::hprof::{BasicType, Format};
 use crate::index::{Index, Options};
 pub use crate::rewrite::{rewrite_all, ArrayValues, Plan, RewriteStats, Rewriter, HEAP_IMAGE, HEAP_ZYGOTE};
+use crate::spec::sub::instance;
 
 /// How to strip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,8 +146,7 @@ pub fn strip_matrix<W: Write>(data: Vec<u8>, out: W) -> Result<(W, RewriteStats)
         for n in (0..index.len() as u32).filter(|&n| index.class_of(n) == c) {
             let Some(old) = index.field(n, "mBuffer").and_then(|v| v.as_object()) else { continue };
             let Some(&kept) = repoint.get(&old) else { continue };
-            // INSTANCE DUMP: tag, id, stack serial, class id, length, then the field data.
-            let at = index.offset(n) as usize + 1 + 2 * id_size + 8 + field.offset as usize;
+            let at = index.offset(n) as usize + instance::head_len(id_size) + field.offset as usize;
             let new = if id_size == 4 { (kept as u32).to_be_bytes().to_vec() } else { kept.to_be_bytes().to_vec() };
             if let Some(slot) = bytes.get_mut(at..at + id_size) {
                 slot.copy_from_slice(&new);

@@ -171,6 +171,19 @@ impl Index {
         Some(Value::from_raw(s.ty, s.raw))
     }
 
+    /// The String that static `field` of the first class named `class` refers to.
+    pub(crate) fn static_string(&self, class: &str, field: &str) -> Option<String> {
+        let c = self.classes_named(class).next()?;
+        let id = self.static_value(c, field)?.as_object()?;
+        self.string_value(self.node(id)?)
+    }
+
+    /// Integer static `field` of the first class named `class`.
+    pub(crate) fn static_int(&self, class: &str, field: &str) -> Option<i64> {
+        let c = self.classes_named(class).next()?;
+        self.static_value(c, field)?.as_i64()
+    }
+
     /// Elements of an array: references or primitive values. `None` if `n` is not an array or its
     /// values were stripped.
     pub fn array_values(&self, n: Node) -> Option<Vec<Value>> {

@@ -60,6 +60,14 @@ impl<'a> Cursor<'a> {
         self.bytes(n).map(|_| ())
     }
 
+    /// Skips to offset `field` of the record that starts at `start` (a [`crate::spec`] offset):
+    /// the fields in between, which the caller does not need, in one step. A record cut short
+    /// among them is reported from where the skip began. Never moves back.
+    #[inline]
+    pub fn skip_to(&mut self, start: usize, field: usize) -> Result<()> {
+        self.skip(start.saturating_add(field).saturating_sub(self.pos))
+    }
+
     #[inline]
     fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         let b = self.bytes(N)?;

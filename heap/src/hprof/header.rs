@@ -3,6 +3,7 @@
 use crate::error::{Error, ErrorKind, Result};
 
 use super::cursor::Cursor;
+use crate::spec::header::{ID_SIZE, PREFIX, VERSION_LEN};
 
 /// The HPROF dialect named by the header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -49,17 +50,16 @@ pub struct Header {
 
 /// Reads the header at the start of `data`.
 pub fn parse_header(data: &[u8]) -> Result<Header> {
-    const PREFIX: &[u8] = b"JAVA PROFILE 1.0.";
     if !data.starts_with(PREFIX) {
         return Err(Error::new(0, ErrorKind::NotHprof));
     }
-    let format = match data.get(PREFIX.len()..PREFIX.len() + 2) {
+    let format = match data.get(PREFIX.len()..VERSION_LEN) {
         Some(b"1\0") => Format::V101,
         Some(b"2\0") => Format::V102,
         Some(b"3\0") => Format::V103,
         _ => return Err(Error::new(0, ErrorKind::NotHprof)),
     };
-    let mut c = Cursor::new(data, PREFIX.len() + 2, 4);
+    let mut c = Cursor::new(data, ID_SIZE, 4);
     let id_size_at = c.pos() as u64;
     let id_size = c.u4()?;
     if id_size != 4 && id_size != 8 {

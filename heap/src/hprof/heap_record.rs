@@ -3,7 +3,8 @@
 use crate::error::{Error, ErrorKind, Result};
 
 use super::cursor::Cursor;
-use super::tags::{sub, BasicType};
+use crate::spec::sub::{self, instance, object_array, primitive_array};
+use crate::spec::BasicType;
 
 /// The kind of a GC root record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -27,6 +28,28 @@ pub enum RootKind {
 }
 
 impl RootKind {
+    /// The kind of root sub-record `tag` (Android's UNREACHABLE is not a root).
+    pub fn from_tag(tag: u8) -> Option<RootKind> {
+        Some(match tag {
+            sub::ROOT_UNKNOWN => RootKind::Unknown,
+            sub::ROOT_JNI_GLOBAL => RootKind::JniGlobal,
+            sub::ROOT_JNI_LOCAL => RootKind::JniLocal,
+            sub::ROOT_JAVA_FRAME => RootKind::JavaFrame,
+            sub::ROOT_NATIVE_STACK => RootKind::NativeStack,
+            sub::ROOT_STICKY_CLASS => RootKind::StickyClass,
+            sub::ROOT_THREAD_BLOCK => RootKind::ThreadBlock,
+            sub::ROOT_MONITOR_USED => RootKind::MonitorUsed,
+            sub::ROOT_THREAD_OBJECT => RootKind::ThreadObject,
+            sub::ROOT_INTERNED_STRING => RootKind::InternedString,
+            sub::ROOT_FINALIZING => RootKind::Finalizing,
+            sub::ROOT_DEBUGGER => RootKind::Debugger,
+            sub::ROOT_REFERENCE_CLEANUP => RootKind::ReferenceCleanup,
+            sub::ROOT_VM_INTERNAL => RootKind::VmInternal,
+            sub::ROOT_JNI_MONITOR => RootKind::JniMonitor,
+            _ => return None,
+        })
+    }
+
     /// The name used in reports (`jni_global`, `thread_object`...).
     pub fn name(self) -> &'static str {
         match self {
@@ -125,27 +148,7 @@ pub fn read_sub_record<'a>(c: &mut Cursor<'a>) -> Result<SubRecord<'a>> {
 
 fn read_body<'a>(c: &mut Cursor<'a>, tag: u8, start: usize) -> Result<SubRecord<'a>> {
     let id_size = c.id_size();
-    let root = |kind, c: &mut Cursor<'a>, extra: usize| -> Result<SubRecord<'a>> {
-        let id = c.id()?;
-        c.skip(extra)?;
-        Ok(SubRecord::Root { kind, id })
-    };
     match tag {
-        sub::ROOT_UNKNOWN => root(RootKind::Unknown, c, 0),
-        sub::ROOT_JNI_GLOBAL => root(RootKind::JniGlobal, c, id_size as usize),
-        sub::ROOT_JNI_LOCAL => root(RootKind::JniLocal, c, 8),
-        sub::ROOT_JAVA_FRAME => root(RootKind::JavaFrame, c, 8),
-        sub::ROOT_NATIVE_STACK => root(RootKind::NativeStack, c, 4),
-        sub::ROOT_STICKY_CLASS => root(RootKind::StickyClass, c, 0),
-        sub::ROOT_THREAD_BLOCK => root(RootKind::ThreadBlock, c, 4),
-        sub::ROOT_MONITOR_USED => root(RootKind::MonitorUsed, c, 0),
-        sub::ROOT_THREAD_OBJECT => root(RootKind::ThreadObject, c, 8),
-        sub::ROOT_INTERNED_STRING => root(RootKind::InternedString, c, 0),
-        sub::ROOT_FINALIZING => root(RootKind::Finalizing, c, 0),
-        sub::ROOT_DEBUGGER => root(RootKind::Debugger, c, 0),
-        sub::ROOT_REFERENCE_CLEANUP => root(RootKind::ReferenceCleanup, c, 0),
-        sub::ROOT_VM_INTERNAL => root(RootKind::VmInternal, c, 0),
-        sub::ROOT_JNI_MONITOR => root(RootKind::JniMonitor, c, 8),
         sub::UNREACHABLE => Ok(SubRecord::Unreachable { id: c.id()? }),
         sub::HEAP_DUMP_INFO => {
             let heap_type = c.u4()?;
@@ -181,8 +184,18 @@ fn read_body<'a>(c: &mut Cursor<'a>, tag: u8, start: usize) -> Result<SubRecord<
             };
             Ok(SubRecord::PrimitiveArray { id, stack_serial, length, elem, data })
         }
-        other => Err(Error::new(start as u64, ErrorKind::UnknownSubRecord(other))),
+        other => match RootKind::from_tag(other) {
+            Some(kind) => read_root(c, kind, other),
+            None => Err(Error::new(start as u64, ErrorKind::UnknownSubRecord(other))),
+        },
     }
+}
+
+/// A GC root: the object it names; what follows (thread serial, frame...) is skipped.
+fn read_root<'a>(c: &mut Cursor<'a>, kind: RootKind, tag: u8) -> Result<SubRecord<'a>> {
+    let id = c.id()?;
+    c.skip(sub::root_tail_len(tag, c.id_size() as usize).unwrap_or(0))?;
+    Ok(SubRecord::Root { kind, id })
 }
 
 fn read_class_dump<'a>(c: &mut Cursor<'a>) -> Result<ClassDump<'a>> {
@@ -241,18 +254,18 @@ pub fn skip_sub_record(c: &mut Cursor<'_>) -> Result<u8> {
     let id = c.id_size() as usize;
     let r = match tag {
         sub::INSTANCE_DUMP => (|| {
-            c.skip(id + 4 + id)?;
+            c.skip_to(start, instance::length(id))?;
             let n = c.u4()?;
             c.skip(n as usize)
         })(),
         sub::OBJECT_ARRAY_DUMP => (|| {
-            c.skip(id + 4)?;
+            c.skip_to(start, object_array::length(id))?;
             let n = c.u4()?;
-            c.skip(id)?;
+            c.skip_to(start, object_array::head_len(id))?;
             c.skip(len_of(n, id as u32))
         })(),
         sub::PRIMITIVE_ARRAY_DUMP => (|| {
-            c.skip(id + 4)?;
+            c.skip_to(start, primitive_array::length(id))?;
             let n = c.u4()?;
             let elem = basic_type(c)?;
             c.skip(len_of(n, elem.size(id as u32)))

@@ -3,7 +3,7 @@
 use crate::error::{Error, ErrorKind, Result};
 
 use super::cursor::Cursor;
-use super::tags::record;
+use crate::spec::record::{self, alloc_sites, cpu_samples};
 
 /// A top-level record, borrowed from the file.
 #[derive(Debug, Clone, Copy)]
@@ -166,7 +166,7 @@ fn decode_body<'a>(tag: u8, c: &mut Cursor<'a>) -> Result<TopRecord<'a>> {
                 flags,
                 live_bytes,
                 live_instances,
-                sites: c.bytes((n as usize).saturating_mul(25))?,
+                sites: c.bytes((n as usize).saturating_mul(alloc_sites::SITE_LEN))?,
             }
         }
         record::HEAP_SUMMARY => TopRecord::HeapSummary {
@@ -187,7 +187,7 @@ fn decode_body<'a>(tag: u8, c: &mut Cursor<'a>) -> Result<TopRecord<'a>> {
         record::CPU_SAMPLES => {
             let total = c.u4()?;
             let n = c.u4()?;
-            TopRecord::CpuSamples { total, traces: c.bytes((n as usize).saturating_mul(8))? }
+            TopRecord::CpuSamples { total, traces: c.bytes((n as usize).saturating_mul(cpu_samples::TRACE_LEN))? }
         }
         record::CONTROL_SETTINGS => TopRecord::ControlSettings { flags: c.u4()?, stack_depth: c.u2()? },
         record::HEAP_DUMP | record::HEAP_DUMP_SEGMENT => TopRecord::HeapDump,

@@ -12,6 +12,7 @@ pub mod classes;
 pub(crate) mod column;
 pub mod csr;
 pub mod ids;
+pub mod sizes;
 
 use std::path::Path;
 
@@ -19,17 +20,19 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::data::Data;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Limit, Result};
 use crate::hprof::cursor::read_id;
-use crate::hprof::tags::{record, sub};
 use crate::hprof::{
-    parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Records, RootKind, SubRecord, TopRecord,
+    parse_header, read_sub_record, BasicType, ClassDump, Cursor, Header, Record, Records, RootKind, SubRecord,
+    TopRecord,
 };
-use crate::sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
+use crate::spec::sub::{self, instance, object_array};
+use crate::spec::{heap_type, record};
 use classes::{java_name, Class, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
+use sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 
 /// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
 pub(crate) const BIG_SHALLOW: u16 = u16::MAX;
@@ -117,8 +120,22 @@ pub struct Counts {
     /// Distinct class ids named by LOAD CLASS records (a class may be loaded more than once).
     pub loaded_classes: u64,
     /// Top-level records by name (`STRING`, `LOAD CLASS`, `STACK TRACE`...), over the whole file.
-    #[serde(deserialize_with = "crate::hprof::tags::deserialize_record_counts")]
+    #[serde(deserialize_with = "deserialize_record_counts")]
     pub records: std::collections::BTreeMap<&'static str, u64>,
+}
+
+/// Reads back record counts keyed by [`crate::spec::record_name`] (names outside it count as unknown).
+fn deserialize_record_counts<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<std::collections::BTreeMap<&'static str, u64>, D::Error> {
+    let named: std::collections::BTreeMap<String, u64> = serde::Deserialize::deserialize(d)?;
+    let mut out = std::collections::BTreeMap::new();
+    for (name, n) in named {
+        let known = (0..=u8::MAX).map(crate::spec::record_name).find(|k| *k == name).unwrap_or("unknown record");
+        let e = out.entry(known).or_default();
+        *e = u64::saturating_add(*e, n);
+    }
+    Ok(out)
 }
 
 /// The index of one dump.
@@ -389,10 +406,11 @@ fn truncated(e: &Error) -> String {
     format!("the dump is truncated: {e}; objects up to there are indexed")
 }
 
+/// The first pass: the top-level records in file order, then the heap dump bodies of the dump
+/// asked for on every core, joined in file order. An error among the top-level records is
+/// kept until the bodies before it are read, so the first error in file order is the one
+/// reported.
 fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
-    let data: &[u8] = whole;
-    let progress = options.progress;
-    let id_size = header.id_size;
     let mut p = Pass1 {
         objects: Vec::new(),
         heap_runs: HeapRuns::default(),
@@ -401,84 +419,127 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
         strings: FxHashMap::default(),
         roots: Vec::new(),
         unreachable: Vec::new(),
-        heaps: vec![HeapName { heap_type: 0, name: "default".into() }],
+        heaps: vec![HeapName { heap_type: heap_type::DEFAULT, name: heap_type::name(heap_type::DEFAULT).into() }],
         heap_name_ids: vec![0],
         counts: Counts::default(),
         mat_compressed: false,
         warnings: Vec::new(),
     };
-    let total = data.len() as u64;
-    // First the top-level records, in order: the metadata ones parsed, the heap dump bodies of
-    // the dump asked for listed. Only their headers are read, so this walk is quick; the bodies
-    // are walked after, in parallel. An error here is kept until the bodies before it are read,
-    // so the first error in file order is the one reported.
-    let mut bodies: Vec<Body> = Vec::new();
-    let mut failed: Option<Error> = None;
-    let mut end_warnings: Vec<String> = Vec::new();
-    let mut records = Records::new(data, header.records_start);
-    // Heap dumps in the file: a HEAP DUMP record is one; a run of segments up to HEAP DUMP END is one.
-    let mut dumps = 0usize;
-    let mut in_segments = false;
-    let mut released = 0usize;
-    loop {
-        // Reading a record's header maps the pages around it (the kernel maps whole folios, up
-        // to megabytes): they are given back behind the walk, 8 MB at a time.
-        if records.pos() >= released + (8 << 20) {
-            whole.release(released..records.pos());
-            released = records.pos();
-        }
-        let rec = match records.next_record() {
-            Ok(Some(r)) => r,
-            Ok(None) => break,
-            Err(e) if matches!(e.kind, ErrorKind::Truncated { .. }) => {
-                end_warnings.push(truncated(&e));
-                break;
-            }
-            Err(e) => {
-                failed = Some(e);
-                break;
-            }
-        };
-        *p.counts.records.entry(crate::hprof::tags::record_name(rec.tag)).or_default() += 1;
-        let r: Result<()> = (|| {
-            match rec.decode(data, id_size)? {
-                TopRecord::String { id, utf8 } => {
-                    let off = (utf8.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
-                    p.strings.insert(id, (off as u64, utf8.len() as u32));
-                }
-                TopRecord::LoadClass { class_id, name_id, .. } => {
-                    p.load_class.insert(class_id, name_id);
-                }
-                TopRecord::HeapDumpEnd => in_segments = false,
-                TopRecord::HeapDump => {
-                    if rec.tag == record::HEAP_DUMP || !in_segments {
-                        dumps += 1;
-                    }
-                    in_segments = rec.tag == record::HEAP_DUMP_SEGMENT;
-                    let (start, end) = (rec.body_offset, rec.body_offset + rec.body.len());
-                    if dumps == options.dump + 1 {
-                        bodies.push(Body { tag: rec.tag, start, end, declared_len: rec.declared_len });
-                    } else if rec.is_truncated() {
-                        // Another dump of the file, cut short: said, as its bodies are not read.
-                        let e = Error::new(
-                            end as u64,
-                            ErrorKind::Truncated { needed: u64::from(rec.declared_len), left: rec.body.len() as u64 },
-                        );
-                        end_warnings.push(truncated(&e.in_record(rec.tag)));
-                    }
-                }
-                _ => {}
-            }
-            Ok(())
-        })();
-        if let Err(e) = r {
-            failed = Some(e.in_record(rec.tag));
+    let top = TopLevel::walk(whole, header, options.dump, &mut p);
+    let parts = walk_bodies(whole, header.id_size, &top.bodies, options.progress);
+    let mut last_array: Option<(u64, u32)> = None;
+    for part in parts {
+        if p.join(part, header.id_size, &mut last_array)? {
             break;
         }
     }
+    if let Some(e) = top.failed {
+        return Err(e);
+    }
+    p.warnings.extend(top.end_warnings);
+    let dumps = top.dumps;
+    if dumps > 1 {
+        p.warnings.push(format!("the file holds {dumps} heap dumps; this is dump {} of them", options.dump + 1));
+    }
+    if options.dump > 0 && dumps <= options.dump {
+        p.warnings.push(format!("the file holds {dumps} heap dumps; there is no dump {}", options.dump + 1));
+    }
+    if let Some(cb) = options.progress {
+        let total = whole.len() as u64;
+        cb(Phase::Read, total, total);
+    }
+    Ok(p)
+}
 
-    // The bodies, in groups of about 16 MB of consecutive records, on every core: each group
-    // gives its objects, roots and class dumps in file order, and the groups are joined in order.
+/// The top-level records, walked in order: the metadata ones parsed into [`Pass1`], the heap
+/// dump bodies of the dump asked for listed. Only their heads are read, so this walk is quick;
+/// the bodies are walked after, in parallel.
+#[derive(Default)]
+struct TopLevel {
+    bodies: Vec<Body>,
+    /// The first error, reported once the bodies before it are read.
+    failed: Option<Error>,
+    /// Truncation found here, said after what the bodies say.
+    end_warnings: Vec<String>,
+    /// Heap dumps in the file: a HEAP DUMP record is one; a run of segments up to HEAP DUMP END
+    /// is one.
+    dumps: usize,
+    in_segments: bool,
+}
+
+impl TopLevel {
+    fn walk(whole: &Data, header: &Header, dump: usize, p: &mut Pass1) -> TopLevel {
+        let data: &[u8] = whole;
+        let mut top = TopLevel::default();
+        let mut records = Records::new(data, header.records_start);
+        let mut released = 0usize;
+        loop {
+            // Reading a record's head maps the pages around it (the kernel maps whole folios, up
+            // to megabytes): they are given back behind the walk, 8 MB at a time.
+            if records.pos() >= released + (8 << 20) {
+                whole.release(released..records.pos());
+                released = records.pos();
+            }
+            let rec = match records.next_record() {
+                Ok(Some(r)) => r,
+                Ok(None) => break,
+                Err(e) if matches!(e.kind, ErrorKind::Truncated { .. }) => {
+                    top.end_warnings.push(truncated(&e));
+                    break;
+                }
+                Err(e) => {
+                    top.failed = Some(e);
+                    break;
+                }
+            };
+            *p.counts.records.entry(crate::spec::record_name(rec.tag)).or_default() += 1;
+            if let Err(e) = top.record(data, header.id_size, &rec, dump, p) {
+                top.failed = Some(e.in_record(rec.tag));
+                break;
+            }
+        }
+        top
+    }
+
+    /// Notes one record: strings and class names into `p`, heap dump bodies of dump `dump`
+    /// into the list.
+    fn record(&mut self, data: &[u8], id_size: u32, rec: &Record<'_>, dump: usize, p: &mut Pass1) -> Result<()> {
+        match rec.decode(data, id_size)? {
+            TopRecord::String { id, utf8 } => {
+                let off = (utf8.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
+                p.strings.insert(id, (off as u64, utf8.len() as u32));
+            }
+            TopRecord::LoadClass { class_id, name_id, .. } => {
+                p.load_class.insert(class_id, name_id);
+            }
+            TopRecord::HeapDumpEnd => self.in_segments = false,
+            TopRecord::HeapDump => {
+                if rec.tag == record::HEAP_DUMP || !self.in_segments {
+                    self.dumps += 1;
+                }
+                self.in_segments = rec.tag == record::HEAP_DUMP_SEGMENT;
+                let (start, end) = (rec.body_offset, rec.body_offset + rec.body.len());
+                if self.dumps == dump + 1 {
+                    self.bodies.push(Body { tag: rec.tag, start, end, declared_len: rec.declared_len });
+                } else if rec.is_truncated() {
+                    // Another dump of the file, cut short: said, as its bodies are not read.
+                    let e = Error::new(
+                        end as u64,
+                        ErrorKind::Truncated { needed: u64::from(rec.declared_len), left: rec.body.len() as u64 },
+                    );
+                    self.end_warnings.push(truncated(&e.in_record(rec.tag)));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// Walks the heap dump `bodies` in groups of about 16 MB of consecutive records, on every core:
+/// each group gives its objects, roots and class dumps in file order (framing within a record
+/// cannot be parallel: HPROF has no sync marks).
+fn walk_bodies(whole: &Data, id_size: u32, bodies: &[Body], progress: Option<Progress<'_>>) -> Vec<Part> {
     const GROUP: usize = 16 << 20;
     let mut groups: Vec<&[Body]> = Vec::new();
     let (mut first, mut bytes) = (0, 0);
@@ -489,8 +550,9 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
             (first, bytes) = (i + 1, 0);
         }
     }
+    let total = whole.len() as u64;
     let done = std::sync::atomic::AtomicU64::new(0);
-    let parts: Vec<Part> = groups
+    groups
         .par_iter()
         .map(|group| {
             let mut part = Part::default();
@@ -511,36 +573,39 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
             part.objects.list.shrink_to_fit();
             part
         })
-        .collect();
-    drop(groups);
-    let mut last_array: Option<(u64, u32)> = None;
-    for part in parts {
+        .collect()
+}
+
+impl Pass1 {
+    /// Adds what the next group of bodies holds, in file order; `Ok(true)` when the dump ends
+    /// in it. `last_array` carries MAT's compressed-oops test across groups.
+    fn join(&mut self, part: Part, id_size: u32, last_array: &mut Option<(u64, u32)>) -> Result<bool> {
         if let Some(e) = part.error {
             return Err(e);
         }
         if id_size == 8 {
-            p.mat_compressed |= part.mat_compressed
+            self.mat_compressed |= part.mat_compressed
                 || part.first_array.is_some_and(|a| detect_ref_size_mat(last_array.iter().copied().chain([a])));
-            last_array = part.last_array.or(last_array);
+            *last_array = part.last_array.or(*last_array);
         }
         if !part.objects.list.is_empty() {
-            p.objects.push(part.objects);
+            self.objects.push(part.objects);
         }
-        p.class_dumps.extend(part.class_dumps);
-        p.roots.extend(part.roots);
-        p.unreachable.extend(part.unreachable);
+        self.class_dumps.extend(part.class_dumps);
+        self.roots.extend(part.roots);
+        self.unreachable.extend(part.unreachable);
         for (off, heap_type, name_id) in part.heap_infos {
-            let i = match p.heaps.iter().position(|h| h.heap_type == heap_type) {
+            let i = match self.heaps.iter().position(|h| h.heap_type == heap_type) {
                 Some(i) => i,
                 None => {
-                    p.heaps.push(HeapName { heap_type, name: String::new() });
-                    p.heap_name_ids.push(name_id);
-                    p.heaps.len() - 1
+                    self.heaps.push(HeapName { heap_type, name: String::new() });
+                    self.heap_name_ids.push(name_id);
+                    self.heaps.len() - 1
                 }
             };
-            p.heap_runs.enter(off, i as u32);
+            self.heap_runs.enter(off, i as u32);
         }
-        let (c, pc) = (&mut p.counts, part.counts);
+        let (c, pc) = (&mut self.counts, part.counts);
         c.classes += pc.classes;
         c.instances += pc.instances;
         c.object_arrays += pc.object_arrays;
@@ -549,25 +614,9 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
         for (k, v) in pc.root_records_by_kind {
             *c.root_records_by_kind.entry(k).or_default() += v;
         }
-        p.warnings.extend(part.warning);
-        if part.stop {
-            break;
-        }
+        self.warnings.extend(part.warning);
+        Ok(part.stop)
     }
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    p.warnings.extend(end_warnings);
-    if dumps > 1 {
-        p.warnings.push(format!("the file holds {dumps} heap dumps; this is dump {} of them", options.dump + 1));
-    }
-    if options.dump > 0 && dumps <= options.dump {
-        p.warnings.push(format!("the file holds {dumps} heap dumps; there is no dump {}", options.dump + 1));
-    }
-    if let Some(cb) = progress {
-        cb(Phase::Read, total, total);
-    }
-    Ok(p)
 }
 
 /// A HEAP DUMP record or segment of the dump being read: its body's bounds in the file (up to
@@ -656,20 +705,20 @@ impl Part {
         // Hot path: objects are framed by their lengths without building views.
         let fast: Option<Result<u64>> = match tag {
             sub::INSTANCE_DUMP => Some((|| {
-                c.skip(1)?;
+                c.skip_to(start, sub::ID)?;
                 let id = c.id()?;
-                c.skip(4 + id_size)?;
+                c.skip_to(start, instance::length(id_size))?;
                 let n = c.u4()?;
                 c.skip(n as usize)?;
                 self.counts.instances += 1;
                 Ok(id)
             })()),
             sub::OBJECT_ARRAY_DUMP => Some((|| {
-                c.skip(1)?;
+                c.skip_to(start, sub::ID)?;
                 let id = c.id()?;
-                c.skip(4)?;
+                c.skip_to(start, object_array::length(id_size))?;
                 let n = c.u4()?;
-                c.skip(id_size)?;
+                c.skip_to(start, object_array::head_len(id_size))?;
                 c.skip((n as usize).saturating_mul(id_size))?;
                 self.counts.object_arrays += 1;
                 if id_size == 8 {
@@ -711,15 +760,8 @@ impl Part {
     }
 }
 
-fn heap_name(heap_type: u32) -> &'static str {
-    match heap_type {
-        0x41 => "app",
-        0x49 => "image",
-        0x5A => "zygote",
-        _ => "default",
-    }
-}
-
+/// Everything after the first pass: objects by id, the class table and size model, the second
+/// pass over every object, then the roots.
 fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Result<Index> {
     let progress = options.progress;
     let id_size = header.id_size;
@@ -727,12 +769,103 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         cb(Phase::Index, 0, 3);
     }
     let span = crate::trace::span("index: ids");
-    // Objects by id; the position is the node number. Pass 1's lists are made of runs of
-    // ascending ids (a dump lists each stretch of memory in address order; HotSpot's parallel
-    // dumper writes the stretches in any order, 700 runs in the 1 GB benchmark dump): ordered by
-    // their first ids, runs that do not overlap are the sorted list, read where they lie.
-    // Otherwise (overlapping runs, repeated ids) the objects are sorted into one list.
-    let mut objects = std::mem::take(&mut p.objects);
+    let (mat_align, ids, offsets) = sort_objects(std::mem::take(&mut p.objects), &mut p.warnings)?;
+    let string = |id: u64| -> Option<String> {
+        let &(off, len) = p.strings.get(&id)?;
+        data.get(off as usize..off as usize + len as usize).map(|b| String::from_utf8_lossy(b).into_owned())
+    };
+    p.counts.loaded_classes = p.load_class.len() as u64;
+    let mut heaps = p.heaps;
+    for (h, name_id) in heaps.iter_mut().zip(&p.heap_name_ids) {
+        if h.name.is_empty() {
+            h.name = string(*name_id).unwrap_or_else(|| heap_type::name(h.heap_type).to_string());
+        }
+    }
+
+    drop(span);
+    let span = crate::trace::span("index: classes");
+    let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
+    if table.classes.len() as u64 > Column::<u16>::MAX + 1 {
+        return Err(Error::new(0, ErrorKind::TooLarge(Limit::Classes(table.classes.len() as u64))));
+    }
+    let sizer = sizer_for(options.size_model, &header, &table.classes, p.mat_compressed, Some(mat_align));
+    let inst_sizes = sizer.instance_sizes(&table.classes);
+    let class_inst_size = inst_sizes[table.java_lang_class as usize];
+    let class_declared = u64::from(table.classes[table.java_lang_class as usize].declared_instance_size);
+    let class_obj_sizes: Vec<u64> =
+        table.classes.iter().map(|c| sizer.class_object_size(c, class_inst_size, class_declared)).collect();
+    if let Some(cb) = progress {
+        cb(Phase::Index, 1, 3);
+    }
+
+    drop(span);
+    let span = crate::trace::span("index: pass 2");
+    let pass2 = Pass2 {
+        data: &data,
+        id_size,
+        ids: &ids,
+        offsets: &offsets,
+        classes: &table.classes,
+        class_by_id: &table.by_id,
+        prim_class: &table.prim_class,
+        object_array_class: table.object_array_class,
+        java_lang_class: table.java_lang_class,
+        unknown_class: table.unknown_class,
+        inst_sizes: &inst_sizes,
+        class_obj_sizes: &class_obj_sizes,
+        sizer,
+        skip_references: options.skip_references,
+    };
+    let out = pass2.run();
+    drop(span);
+    let span = crate::trace::span("index: merge");
+    let ObjectColumns { class_of, shallow, big_shallow, refs } = out.merge(&mut p.warnings)?;
+    if let Some(cb) = progress {
+        cb(Phase::Index, 2, 3);
+    }
+
+    drop(span);
+    let _span = crate::trace::span("index: roots");
+    let roots = resolve_roots(p.roots, &ids, &mut p.warnings);
+    let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
+    let classes = table.classes;
+    let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n, i as u32))).collect();
+    if let Some(cb) = progress {
+        cb(Phase::Index, 3, 3);
+    }
+    Ok(Index {
+        data,
+        header,
+        strings: p.strings,
+        classes,
+        class_by_id: table.by_id,
+        class_by_node,
+        ids,
+        offsets,
+        heap_runs: p.heap_runs,
+        class_of,
+        shallow,
+        big_shallow,
+        refs,
+        roots,
+        marked_unreachable,
+        heaps,
+        sizer,
+        counts: p.counts,
+        warnings: p.warnings,
+        java_lang_class: table.java_lang_class,
+        by_name: Default::default(),
+        strong_leaves: Default::default(),
+    })
+}
+
+/// Objects by id; the position is the node number. Pass 1's lists are made of runs of ascending
+/// ids (a dump lists each stretch of memory in address order; HotSpot's parallel dumper writes
+/// the stretches in any order, 700 runs in the 1 GB benchmark dump): ordered by their first
+/// ids, runs that do not overlap are the sorted list, read where they lie. Otherwise
+/// (overlapping runs, repeated ids) the objects are sorted into one list. Gives MAT's alignment
+/// too, read off the sorted ids before they are packed.
+fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result<(u64, IdMap, Column<u32>)> {
     let order = match InOrder::of(&objects) {
         Some(order) => order,
         None => {
@@ -745,7 +878,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
             let before = all.len();
             all.dedup_by_key(|o| o.0);
             if all.len() != before {
-                p.warnings.push(format!(
+                warnings.push(format!(
                     "{} objects share an id with another; the first of each is kept",
                     before - all.len()
                 ));
@@ -755,163 +888,31 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
             order
         }
     };
-    let (mat_align, ids, offsets) = {
-        let runs: Vec<&[(u64, u64)]> = order.runs.iter().map(|&(k, a, b)| &objects[k].list[a..b]).collect();
-        let sorted = Merged { runs: Chained::new(&runs).peekable(), extra: order.extra.iter().peekable() };
-        // MAT's alignment is read off the sorted ids before they are packed.
-        let mat_align = detect_alignment_mat(sorted.clone().map(|o| o.0));
-        let (ids, offsets) = rayon::join(
-            || IdMap::from_sorted(sorted.clone().map(|o| o.0)),
-            || Column::<u32>::collect(sorted.clone().map(|o| o.1)),
-        );
-        (mat_align, ids, offsets)
-    };
-    let offsets = offsets.ok_or_else(|| {
-        Error::new(0, ErrorKind::Io("the dump is larger than this engine indexes (1 TB)".to_string()))
-    })?;
-    drop((order, objects));
+    let runs: Vec<&[(u64, u64)]> = order.runs.iter().map(|&(k, a, b)| &objects[k].list[a..b]).collect();
+    let sorted = Merged { runs: Chained::new(&runs).peekable(), extra: order.extra.iter().peekable() };
+    let mat_align = detect_alignment_mat(sorted.clone().map(|o| o.0));
+    let (ids, offsets) = rayon::join(
+        || IdMap::from_sorted(sorted.clone().map(|o| o.0)),
+        || Column::<u32>::collect(sorted.clone().map(|o| o.1)),
+    );
+    let offsets = offsets.ok_or_else(|| Error::new(0, ErrorKind::TooLarge(Limit::FileSize)))?;
+    Ok((mat_align, ids, offsets))
+}
 
-    let string = |id: u64| -> Option<String> {
-        let &(off, len) = p.strings.get(&id)?;
-        data.get(off as usize..off as usize + len as usize).map(|b| String::from_utf8_lossy(b).into_owned())
-    };
-    p.counts.loaded_classes = p.load_class.len() as u64;
-    let mut heaps = p.heaps;
-    for (h, name_id) in heaps.iter_mut().zip(&p.heap_name_ids) {
-        if h.name.is_empty() {
-            h.name = string(*name_id).unwrap_or_else(|| heap_name(h.heap_type).to_string());
-        }
-    }
-
-    drop(span);
-    let span = crate::trace::span("index: classes");
-    // The class table.
-    let ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class } =
-        class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
-
-    if classes.len() as u64 > Column::<u16>::MAX + 1 {
-        return Err(Error::new(
-            0,
-            ErrorKind::Io(format!("{} classes: more than this engine indexes (16 M)", classes.len())),
-        ));
-    }
-
-    // The size model.
-    let sizer = sizer_for(options.size_model, &header, &classes, p.mat_compressed, Some(mat_align));
-    let inst_sizes = sizer.instance_sizes(&classes);
-    let class_inst_size = inst_sizes[java_lang_class as usize];
-    let class_declared = u64::from(classes[java_lang_class as usize].declared_instance_size);
-    let class_obj_sizes: Vec<u64> =
-        classes.iter().map(|c| sizer.class_object_size(c, class_inst_size, class_declared)).collect();
-    if let Some(cb) = progress {
-        cb(Phase::Index, 1, 3);
-    }
-
-    drop(span);
-    let span = crate::trace::span("index: pass 2");
-    // Pass 2: class, size and references of every object, in parallel chunks.
-    let n = ids.len();
-    let ctx = Pass2 {
-        data: &data,
-        id_size,
-        ids: &ids,
-        offsets: &offsets,
-        classes: &classes,
-        class_by_id: &class_by_id,
-        prim_class: &prim_class,
-        object_array_class,
-        java_lang_class,
-        unknown_class,
-        inst_sizes: &inst_sizes,
-        class_obj_sizes: &class_obj_sizes,
-        sizer,
-        skip_references: options.skip_references,
-    };
-    const CHUNK: usize = 1 << 15;
-    // Class and size go straight into their final arrays; each chunk's edges into a vector of its
-    // own, and `starts` first holds each chunk's own running ends.
-    let mut class_lo = vec![0u16; n];
-    let mut shallow = vec![0u16; n];
-    let mut starts = vec![0u32; n + 1];
-    let chunks: Vec<ChunkOut> = class_lo
-        .par_chunks_mut(CHUNK)
-        .zip(shallow.par_chunks_mut(CHUNK))
-        .zip(starts[1..].par_chunks_mut(CHUNK))
-        .enumerate()
-        .map(|(k, ((class_of, shallow), ends))| ctx.chunk(k * CHUNK, class_of, shallow, ends))
-        .collect();
-    drop(span);
-    let span = crate::trace::span("index: merge");
-    let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
-    if total_edges >= u32::MAX as usize {
-        return Err(Error::new(
-            0,
-            ErrorKind::Io(format!("{total_edges} references: more than this engine indexes (4 G)")),
-        ));
-    }
-    let mut big_shallow = FxHashMap::default();
-    let mut class_of = Column { lo: class_lo, hi: Vec::new() };
-    let mut targets = Vec::with_capacity(total_edges);
-    let mut dangling = 0u64;
-    for (k, ch) in chunks.into_iter().enumerate() {
-        let base = targets.len() as u32;
-        for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
-            *e += base;
-        }
-        targets.extend_from_slice(&ch.targets);
-        big_shallow.extend(ch.big);
-        class_of.set_high(ch.class_high.iter().map(|&(n, b)| (n as usize, b)));
-        dangling += ch.dangling;
-    }
-    if dangling > 0 {
-        p.warnings.push(format!("{dangling} references name objects that are not in the dump; they are ignored"));
-    }
-    if let Some(cb) = progress {
-        cb(Phase::Index, 2, 3);
-    }
-
-    drop(span);
-    let _span = crate::trace::span("index: roots");
-    let mut roots = Vec::with_capacity(p.roots.len());
+/// GC roots as nodes; root records naming objects absent from the dump are counted in a warning.
+fn resolve_roots(records: Vec<(u64, RootKind)>, ids: &IdMap, warnings: &mut Vec<String>) -> Vec<(Node, RootKind)> {
+    let mut roots = Vec::with_capacity(records.len());
     let mut missing_roots = 0u64;
-    for (id, kind) in p.roots {
+    for (id, kind) in records {
         match ids.node(id) {
             Some(n) => roots.push((n, kind)),
             None => missing_roots += 1,
         }
     }
     if missing_roots > 0 {
-        p.warnings.push(format!("{missing_roots} GC root records name objects that are not in the dump"));
+        warnings.push(format!("{missing_roots} GC root records name objects that are not in the dump"));
     }
-    let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
-    let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n, i as u32))).collect();
-    if let Some(cb) = progress {
-        cb(Phase::Index, 3, 3);
-    }
-    Ok(Index {
-        data,
-        header,
-        strings: p.strings,
-        classes,
-        class_by_id,
-        class_by_node,
-        ids,
-        offsets,
-        heap_runs: p.heap_runs,
-        class_of,
-        shallow,
-        big_shallow,
-        refs: Csr { starts: csr::Starts::new(&starts), targets },
-        roots,
-        marked_unreachable,
-        heaps,
-        sizer,
-        counts: p.counts,
-        warnings: p.warnings,
-        java_lang_class,
-        by_name: Default::default(),
-        strong_leaves: Default::default(),
-    })
+    roots
 }
 
 /// Pass 1's objects in id order, without moving them: ascending runs of its lists
@@ -1284,7 +1285,76 @@ struct ChunkOut {
     dangling: u64,
 }
 
+/// What the second pass gives before its chunks are joined.
+struct Pass2Out {
+    n: usize,
+    class_lo: Vec<u16>,
+    shallow: Vec<u16>,
+    /// The running end of each node's edges, relative to its chunk (`starts[0]` is 0).
+    starts: Vec<u32>,
+    chunks: Vec<ChunkOut>,
+}
+
+/// The per-object columns the second pass fills (see the fields of [`Index`]).
+struct ObjectColumns {
+    class_of: Column<u16>,
+    shallow: Vec<u16>,
+    big_shallow: FxHashMap<u32, u64>,
+    refs: Csr,
+}
+
+/// Nodes per chunk of the second pass.
+const CHUNK: usize = 1 << 15;
+
+impl Pass2Out {
+    /// Joins the chunks: row starts made absolute, edges in one list, large sizes and class
+    /// numbers into their maps. Counts the dangling references in a warning.
+    fn merge(self, warnings: &mut Vec<String>) -> Result<ObjectColumns> {
+        let Pass2Out { n, class_lo, shallow, mut starts, chunks } = self;
+        let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
+        if total_edges >= u32::MAX as usize {
+            return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
+        }
+        let mut big_shallow = FxHashMap::default();
+        let mut class_of = Column { lo: class_lo, hi: Vec::new() };
+        let mut targets = Vec::with_capacity(total_edges);
+        let mut dangling = 0u64;
+        for (k, ch) in chunks.into_iter().enumerate() {
+            let base = targets.len() as u32;
+            for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
+                *e += base;
+            }
+            targets.extend_from_slice(&ch.targets);
+            big_shallow.extend(ch.big);
+            class_of.set_high(ch.class_high.iter().map(|&(n, b)| (n as usize, b)));
+            dangling += ch.dangling;
+        }
+        if dangling > 0 {
+            warnings.push(format!("{dangling} references name objects that are not in the dump; they are ignored"));
+        }
+        Ok(ObjectColumns { class_of, shallow, big_shallow, refs: Csr { starts: csr::Starts::new(&starts), targets } })
+    }
+}
+
 impl Pass2<'_> {
+    /// Class, size and references of every object, in parallel chunks. Class and size go
+    /// straight into their final arrays; each chunk's edges into a vector of its own, and
+    /// `starts` first holds each chunk's own running ends.
+    fn run(&self) -> Pass2Out {
+        let n = self.ids.len();
+        let mut class_lo = vec![0u16; n];
+        let mut shallow = vec![0u16; n];
+        let mut starts = vec![0u32; n + 1];
+        let chunks: Vec<ChunkOut> = class_lo
+            .par_chunks_mut(CHUNK)
+            .zip(shallow.par_chunks_mut(CHUNK))
+            .zip(starts[1..].par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(k, ((class_of, shallow), ends))| self.chunk(k * CHUNK, class_of, shallow, ends))
+            .collect();
+        Pass2Out { n, class_lo, shallow, starts, chunks }
+    }
+
     /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
     /// each node's edges (relative to the chunk) into `ends`.
     fn chunk(&self, from: usize, class_of: &mut [u16], shallow: &mut [u16], ends: &mut [u32]) -> ChunkOut {

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::analysis::Heap;
-use crate::index::Index;
+pub use crate::paths::policy::device;
 use crate::values::Value;
 
 /// Facts read from the dump.
@@ -19,29 +19,11 @@ pub struct Metadata {
 }
 
 fn static_string(heap: &Heap, class: &str, field: &str) -> Option<String> {
-    index_static_string(&heap.index, class, field)
-}
-
-fn index_static_string(idx: &Index, class: &str, field: &str) -> Option<String> {
-    let c = idx.classes_named(class).next()?;
-    let id = idx.static_value(c, field)?.as_object()?;
-    idx.string_value(idx.node(id)?)
+    heap.index.static_string(class, field)
 }
 
 fn static_int(heap: &Heap, class: &str, field: &str) -> Option<i64> {
-    index_static_int(&heap.index, class, field)
-}
-
-fn index_static_int(idx: &Index, class: &str, field: &str) -> Option<i64> {
-    let c = idx.classes_named(class).next()?;
-    idx.static_value(c, field)?.as_i64()
-}
-
-/// `Build.VERSION.SDK_INT` and `Build.MANUFACTURER`, from the index alone (what the path policy
-/// needs before the rest of the analysis exists).
-pub fn device(idx: &Index) -> (Option<u32>, Option<String>) {
-    let sdk = index_static_int(idx, "android.os.Build$VERSION", "SDK_INT").and_then(|v| u32::try_from(v).ok());
-    (sdk, index_static_string(idx, "android.os.Build", "MANUFACTURER"))
+    heap.index.static_int(class, field)
 }
 
 /// Reads the facts.

@@ -7,11 +7,13 @@
 //! and MAT (accumulation points).
 
 pub mod inspect;
-pub mod library;
 pub mod metadata;
 pub mod render;
 pub mod rules;
 pub mod waste;
+
+pub use crate::paths::library;
+pub use crate::paths::path_policy_for;
 
 use std::collections::BTreeMap;
 
@@ -146,19 +148,6 @@ pub fn default_path_policy(heap: &Heap) -> PathPolicy {
     path_policy_for(&heap.index)
 }
 
-/// [`default_path_policy`] from the index alone.
-pub fn path_policy_for(index: &crate::index::Index) -> PathPolicy {
-    let (sdk, maker) = metadata::device(index);
-    PathPolicy {
-        excluded: PathPolicy::jdk_queues(),
-        low_priority: LIBRARY_LEAKS
-            .iter()
-            .filter(|l| l.applies(sdk, maker.as_deref()))
-            .map(|l| RefPattern { class: l.class.into(), field: l.field.into(), is_static: l.is_static })
-            .collect(),
-    }
-}
-
 /// Finds, traces and groups every suspect.
 pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
     find(heap, config, Vec::new())
@@ -177,8 +166,8 @@ pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Ve
                 g.path,
                 g.elements.0,
                 g.elements.1,
-                crate::report::human_bytes(g.retained_bytes.0),
-                crate::report::human_bytes(g.retained_bytes.1)
+                crate::fmt::human_bytes(g.retained_bytes.0),
+                crate::fmt::human_bytes(g.retained_bytes.1)
             )
             .into(),
             accumulation: true,
@@ -190,16 +179,47 @@ pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Ve
 
 fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     let meta = metadata::extract(heap);
-    let sdk = meta.sdk_int;
-    let maker = meta.manufacturer.clone();
-    // Per object: the rank of the rule that flagged it (growth 0, then RULES in order), or NO.
-    // Dense arrays rather than hash maps: a class-wide rule can flag millions of objects.
-    const NO: u8 = u8::MAX - 1;
-    const UNSET: u8 = u8::MAX;
+    let (found, rank_of) = run_rules(heap, config, extra);
+    let span = crate::trace::span("leaks: nesting");
+    let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
+    let suspects = outermost(heap, &found, &rank_of);
+    drop((found, rank_of, span));
+    let _span = crate::trace::span("leaks: traces");
+    let custom = custom_paths(heap, config);
+    let paths = custom.as_ref().unwrap_or_else(|| heap.paths());
+    let mut traced = Traced::choose(&suspects, &kinds, paths);
+    let mut groups = traced.group(heap, paths, &suspects, &kinds, meta.sdk_int, meta.manufacturer.as_deref());
+    for (i, &(node, k)) in suspects.iter().enumerate() {
+        let key = match kinds[k as usize].group.as_deref() {
+            Some(g) => traced.representative.get(g).and_then(|r| traced.keys.get(&r.0)),
+            None => traced.keys.get(&i),
+        };
+        if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
+            entry.instances.push(node);
+            entry.retained_bytes += heap.dominators.retained(node);
+            entry.retained_objects += u64::from(heap.dominators.retained_count(node));
+        }
+    }
+    let mut leaks: Vec<Leak> = groups.into_values().collect();
+    leaks.extend(unreachable_groups(heap));
+    leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
+    heap.index.release_pages();
+    leaks
+}
+
+/// A rule's rank for an object no rule flagged.
+const NO: u8 = u8::MAX - 1;
+/// Not yet computed (in the memo of [`outermost`]).
+const UNSET: u8 = u8::MAX;
+
+/// Runs every rule not disabled, growth since a baseline (`extra`) first: what each found, in
+/// rule order, each kept as the rule made it (a class-wide rule can return millions: they are
+/// not copied into one list), and per object the rank of the first rule that flagged it (growth
+/// 0, then [`RULES`] in order), or [`NO`]. Dense arrays rather than hash maps: a class-wide rule
+/// can flag millions of objects. The ranks are left empty when nothing is found.
+fn run_rules(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> (Vec<Findings>, Vec<u8>) {
     let n = heap.index.len();
     let mut rank_of: Vec<u8> = Vec::new();
-    // What each rule found, in rule order, each kept as the rule made it (a class-wide rule
-    // can return millions: they are not copied into one list).
     let mut found: Vec<Findings> = Vec::new();
     let mut add = |rank: u8, mut more: Findings, found: &mut Vec<Findings>| {
         if more.items.is_empty() {
@@ -227,169 +247,180 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         add(i as u8 + 1, rule.findings(heap, config), &mut found);
         drop(span);
     }
-    // Suspects nested in one another (one retains the other) are partly the same memory: keep the
-    // one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
-    // View that holds it, and over an accumulation point that holds many of them. Equal rules
-    // keep both, except accumulation-type findings, which keep the outer one.
-    //
-    // Pairwise over every suspect and each suspect among its dominators, that is: a suspect goes
-    // when the best rank among its dominators beats it (or ties it, for accumulation findings),
-    // and when the best rank among the suspects it dominates beats it. Both are computed along
-    // dominator chains with memos, so millions of suspects under one table cost one walk of the
-    // chains they share, not one each.
-    // The findings of every rule in one table; each suspect kept is (object, finding).
-    let span = crate::trace::span("leaks: nesting");
-    let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
-    let suspects: Vec<(Node, u32)> = if found.iter().all(|f| f.items.is_empty()) {
-        Vec::new()
-    } else {
-        let rank = |v: Node| rank_of[v as usize];
-        // Best rank strictly above each node on the chains walked.
-        let mut above: Vec<u8> = vec![UNSET; n];
-        let mut chain: Vec<Node> = Vec::new();
-        let mut best_above = |v: Node| -> u8 {
-            chain.clear();
-            let mut cur = v;
-            let mut base = NO;
-            while let Some(p) = heap.dominator(cur).flatten() {
-                let m = above[p as usize];
-                if m != UNSET {
-                    base = m.min(rank(p));
-                    break;
-                }
-                chain.push(p);
-                cur = p;
-            }
-            for &p in chain.iter().rev() {
-                above[p as usize] = base;
-                base = base.min(rank(p));
-            }
-            base
-        };
-        // Best rank strictly below each dominator of a suspect.
-        let mut below: Vec<u8> = vec![NO; n];
-        for &(node, _) in found.iter().flat_map(|f| &f.items) {
-            let r = &rank(node);
-            let mut cur = heap.dominator(node).flatten();
-            while let Some(a) = cur {
-                let e = &mut below[a as usize];
-                if *e <= *r {
-                    break;
-                }
-                *e = *r;
-                cur = heap.dominator(a).flatten();
-            }
-        }
-        let mut kept = Vec::new();
-        let mut base = 0u32;
-        for f in &found {
-            for &(node, k) in &f.items {
-                let r = rank(node);
-                let a = best_above(node);
-                let accumulation = f.kinds[k as usize].accumulation;
-                if !(a < r || (a == r && accumulation) || below[node as usize] < r) {
-                    kept.push((node, base + k));
-                }
-            }
-            base += f.kinds.len() as u32;
-        }
-        kept
-    };
-    drop((found, span));
-    let _span = crate::trace::span("leaks: traces");
-    let group = |k: u32| kinds[k as usize].group.as_deref();
+    (found, rank_of)
+}
 
-    // Traces use the heap's shared paths unless the configuration names more references.
-    let custom;
-    let paths = if config.excluded_references.is_empty() && config.low_priority_references.is_empty() {
-        heap.paths()
-    } else {
-        let mut policy = default_path_policy(heap);
-        policy.excluded.extend(config.excluded_references.iter().cloned());
-        policy.low_priority.extend(config.low_priority_references.iter().cloned());
-        custom = GcPaths::compute_with(&heap.index, &policy);
-        &custom
+/// The suspects kept, as (object, finding in all the rules' findings in order).
+///
+/// Suspects nested in one another (one retains the other) are partly the same memory: keep the
+/// one found by the more specific rule (earlier in RULES). A destroyed Activity wins over the
+/// View that holds it, and over an accumulation point that holds many of them. Equal rules
+/// keep both, except accumulation-type findings, which keep the outer one.
+///
+/// Pairwise over every suspect and each suspect among its dominators, that is: a suspect goes
+/// when the best rank among its dominators beats it (or ties it, for accumulation findings),
+/// and when the best rank among the suspects it dominates beats it. Both are computed along
+/// dominator chains with memos, so millions of suspects under one table cost one walk of the
+/// chains they share, not one each.
+fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)> {
+    if found.iter().all(|f| f.items.is_empty()) {
+        return Vec::new();
+    }
+    let n = heap.index.len();
+    let rank = |v: Node| rank_of[v as usize];
+    // Best rank strictly above each node on the chains walked.
+    let mut above: Vec<u8> = vec![UNSET; n];
+    let mut chain: Vec<Node> = Vec::new();
+    let mut best_above = |v: Node| -> u8 {
+        chain.clear();
+        let mut cur = v;
+        let mut base = NO;
+        while let Some(p) = heap.dominator(cur).flatten() {
+            let m = above[p as usize];
+            if m != UNSET {
+                base = m.min(rank(p));
+                break;
+            }
+            chain.push(p);
+            cur = p;
+        }
+        for &p in chain.iter().rev() {
+            above[p as usize] = base;
+            base = base.min(rank(p));
+        }
+        base
     };
-    // A group (suspects that share a key whatever their paths: every instance of an accumulating
-    // class, duplicate bitmaps) is traced through its member closest to a GC root; the others add
-    // their instances and sizes. Half a million instances of one class are one trace, not half a
-    // million.
-    let depth = |n: Node| match paths.depth(n) {
-        0 => usize::MAX,
-        d => d,
-    };
-    let mut representative: rustc_hash::FxHashMap<&str, (usize, usize)> = Default::default();
-    for (i, &(node, k)) in suspects.iter().enumerate() {
-        if let Some(g) = group(k) {
-            let d = depth(node);
-            let e = representative.entry(g).or_insert((i, d));
-            if d < e.1 {
-                *e = (i, d);
+    // Best rank strictly below each dominator of a suspect.
+    let mut below: Vec<u8> = vec![NO; n];
+    for &(node, _) in found.iter().flat_map(|f| &f.items) {
+        let r = &rank(node);
+        let mut cur = heap.dominator(node).flatten();
+        while let Some(a) = cur {
+            let e = &mut below[a as usize];
+            if *e <= *r {
+                break;
+            }
+            *e = *r;
+            cur = heap.dominator(a).flatten();
+        }
+    }
+    let mut kept = Vec::new();
+    let mut base = 0u32;
+    for f in found {
+        for &(node, k) in &f.items {
+            let r = rank(node);
+            let a = best_above(node);
+            let accumulation = f.kinds[k as usize].accumulation;
+            if !(a < r || (a == r && accumulation) || below[node as usize] < r) {
+                kept.push((node, base + k));
             }
         }
+        base += f.kinds.len() as u32;
     }
-    let traced: Vec<usize> = (0..suspects.len())
-        .filter(|&i| group(suspects[i].1).is_none_or(|g| representative.get(g).is_some_and(|r| r.0 == i)))
-        .collect();
-    // Every trace first, then their references named together: traces through one large table
-    // share its scan.
-    let mut traces: Vec<Vec<Step>> = traced.iter().map(|&i| trace_to(heap, paths, suspects[i].0)).collect();
-    name_references(&heap.index, &mut traces);
-    // Keys of the traced suspects only (a group's members take their representative's).
-    let mut keys: rustc_hash::FxHashMap<usize, (LeakKind, String)> = Default::default();
-    let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
-    for (&i, steps) in traced.iter().zip(traces) {
-        let (node, k) = suspects[i];
-        let s = &kinds[k as usize].at(node);
-        let mut trace = judge(heap, &steps, s);
-        let library = find_library(heap, &trace, sdk, maker.as_deref());
-        let (kind, signature) = match (library, &s.group) {
-            (Some(l), _) => (LeakKind::Library, sha1_hex(&l.pattern())),
-            (None, Some(g)) => (LeakKind::Application, sha1_hex(g.as_ref())),
-            (None, None) => (LeakKind::Application, signature(heap, &trace, s.rule)),
+    kept
+}
+
+/// Paths of their own for the traces when the configuration names more references than the
+/// default policy; `None` to use the heap's shared paths.
+fn custom_paths(heap: &Heap, config: &LeakConfig) -> Option<GcPaths> {
+    if config.excluded_references.is_empty() && config.low_priority_references.is_empty() {
+        return None;
+    }
+    let mut policy = default_path_policy(heap);
+    policy.excluded.extend(config.excluded_references.iter().cloned());
+    policy.low_priority.extend(config.low_priority_references.iter().cloned());
+    Some(GcPaths::compute_with(&heap.index, &policy))
+}
+
+/// Which suspects are traced: a group (suspects that share a key whatever their paths: every
+/// instance of an accumulating class, duplicate bitmaps) is traced through its member closest
+/// to a GC root; the others add their instances and sizes. Half a million instances of one
+/// class are one trace, not half a million.
+struct Traced<'k> {
+    /// Per group, its representative (index into the suspects) and that one's depth.
+    representative: rustc_hash::FxHashMap<&'k str, (usize, usize)>,
+    /// The suspects traced, as indexes into the suspects.
+    traced: Vec<usize>,
+    /// The leak each traced suspect went into (a group's members take their representative's).
+    keys: rustc_hash::FxHashMap<usize, (LeakKind, String)>,
+}
+
+impl<'k> Traced<'k> {
+    fn choose(suspects: &[(Node, u32)], kinds: &'k [Suspect], paths: &GcPaths) -> Traced<'k> {
+        let group = |k: u32| kinds[k as usize].group.as_deref();
+        let depth = |n: Node| match paths.depth(n) {
+            0 => usize::MAX,
+            d => d,
         };
-        if library.is_some() {
-            for t in &mut trace {
-                t.suspect_reference = false;
+        let mut representative: rustc_hash::FxHashMap<&str, (usize, usize)> = Default::default();
+        for (i, &(node, k)) in suspects.iter().enumerate() {
+            if let Some(g) = group(k) {
+                let d = depth(node);
+                let e = representative.entry(g).or_insert((i, d));
+                if d < e.1 {
+                    *e = (i, d);
+                }
             }
-            mark_library_reference(heap, &mut trace, library);
         }
-        let gc_root = trace.first().and_then(|t| heap.root_kinds(t.node).first().copied());
-        keys.insert(i, (kind, signature.clone()));
-        let entry = groups.entry((kind, signature.clone())).or_insert_with(|| Leak {
-            signature,
-            kind,
-            rule: s.rule,
-            reason: s.reason.to_string(),
-            class: heap.display_class(s.node),
-            instances: Vec::new(),
-            retained_bytes: 0,
-            retained_objects: 0,
-            gc_root,
-            trace: trace.clone(),
-            library,
-        });
-        if trace.len() < entry.trace.len() {
-            entry.trace = trace;
-            entry.gc_root = gc_root;
-        }
+        let traced: Vec<usize> = (0..suspects.len())
+            .filter(|&i| group(suspects[i].1).is_none_or(|g| representative.get(g).is_some_and(|r| r.0 == i)))
+            .collect();
+        Traced { representative, traced, keys: Default::default() }
     }
-    for (i, &(node, k)) in suspects.iter().enumerate() {
-        let key = match group(k) {
-            Some(g) => representative.get(g).and_then(|r| keys.get(&r.0)),
-            None => keys.get(&i),
-        };
-        if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
-            entry.instances.push(node);
-            entry.retained_bytes += heap.dominators.retained(node);
-            entry.retained_objects += u64::from(heap.dominators.retained_count(node));
+
+    /// Traces the chosen suspects, judges each trace, tells library leaks apart and groups the
+    /// traces by signature, each leak keeping its shortest trace. Every trace is made first,
+    /// then their references named together: traces through one large table share its scan.
+    fn group(
+        &mut self,
+        heap: &Heap,
+        paths: &GcPaths,
+        suspects: &[(Node, u32)],
+        kinds: &[Suspect],
+        sdk: Option<u32>,
+        maker: Option<&str>,
+    ) -> BTreeMap<(LeakKind, String), Leak> {
+        let mut traces: Vec<Vec<Step>> = self.traced.iter().map(|&i| trace_to(heap, paths, suspects[i].0)).collect();
+        name_references(&heap.index, &mut traces);
+        let mut groups: BTreeMap<(LeakKind, String), Leak> = BTreeMap::new();
+        for (&i, steps) in self.traced.iter().zip(traces) {
+            let (node, k) = suspects[i];
+            let s = &kinds[k as usize].at(node);
+            let mut trace = judge(heap, &steps, s);
+            let library = find_library(heap, &trace, sdk, maker);
+            let (kind, signature) = match (library, &s.group) {
+                (Some(l), _) => (LeakKind::Library, sha1_hex(&l.pattern())),
+                (None, Some(g)) => (LeakKind::Application, sha1_hex(g.as_ref())),
+                (None, None) => (LeakKind::Application, signature(heap, &trace, s.rule)),
+            };
+            if library.is_some() {
+                for t in &mut trace {
+                    t.suspect_reference = false;
+                }
+                mark_library_reference(heap, &mut trace, library);
+            }
+            let gc_root = trace.first().and_then(|t| heap.root_kinds(t.node).first().copied());
+            self.keys.insert(i, (kind, signature.clone()));
+            let entry = groups.entry((kind, signature.clone())).or_insert_with(|| Leak {
+                signature,
+                kind,
+                rule: s.rule,
+                reason: s.reason.to_string(),
+                class: heap.display_class(s.node),
+                instances: Vec::new(),
+                retained_bytes: 0,
+                retained_objects: 0,
+                gc_root,
+                trace: trace.clone(),
+                library,
+            });
+            if trace.len() < entry.trace.len() {
+                entry.trace = trace;
+                entry.gc_root = gc_root;
+            }
         }
+        groups
     }
-    let mut leaks: Vec<Leak> = groups.into_values().collect();
-    leaks.extend(unreachable_groups(heap));
-    leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
-    heap.index.release_pages();
-    leaks
 }
 
 /// The path from a GC root to `n`. A class loader kept alive through its classes has no path of

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
+use crate::fmt::hex;
 use crate::hprof::RootKind;
-use crate::report::hex;
 
 use super::inspect::Leaking;
 use super::metadata::Metadata;

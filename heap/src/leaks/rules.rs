@@ -4,8 +4,8 @@
 
 use crate::analysis::Heap;
 use crate::dominators::{Reach, ROOT, UNREACHABLE};
+use crate::fmt::human_bytes;
 use crate::index::{Node, ObjectKind};
-use crate::report::human_bytes;
 use crate::values::Value;
 
 use super::LeakConfig;

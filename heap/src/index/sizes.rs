@@ -12,8 +12,8 @@
 //! used compressed oops, which each peer detects its own way (see [`detect_ref_size_visualvm`] and
 //! [`detect_ref_size_mat`]).
 
+use super::classes::{Class, ClassKind};
 use crate::hprof::BasicType;
-use crate::index::classes::{Class, ClassKind};
 
 /// A named shallow-size model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

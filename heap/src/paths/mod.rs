@@ -12,6 +12,11 @@
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node, ObjectKind};
 use crate::values::Value;
+use policy::{edge_mode, Mode, Resolved};
+pub use policy::{path_policy_for, PathPolicy, RefPattern};
+
+pub mod library;
+pub mod policy;
 
 pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
@@ -108,144 +113,6 @@ pub struct Step {
     pub weak: bool,
 }
 
-/// A reference named by class and field: `Class#field` (instance) or `static Class#field`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RefPattern {
-    /// Class that declares the field (instances of subclasses match too).
-    pub class: String,
-    /// Field name.
-    pub field: String,
-    /// A static field of that class.
-    pub is_static: bool,
-}
-
-impl RefPattern {
-    /// Parses `Class#field` or `static Class#field`.
-    pub fn parse(s: &str) -> Option<RefPattern> {
-        let (is_static, rest) = match s.strip_prefix("static ") {
-            Some(r) => (true, r.trim()),
-            None => (false, s.trim()),
-        };
-        let (class, field) = rest.split_once('#')?;
-        (!class.is_empty() && !field.is_empty()).then(|| RefPattern {
-            class: class.into(),
-            field: field.into(),
-            is_static,
-        })
-    }
-}
-
-/// References the path search skips or takes last.
-#[derive(Debug, Clone, Default)]
-pub struct PathPolicy {
-    /// Never followed.
-    pub excluded: Vec<RefPattern>,
-    /// Followed only where no other path exists.
-    pub low_priority: Vec<RefPattern>,
-}
-
-impl PathPolicy {
-    /// The JDK's finalizer and cleaner queues: lists that link every pending object to every other.
-    pub fn jdk_queues() -> Vec<RefPattern> {
-        let mut v = Vec::new();
-        for class in [
-            "java.lang.ref.Finalizer",
-            "java.lang.ref.FinalizerReference",
-            "sun.misc.Cleaner",
-            "jdk.internal.ref.Cleaner",
-        ] {
-            for field in ["prev", "next"] {
-                v.push(RefPattern { class: class.into(), field: field.into(), is_static: false });
-            }
-        }
-        v
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Excluded,
-    Low,
-}
-
-/// The policy resolved against a dump: per class, the field offsets it names; per class object,
-/// the statics.
-struct Resolved {
-    by_class: Vec<Vec<(u32, Mode)>>,
-    statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>>,
-    /// A bit per object the policy may name a reference of: instances of the classes in
-    /// `by_class`, the class objects in `statics`. The search looks at the others' class no more.
-    marked: Vec<u64>,
-}
-
-impl Resolved {
-    fn new(index: &Index, policy: &PathPolicy) -> Option<Resolved> {
-        if policy.excluded.is_empty() && policy.low_priority.is_empty() {
-            return None;
-        }
-        let mut by_class = vec![Vec::new(); index.classes.len()];
-        let mut statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>> = Default::default();
-        let all = policy
-            .excluded
-            .iter()
-            .map(|p| (p, Mode::Excluded))
-            .chain(policy.low_priority.iter().map(|p| (p, Mode::Low)));
-        for (p, mode) in all {
-            for (ci, c) in index.classes.iter().enumerate() {
-                if p.is_static {
-                    if c.name == p.class {
-                        if let (Some(node), Some(s)) = (c.node, c.statics.iter().find(|s| s.name == p.field)) {
-                            statics.entry(node).or_default().push((s.raw, mode));
-                        }
-                    }
-                } else {
-                    for f in &c.fields {
-                        if f.name == p.field && index.classes[f.declared_by as usize].name == p.class {
-                            by_class[ci].push((f.offset, mode));
-                        }
-                    }
-                }
-            }
-        }
-        let mut marked =
-            crate::bits::collect(index.len(), |v| !by_class[index.class_of(v as Node) as usize].is_empty());
-        for &v in statics.keys() {
-            marked[v as usize / 64] |= 1 << (v % 64);
-        }
-        Some(Resolved { by_class, statics, marked })
-    }
-
-    /// Whether the policy may name a reference of `v`.
-    #[inline]
-    fn marks(&self, v: Node) -> bool {
-        crate::bits::get(&self.marked, v as usize)
-    }
-
-    /// The targets of `v` that the policy names, with their mode.
-    fn special(&self, index: &Index, v: Node) -> Vec<(u64, Mode)> {
-        // Called for every object the search expands: decide from the class table first.
-        let class = index.class_of(v);
-        if class == index.java_lang_class() && !self.statics.is_empty() {
-            if let Some(s) = self.statics.get(&v) {
-                return s.clone();
-            }
-        }
-        let rules = &self.by_class[class as usize];
-        if rules.is_empty() || index.as_class(v).is_some() {
-            return Vec::new();
-        }
-        let Ok(crate::hprof::SubRecord::Instance { data, .. }) = index.record(v) else { return Vec::new() };
-        let id_size = index.header.id_size;
-        rules
-            .iter()
-            .filter_map(|&(off, mode)| {
-                let b = data.get(off as usize..off as usize + id_size as usize)?;
-                Some((crate::hprof::cursor::read_id(b, id_size), mode))
-            })
-            .collect()
-    }
-}
-
 impl GcPaths {
     /// Computes the forest for the whole dump in one sweep, with no policy.
     pub fn compute(index: &Index) -> GcPaths {
@@ -257,25 +124,6 @@ impl GcPaths {
         let n = index.len();
         let g = index.graph();
         let resolved = Resolved::new(index, policy);
-        // How the policy treats the edge v -> t: `None` normal.
-        let mode = |v: Node, t: Node, special: &[(u64, Mode)]| -> Option<Mode> {
-            if special.is_empty() {
-                return None;
-            }
-            let id = index.id(t);
-            let hits: Vec<Mode> = special.iter().filter(|(s, _)| *s == id).map(|(_, m)| *m).collect();
-            // A target also held by an ordinary field is an ordinary edge; only a target held
-            // solely through named fields takes their mode.
-            let named = hits.len();
-            let total = g.edges(v).iter().filter(|&&e| e & !WEAK == t).count();
-            if named == 0 || total > named {
-                None
-            } else if hits.contains(&Mode::Low) && !hits.contains(&Mode::Excluded) {
-                Some(Mode::Low)
-            } else {
-                Some(Mode::Excluded)
-            }
-        };
         let mut deferred: Vec<(Node, Node)> = Vec::new();
         let mut parent = vec![NONE; n];
         let mut weak_via = vec![0u64; n.div_ceil(64)];
@@ -316,7 +164,7 @@ impl GcPaths {
                     if (!second_tier && t & WEAK != 0) || parent[tn as usize] != NONE {
                         continue;
                     }
-                    match mode(v, tn, &special) {
+                    match edge_mode(index, v, tn, &special) {
                         Some(Mode::Excluded) => continue,
                         Some(Mode::Low) if !second_tier => {
                             deferred.push((v, tn));
