@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use heap::strip::{rewrite_all, strip_plan, StripOptions};
 
-pub use crate::protocol::{Dumped, Method, Mode};
+use crate::protocol::{Dumped, Method, Mode};
 
 /// Why a dump on the device failed.
 #[derive(Debug, thiserror::Error)]

@@ -584,6 +584,7 @@ impl<W: Write> Rewriter<W> {
 
     /// What happens to the body of an instance or object array: skipped in a heap being
     /// dropped, gathered when `gather` (its fields are zeroed), else copied.
+    #[inline(always)]
     fn object_body(&mut self, gather: bool) -> Body {
         if self.dropping {
             self.stats.objects_dropped += 1;
@@ -597,6 +598,7 @@ impl<W: Write> Rewriter<W> {
 
     /// A primitive array's head (DUMP or NODATA): its body's length and what happens to it, or
     /// `None` when the record is done with (restored as zeros, or removed).
+    #[inline(always)]
     fn primitive_array(&mut self, tag: u8, head: &mut [u8]) -> Result<Option<(u64, Body)>> {
         let id = self.id_size;
         let len = u4(head, primitive_array::length(id));
@@ -648,6 +650,7 @@ impl<W: Write> Rewriter<W> {
 
     /// Writes (or holds) the head of a sub-record whose body of `body_len` bytes follows, and
     /// starts on the body; fails if the heap dump record cannot hold it.
+    #[inline(always)]
     fn start_body(&mut self, tag: u8, head: &[u8], body_len: u64, act: Body) -> Result<()> {
         if body_len > self.heap_left {
             let at = self.pos - head.len() as u64;

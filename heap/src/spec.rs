@@ -124,6 +124,7 @@ pub mod sub {
     /// id; thread serial and frame number (JNI LOCAL, JAVA FRAME), thread serial and stack
     /// serial (THREAD OBJECT), thread serial and stack depth (ART's JNI MONITOR); a thread
     /// serial alone (NATIVE STACK, THREAD BLOCK). `None` when `tag` is not a root.
+    #[inline(always)]
     pub const fn root_tail_len(tag: u8, id: usize) -> Option<usize> {
         Some(match tag {
             ROOT_UNKNOWN
@@ -146,6 +147,7 @@ pub mod sub {
     /// for objects, everything before the values (whose length the head gives); for a CLASS
     /// DUMP, the fixed part before the constant pool count. `None` for a tag HPROF does not
     /// define.
+    #[inline(always)]
     pub const fn head_len(tag: u8, id: usize) -> Option<usize> {
         Some(match tag {
             CLASS_DUMP => class_dump::constant_pool_count(id),
