@@ -18,13 +18,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use heap::hprof::tags::{record, sub};
 use heap::hprof::{parse_header, read_sub_record, BasicType, Cursor, Records, SubRecord, TopRecord};
+use heap::spec::heap_type::{APP as HEAP_APP, IMAGE as HEAP_IMAGE, ZYGOTE as HEAP_ZYGOTE};
+use heap::spec::{record, sub};
 use rustc_hash::{FxHashMap, FxHashSet};
-
-const HEAP_APP: u32 = 0x41;
-const HEAP_IMAGE: u32 = 0x49;
-const HEAP_ZYGOTE: u32 = 0x5A;
 
 /// The Android-shaped version of HeapGen's `mb` dump, made once into the cache.
 pub fn dump(mb: u64) -> Result<PathBuf> {

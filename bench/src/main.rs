@@ -48,7 +48,7 @@ fn main() -> Result<()> {
         let index = heap::Index::open(Path::new(&args[1]), heap::Options::default())?;
         for _ in 0..3 {
             let t = Instant::now();
-            let p = heap::paths::GcPaths::compute_with(&index, &heap::leaks::path_policy_for(&index));
+            let p = heap::paths::GcPaths::compute_with(&index, &heap::paths::path_policy_for(&index));
             println!("paths {:.3}", t.elapsed().as_secs_f64());
             drop(p);
             let t = Instant::now();

@@ -7,7 +7,7 @@ use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-pub use crate::fmt::{hex, human_bytes, shorten};
+use crate::fmt::{hex, human_bytes, shorten};
 use crate::fmt::{shorten_end, wrap};
 use crate::index::classes::ClassKind;
 use crate::index::Node;

@@ -8,11 +8,9 @@ pub mod header;
 pub mod heap_record;
 #[allow(missing_docs)]
 pub mod record;
-#[allow(missing_docs)]
-pub mod tags;
 
+pub use crate::spec::BasicType;
 pub use cursor::Cursor;
 pub use header::{parse_header, Format, Header};
 pub use heap_record::{read_sub_record, skip_sub_record, ClassDump, FieldDecl, RootKind, StaticField, SubRecord};
 pub use record::{Record, Records, TopRecord};
-pub use tags::BasicType;

@@ -12,9 +12,6 @@ pub mod render;
 pub mod rules;
 pub mod waste;
 
-pub use crate::paths::library;
-pub use crate::paths::path_policy_for;
-
 use std::collections::BTreeMap;
 
 use sha1::{Digest, Sha1};
@@ -22,9 +19,10 @@ use sha1::{Digest, Sha1};
 use crate::analysis::Heap;
 use crate::hprof::RootKind;
 use crate::index::Node;
+use crate::paths::library::{LibraryLeak, LIBRARY_LEAKS};
+use crate::paths::path_policy_for;
 use crate::paths::{name_references, GcPaths, PathPolicy, RefPattern, Step};
 use inspect::{inspect, Leaking};
-use library::{LibraryLeak, LIBRARY_LEAKS};
 use rules::{Findings, Suspect, RULES};
 
 /// Thresholds of the rules.

@@ -112,7 +112,7 @@ pub fn report(
     start: std::time::Instant,
     config: &heap::leaks::LeakConfig,
 ) -> anyhow::Result<()> {
-    use heap::report::human_bytes;
+    use heap::fmt::human_bytes;
     let leaks = match baseline {
         Some(old) => heap::leaks::find_leaks_since(heap, config, old),
         None => heap::leaks::find_leaks(heap, config),
@@ -160,7 +160,7 @@ pub fn report(
                     s.push_str(&format!(
                         "{di:>+12} {sign}{:>11}  {}\n",
                         human_bytes(dr.unsigned_abs()),
-                        heap::report::shorten(&d.class, 70)
+                        heap::fmt::shorten(&d.class, 70)
                     ));
                 }
             }
@@ -181,7 +181,7 @@ pub fn report(
 /// `--histogram-only`: counts and shallow sizes per class, largest first, in one streaming pass.
 fn histogram_only(args: &Args) -> anyhow::Result<()> {
     use anyhow::Context;
-    use heap::report::{hex, human_bytes, shorten};
+    use heap::fmt::{hex, human_bytes, shorten};
     let q = heap::quick::quick_histogram(&args.file, args.open.size_model.model(), args.open.dump as usize - 1)
         .with_context(|| args.file.display().to_string())?;
     let map = match &args.open.map {

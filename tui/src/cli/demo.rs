@@ -93,10 +93,10 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
             eprintln!(
                 "  {:>5.1}s  Java heap {:>10} of {:>10} (trigger at {}), RSS {}",
                 start.elapsed().as_secs_f64(),
-                heap::report::human_bytes(h.used),
-                heap::report::human_bytes(h.max),
-                triggers.heap_line(h.max).map_or("-".into(), heap::report::human_bytes),
-                heap::report::human_bytes(sample.rss_kb * 1024)
+                heap::fmt::human_bytes(h.used),
+                heap::fmt::human_bytes(h.max),
+                triggers.heap_line(h.max).map_or("-".into(), heap::fmt::human_bytes),
+                heap::fmt::human_bytes(sample.rss_kb * 1024)
             );
         }
         fired = events.into_iter().next();

@@ -69,8 +69,8 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
             shown = done;
             super::note(&format!(
                 "heaptui: transfer {} of {}",
-                heap::report::human_bytes(done),
-                heap::report::human_bytes(total)
+                heap::fmt::human_bytes(done),
+                heap::fmt::human_bytes(total)
             ));
         }
     };

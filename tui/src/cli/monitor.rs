@@ -189,7 +189,7 @@ impl Watch<'_> {
                     "fds"
                 ));
             }
-            let b = |v: &serde_json::Value| v.as_u64().map_or("-".into(), heap::report::human_bytes);
+            let b = |v: &serde_json::Value| v.as_u64().map_or("-".into(), heap::fmt::human_bytes);
             out.push_str(&format!(
                 "{:>6.1}s {:>10} {:>10} {:>10} {:>10} {:>8} {:>6}\n",
                 t,

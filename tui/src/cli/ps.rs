@@ -27,10 +27,10 @@ pub fn run(args: PsArgs) -> anyhow::Result<()> {
         s.push_str(&format!(
             "{:>8} {:>10}  {:<4} {:<16} {}\n",
             p.pid,
-            heap::report::human_bytes(p.rss_kb * 1024),
+            heap::fmt::human_bytes(p.rss_kb * 1024),
             if p.jvm { "yes" } else { "" },
             p.name,
-            heap::report::shorten(&p.cmdline, 80)
+            heap::fmt::shorten(&p.cmdline, 80)
         ));
     }
     super::print(&s)

@@ -35,7 +35,7 @@ pub fn base_config() -> anyhow::Result<agent::trigger::Config> {
 
 /// The thresholds in words for sample `s` (`heap 217.6 MiB x3, threads 750, ...`).
 pub fn describe(t: &agent::trigger::Triggers, s: &agent::sample::Sample) -> String {
-    use heap::report::human_bytes;
+    use heap::fmt::human_bytes;
     let mut v = Vec::new();
     if let Some(line) = s.java_heap.and_then(|h| t.heap_line(h.max)) {
         v.push(format!("heap {} x{}", human_bytes(line), t.config.heap_polls));

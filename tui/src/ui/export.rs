@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
+use heap::fmt::{hex, human_bytes};
 use heap::leaks::Leak;
-use heap::report::{hex, human_bytes};
 use heap::{Heap, Node};
 
 use super::model::{ClassRow, DomRow};

@@ -104,7 +104,7 @@ pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
     for (_, p) in found {
         let size = std::fs::metadata(&p).map(|m| m.len()).unwrap_or(0);
         items.push(PickItem {
-            label: format!("{}  ({})", p.display(), heap::report::human_bytes(size)),
+            label: format!("{}  ({})", p.display(), heap::fmt::human_bytes(size)),
             source: Source::File(p),
             rank: 1,
         });

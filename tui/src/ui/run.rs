@@ -162,10 +162,10 @@ fn spawn_picks(tx: Sender<Msg>) {
         let item = |p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8, place: &str| PickItem {
             label: format!(
                 "{:<24} {:>7} {:>10}  [{place}]  {}",
-                heap::report::shorten(&agent::proc::display_name(p), 24),
+                heap::fmt::shorten(&agent::proc::display_name(p), 24),
                 p.pid,
-                heap::report::human_bytes(p.rss_kb * 1024),
-                heap::report::shorten(&p.cmdline, 60)
+                heap::fmt::human_bytes(p.rss_kb * 1024),
+                heap::fmt::shorten(&p.cmdline, 60)
             ),
             source: Source::Process(Target {
                 serial: serial.map(str::to_string),

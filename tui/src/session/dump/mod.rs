@@ -60,7 +60,7 @@ pub struct Outcome {
 impl Outcome {
     /// One line for people: what was dumped, how, and where it is.
     pub fn summary(&self) -> String {
-        use heap::report::human_bytes;
+        use heap::fmt::human_bytes;
         let s = &self.sidecar;
         let name = &s.process.name;
         let pid = s.process.pid;

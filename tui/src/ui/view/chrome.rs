@@ -1,6 +1,6 @@
 //! What every screen has: the tab bar on top, the status line at the bottom.
 
-use heap::report::shorten;
+use heap::fmt::shorten;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;

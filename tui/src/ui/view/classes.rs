@@ -1,6 +1,6 @@
 //! Screen 2: the class histogram, or one class's instances.
 
-use heap::report::{hex, human_bytes, shorten};
+use heap::fmt::{hex, human_bytes, shorten};
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Block, Row, Table};
 use ratatui::Frame;

@@ -1,6 +1,6 @@
 //! Screen 4: the dominator tree, only the rows on screen.
 
-use heap::report::{hex, human_bytes, shorten};
+use heap::fmt::{hex, human_bytes, shorten};
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Row, Table};
 use ratatui::Frame;

@@ -1,7 +1,7 @@
 //! Screen 5: one object, its fields, referrers and path from a GC root; every row that names an
 //! object links to it.
 
-use heap::report::{hex, human_bytes};
+use heap::fmt::{hex, human_bytes};
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;

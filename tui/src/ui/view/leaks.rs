@@ -1,7 +1,7 @@
 //! Screen 3: the leak suspects, or one suspect's trace from its GC root (as LeakCanary prints it).
 
+use heap::fmt::{hex, human_bytes, shorten};
 use heap::leaks::inspect::Leaking;
-use heap::report::{hex, human_bytes, shorten};
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table};

@@ -1,7 +1,7 @@
 //! What shows before a dump is ready: the loading phases, the error, or nothing yet (a process
 //! is watched, no dump taken).
 
-use heap::report::human_bytes;
+use heap::fmt::human_bytes;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::Line;

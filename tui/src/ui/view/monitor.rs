@@ -2,7 +2,7 @@
 //! charted against the lines that trigger a dump, and the events log.
 
 use agent::sample::Sample;
-use heap::report::human_bytes;
+use heap::fmt::human_bytes;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::symbols::Marker;

@@ -1,7 +1,7 @@
 //! Screen 1: the dump at a glance (heaps, leak suspects, the largest retained objects).
 
+use heap::fmt::{human_bytes, shorten};
 use heap::leaks::LeakKind;
-use heap::report::{human_bytes, shorten};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
