@@ -34,8 +34,6 @@ pub mod proguard;
 pub mod quick;
 pub mod report;
 pub mod rewrite;
-/// Shallow size models (part of indexing: the index holds each object's size).
-pub use index::sizes;
 pub mod spec;
 pub mod strip;
 mod trace;
@@ -44,5 +42,5 @@ pub mod values;
 pub use analysis::{ClassStats, Heap};
 pub use cache::Cache;
 pub use error::{Error, ErrorKind, Limit, Result};
+pub use index::sizes::SizeModel;
 pub use index::{Index, Node, ObjectKind, Options, Phase};
-pub use sizes::SizeModel;
