@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use crate::dominators::{Dominators, Reach, ROOT, UNREACHABLE};
 use crate::error::Result;
 use crate::hprof::RootKind;
+use crate::index::classes::ClassId;
 use crate::index::csr::{Csr, WEAK};
 use crate::index::{Index, Node, ObjectKind, Options, Phase};
 use crate::paths::GcPaths;
@@ -145,7 +146,7 @@ impl Heap {
     }
 
     /// Nodes of all objects whose class is exactly `class`.
-    pub fn instances_of(&self, class: u32) -> Vec<Node> {
+    pub fn instances_of(&self, class: ClassId) -> Vec<Node> {
         let idx = &self.index;
         (0..idx.len() as u32).into_par_iter().filter(|&n| idx.class_of(n) == class).collect()
     }
@@ -271,7 +272,7 @@ impl Heap {
     }
 
     /// Whether class `class` is `ancestor` or inherits from it.
-    pub fn is_subclass(&self, class: u32, ancestor: u32) -> bool {
+    pub fn is_subclass(&self, class: ClassId, ancestor: ClassId) -> bool {
         let mut cur = Some(class);
         let mut steps = 0;
         while let Some(c) = cur {
@@ -282,7 +283,7 @@ impl Heap {
             if steps > 512 {
                 return false;
             }
-            cur = self.index.classes.get(c as usize).and_then(|k| k.super_class);
+            cur = self.index.classes.get(c.index()).and_then(|k| k.super_class);
         }
         false
     }
@@ -307,7 +308,7 @@ pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
                 if is_class_object(index, v) {
                     continue;
                 }
-                let e = &mut s[index.class_of(v) as usize];
+                let e = &mut s[index.class_of(v).index()];
                 e.0 += 1;
                 e.1 += index.shallow_size(v);
             }
@@ -353,7 +354,7 @@ fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
     let nc = index.classes.len();
     let totals = std::sync::Mutex::new(vec![0u64; nc]);
     // Class objects are not instances of a histogram row; `u32::MAX` marks them on the stack.
-    let row = |v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v) };
+    let row = |v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v).0 };
 
     let tops: Vec<Node> = dom.children(None).iter().copied().filter(|&t| dom.reach(t) == Reach::Strong).collect();
     let (row, shared) = (&row, &totals);

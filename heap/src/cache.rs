@@ -747,9 +747,9 @@ impl Parts {
             return bad("class table");
         }
         let class_refs_ok = meta.classes.iter().all(|c| {
-            c.super_class.is_none_or(|s| (s as usize) < classes)
+            c.super_class.is_none_or(|s| s.index() < classes)
                 && c.node.is_none_or(|x| (x as usize) < n)
-                && c.fields.iter().all(|f| (f.declared_by as usize) < classes)
+                && c.fields.iter().all(|f| f.declared_by.index() < classes)
         });
         if !class_refs_ok {
             return bad("class table");

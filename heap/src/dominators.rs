@@ -191,7 +191,7 @@ impl Preorder {
         for &(r, _) in index.roots() {
             dfs.visit(r, LEAF, None);
         }
-        let class_node = |v: u32| index.classes[index.class_of(v) as usize].node;
+        let class_node = |v: u32| index.classes[index.class_of(v).index()].node;
         let new_classes = |v: u32, pre: &[u32], found: &mut Vec<u32>| {
             if let Some(c) = class_node(v) {
                 if pre[c as usize] == u32::MAX {

@@ -42,5 +42,6 @@ pub mod values;
 pub use analysis::{ClassStats, Heap};
 pub use cache::Cache;
 pub use error::{Error, ErrorKind, Limit, Result};
+pub use index::classes::ClassId;
 pub use index::sizes::SizeModel;
 pub use index::{Index, Node, ObjectKind, Options, Phase};

@@ -65,7 +65,7 @@ impl Index {
         self.by_name = Default::default();
         for c in &mut self.classes {
             for f in &mut c.fields {
-                if let Some(n) = obf_names.get(f.declared_by as usize).and_then(|k| map.field_name(k, &f.name)) {
+                if let Some(n) = obf_names.get(f.declared_by.index()).and_then(|k| map.field_name(k, &f.name)) {
                     f.name = n.to_string();
                 }
             }

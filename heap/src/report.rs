@@ -9,7 +9,7 @@ use crate::analysis::Heap;
 use crate::dominators::Reach;
 use crate::fmt::{hex, human_bytes, shorten};
 use crate::fmt::{shorten_end, wrap};
-use crate::index::classes::ClassKind;
+use crate::index::classes::{ClassId, ClassKind};
 use crate::index::Node;
 
 /// Schema version of the JSON reports.
@@ -105,17 +105,18 @@ impl Heap {
         idx.heaps.iter().zip(t).filter(|(_, (o, _))| *o > 0).map(|(h, (o, b))| (h.name.clone(), o, b)).collect()
     }
 
-    /// Class indices of the histogram, largest retained first (then shallow, then name).
-    pub fn histogram_order(&self) -> Vec<u32> {
-        let mut rows: Vec<u32> = (0..self.index.classes.len() as u32)
-            .filter(|&c| self.histogram[c as usize].instances > 0 || self.index.classes[c as usize].node.is_some())
+    /// The classes of the histogram, largest retained first (then shallow, then name).
+    pub fn histogram_order(&self) -> Vec<ClassId> {
+        let mut rows: Vec<ClassId> = (0..self.index.classes.len() as u32)
+            .map(ClassId)
+            .filter(|&c| self.histogram[c.index()].instances > 0 || self.index.classes[c.index()].node.is_some())
             .collect();
         rows.sort_by(|&a, &b| {
-            let (x, y) = (&self.histogram[a as usize], &self.histogram[b as usize]);
+            let (x, y) = (&self.histogram[a.index()], &self.histogram[b.index()]);
             y.retained_bytes
                 .cmp(&x.retained_bytes)
                 .then(y.shallow_bytes.cmp(&x.shallow_bytes))
-                .then_with(|| self.index.classes[a as usize].name.cmp(&self.index.classes[b as usize].name))
+                .then_with(|| self.index.classes[a.index()].name.cmp(&self.index.classes[b.index()].name))
         });
         rows
     }
@@ -147,8 +148,8 @@ impl Heap {
             .histogram_order()
             .into_iter()
             .map(|c| {
-                let h = &self.histogram[c as usize];
-                let class = &idx.classes[c as usize];
+                let h = &self.histogram[c.index()];
+                let class = &idx.classes[c.index()];
                 json!({
                     "class": class.name,
                     "class_id": if class.id != 0 { Json::from(hex(class.id)) } else { Json::Null },
@@ -207,7 +208,7 @@ impl Heap {
     /// The class name to show for `n`: for class objects, `class Name`.
     pub fn display_class(&self, n: Node) -> String {
         match self.index.as_class(n) {
-            Some(c) => format!("class {}", self.index.classes[c as usize].name),
+            Some(c) => format!("class {}", self.index.classes[c.index()].name),
             None => self.index.class(n).name.clone(),
         }
     }
@@ -293,14 +294,14 @@ impl Heap {
         let _ = writeln!(out, "\nClasses by retained size (top {top})");
         let _ = writeln!(out, "{:>12} {:>12} {:>12}  class", "instances", "shallow", "retained");
         for c in self.histogram_order().into_iter().take(top) {
-            let h = &self.histogram[c as usize];
+            let h = &self.histogram[c.index()];
             let _ = writeln!(
                 out,
                 "{:>12} {:>12} {:>12}  {}",
                 h.instances,
                 human_bytes(h.shallow_bytes),
                 human_bytes(h.retained_bytes),
-                shorten(&idx.classes[c as usize].name, 60)
+                shorten(&idx.classes[c.index()].name, 60)
             );
         }
         let _ = writeln!(out, "\nLeak suspects ({})", leaks.len());

@@ -142,7 +142,7 @@ pub fn strip_matrix<W: Write>(data: Vec<u8>, out: W) -> Result<(W, RewriteStats)
     let mut bytes = index.bytes().to_vec();
     let id_size = index.header.id_size as usize;
     for c in index.classes_named("android.graphics.Bitmap").collect::<Vec<_>>() {
-        let Some(field) = index.classes[c as usize].fields.iter().find(|f| f.name == "mBuffer") else { continue };
+        let Some(field) = index.classes[c.index()].fields.iter().find(|f| f.name == "mBuffer") else { continue };
         for n in (0..index.len() as u32).filter(|&n| index.class_of(n) == c) {
             let Some(old) = index.field(n, "mBuffer").and_then(|v| v.as_object()) else { continue };
             let Some(&kept) = repoint.get(&old) else { continue };

@@ -2,6 +2,7 @@
 
 use crate::hprof::cursor::read_id;
 use crate::hprof::{BasicType, SubRecord};
+use crate::index::classes::ClassId;
 use crate::index::{Index, Node};
 
 /// A field or array element value.
@@ -126,7 +127,7 @@ impl Index {
     pub fn fields(&self, n: Node) -> Vec<FieldValue> {
         let id_size = self.header.id_size;
         if let Some(ci) = self.as_class(n) {
-            return self.classes[ci as usize]
+            return self.classes[ci.index()]
                 .statics
                 .iter()
                 .map(|s| FieldValue {
@@ -152,7 +153,7 @@ impl Index {
     pub fn field(&self, n: Node, name: &str) -> Option<Value> {
         // Hot in the leak rules and reports: read the one value, allocate nothing.
         if let Some(ci) = self.as_class(n) {
-            let s = self.classes[ci as usize].statics.iter().find(|s| s.name == name)?;
+            let s = self.classes[ci.index()].statics.iter().find(|s| s.name == name)?;
             return Some(Value::from_raw(s.ty, s.raw));
         }
         let f = self.class(n).fields.iter().find(|f| f.name == name)?;
@@ -165,9 +166,9 @@ impl Index {
         self.field(n, name)?.as_object().and_then(|id| self.node(id))
     }
 
-    /// The value of static field `name` of class `class` (table index).
-    pub fn static_value(&self, class: u32, name: &str) -> Option<Value> {
-        let s = self.classes.get(class as usize)?.statics.iter().find(|s| s.name == name)?;
+    /// The value of static field `name` of class `class`.
+    pub fn static_value(&self, class: ClassId, name: &str) -> Option<Value> {
+        let s = self.classes.get(class.index())?.statics.iter().find(|s| s.name == name)?;
         Some(Value::from_raw(s.ty, s.raw))
     }
 

@@ -29,7 +29,7 @@ fn ahat() -> Arc<Heap> {
 }
 
 fn main_class(h: &Heap) -> Node {
-    h.index.classes[class(h, "Main") as usize].node.unwrap()
+    h.index.classes[class(h, "Main").index()].node.unwrap()
 }
 
 fn stuff(h: &Heap) -> Node {
@@ -209,7 +209,7 @@ fn objects_handler_test_get_objects() {
 #[test]
 fn object_pages_render() {
     let h = ahat();
-    let string_class = h.index.classes[class(&h, "java.lang.String") as usize].node.unwrap();
+    let string_class = h.index.classes[class(&h, "java.lang.String").index()].node.unwrap();
     for n in [get(&h, "aPhantomReference"), main_class(&h), string_class, get(&h, "gcPathArray"), get(&h, "bigArray")] {
         let page = h.inspect_json(n);
         assert_eq!(page["id"], format!("0x{:x}", h.index.id(n)));
@@ -247,7 +247,7 @@ fn diff_test_matching() {
     let base = open_mapped("android/ahat-art__test-dump-base.hprof");
     assert!(h.index.heaps.iter().any(|x| x.name == "app") && base.index.heaps.iter().any(|x| x.name == "app"));
     let key = |heap: &Heap, field: &str| -> Option<String> {
-        let main = heap.index.classes[class(heap, "Main") as usize].node.unwrap();
+        let main = heap.index.classes[class(heap, "Main").index()].node.unwrap();
         let stuff = follow(heap, main, "stuff");
         heap.index.field_node(stuff, field).and_then(|n| heap::diff::path_key(heap, n))
     };

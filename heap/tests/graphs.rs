@@ -198,11 +198,11 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
                 up = d.idom(up);
             }
             if !nested {
-                expect[c as usize] += d.retained(v);
+                expect[c.index()] += d.retained(v);
             }
         }
         for &c in &classes {
-            let c = h.index.class_by_id(u64::from(c)).unwrap() as usize;
+            let c = (h.index.class_by_id(u64::from(c)).unwrap()).index();
             assert_eq!(h.histogram[c].retained_bytes, expect[c], "round {round}, class {c}");
         }
         let rows: Vec<u64> = h.histogram.iter().map(|s| s.retained_bytes).collect();

@@ -153,7 +153,7 @@ fn ahat_test_dump_duplicate_bitmaps_and_big_array() {
     let dups: Vec<_> = leaks.iter().filter(|l| l.rule == "android.bitmap.duplicate").collect();
     assert_eq!(dups.len(), 1);
     assert_eq!(dups[0].instances.len(), 2);
-    let main = h.index.classes[class(&h, "Main") as usize].node.unwrap();
+    let main = h.index.classes[class(&h, "Main").index()].node.unwrap();
     let stuff = follow(&h, main, "stuff");
     let mut expect = vec![follow(&h, stuff, "bitmapOne"), follow(&h, stuff, "bitmapTwo")];
     expect.sort();

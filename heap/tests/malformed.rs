@@ -42,7 +42,7 @@ fn diamond_dominators_and_retained_sizes() {
     assert_eq!(h.dominators.retained_count(n(0x1000)), 4);
     assert_eq!(h.dominators.retained(n(0x1010)), 16);
     let n_class = h.index.classes_named("N").next().unwrap();
-    let stats = h.histogram[n_class as usize];
+    let stats = h.histogram[n_class.index()];
     assert_eq!((stats.instances, stats.shallow_bytes, stats.retained_bytes), (4, 64, 64));
     let path = h.paths().path(&h.index, n(0x1030));
     let refs: Vec<_> = path.iter().map(|s| s.reference.clone()).collect();

@@ -109,7 +109,7 @@ fn oql_test_strings() {
 #[test]
 fn oql_test_class_object_dominators() {
     let h = mat(JDK5_64);
-    let string_class = h.index.classes[class(&h, "java.lang.String") as usize].node.unwrap();
+    let string_class = h.index.classes[class(&h, "java.lang.String").index()].node.unwrap();
     assert_eq!(h.dominators.retained_count(string_class), 3);
     assert_eq!(h.dominated(Some(string_class)).len(), 2);
     let charset = node(&h, 0x1295e2f8);
@@ -151,8 +151,8 @@ fn histogram_errors(name: &str) -> (usize, usize) {
         }
         let java = heap::index::classes::java_name(jvm_name);
         let Some(c) = h.index.classes_named(&java).next() else { continue };
-        let stats = h.histogram[c as usize];
-        let class = &h.index.classes[c as usize];
+        let stats = h.histogram[c.index()];
+        let class = &h.index.classes[c.index()];
         if class.is_array() {
             if stats.instances != count {
                 continue;
@@ -164,7 +164,7 @@ fn histogram_errors(name: &str) -> (usize, usize) {
             }
         } else {
             checked += 1;
-            let ours = h.index.sizer.instance_sizes(&h.index.classes)[c as usize];
+            let ours = h.index.sizer.instance_sizes(&h.index.classes)[c.index()];
             if ours != bytes / count {
                 eprintln!("{java}: {ours} bytes here, {} in the histogram", bytes / count);
                 errors += 1;

@@ -75,10 +75,10 @@ fn dominators_test_retained_sizes_per_heap() {
     let h = dialer();
     let app = heap_index(&h, "app");
     let zygote = heap_index(&h, "zygote");
-    let html = h.index.classes[class(&h, "android.text.Html$HtmlParser") as usize].node.unwrap();
+    let html = h.index.classes[class(&h, "android.text.Html$HtmlParser").index()].node.unwrap();
     let r = h.retained_by_heap(html);
     assert_eq!((r[zygote], r[app]), (116492, 0));
-    let at = h.index.classes[class(&h, "android.app.ActivityThread") as usize].node.unwrap();
+    let at = h.index.classes[class(&h, "android.app.ActivityThread").index()].node.unwrap();
     let r = h.retained_by_heap(at);
     assert_eq!((r[zygote], r[app]), (853, 576));
 }
@@ -88,18 +88,18 @@ fn dominators_test_retained_sizes_per_heap() {
 fn hprof_parser_test_primitive_arrays() {
     let h = dialer();
     let byte_array = class(&h, "byte[]");
-    let s = h.histogram[byte_array as usize];
+    let s = h.histogram[byte_array.index()];
     assert_eq!(s.instances, 1406);
     assert_eq!(s.shallow_bytes, 681489);
     let b = node(&h, 0xB0D60401);
     assert_eq!(class_name(&h, b), "byte[]");
     assert_eq!(h.index.shallow_size(b), 43224);
     let ii = class(&h, "int[][]");
-    assert_eq!(h.histogram[ii as usize].instances, 37);
+    assert_eq!(h.histogram[ii.index()].instances, 37);
     let a = node(&h, 0xB0F69F58);
     assert_eq!(class_name(&h, a), "int[][]");
     assert_eq!(h.index.shallow_size(a), 40);
-    assert_eq!(h.histogram[class(&h, "java.lang.String[]") as usize].instances, 1396);
+    assert_eq!(h.histogram[class(&h, "java.lang.String[]").index()].instances, 1396);
 }
 
 /// HprofParserTest.testObjectConstruction: Thread$State's statics.
@@ -133,8 +133,8 @@ fn hprof_parser_test_hierarchy_and_field_counts() {
         let mut v = Vec::new();
         let mut c = Some(class(&h, "android.app.Application"));
         while let Some(k) = c {
-            v.push(h.index.classes[k as usize].name.clone());
-            c = h.index.classes[k as usize].super_class;
+            v.push(h.index.classes[k.index()].name.clone());
+            c = h.index.classes[k.index()].super_class;
         }
         v
     };
@@ -143,7 +143,7 @@ fn hprof_parser_test_hierarchy_and_field_counts() {
         ["android.app.Application", "android.content.ContextWrapper", "android.content.Context", "java.lang.Object"]
     );
     for name in ["android.app.Application", "com.android.dialer.DialerApplication"] {
-        assert_eq!(h.index.classes[class(&h, name) as usize].fields.len(), 5, "{name}");
+        assert_eq!(h.index.classes[class(&h, name).index()].fields.len(), 5, "{name}");
     }
 }
 
@@ -151,8 +151,8 @@ fn hprof_parser_test_hierarchy_and_field_counts() {
 #[test]
 fn hprof_parser_test_class_loaders() {
     let h = dialer();
-    assert_eq!(h.index.classes[class(&h, "android.app.Application") as usize].loader, 0);
-    let loader = h.index.classes[class(&h, "com.android.dialer.DialerApplication") as usize].loader;
+    assert_eq!(h.index.classes[class(&h, "android.app.Application").index()].loader, 0);
+    let loader = h.index.classes[class(&h, "com.android.dialer.DialerApplication").index()].loader;
     assert_eq!(class_name(&h, node(&h, loader)), "dalvik.system.PathClassLoader");
 }
 

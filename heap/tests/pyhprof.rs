@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use heap::values::Value;
-use heap::{Heap, Node};
+use heap::{ClassId, Heap, Node};
 
 const DUMP: &str = "jvm/py-hprof__example-java.hprof";
 
@@ -18,7 +18,7 @@ fn h() -> std::sync::Arc<Heap> {
 fn nearest_val(h: &Heap, n: Node) -> Option<Value> {
     let mut c = Some(h.index.class_of(n));
     while let Some(k) = c {
-        let class = &h.index.classes[k as usize];
+        let class = &h.index.classes[k.index()];
         if let Some(s) = class.statics.iter().find(|s| s.name == "val") {
             return Some(Value::from_raw(s.ty, s.raw));
         }
@@ -103,7 +103,7 @@ fn cars() {
     let car = class(&h, "com.example.cars.Car");
     let limo = class(&h, "com.example.cars.Limo");
     let bike = class(&h, "com.example.cars.Bike");
-    let all_of = |c: u32| -> Vec<Node> {
+    let all_of = |c: ClassId| -> Vec<Node> {
         let mut out: Vec<Node> = (0..h.index.len() as u32)
             .filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), c))
             .collect();

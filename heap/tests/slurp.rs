@@ -102,9 +102,9 @@ fn check(name: &str) {
     let id = u64::from(h.index.header.id_size);
     for (class_name, instances, largest) in &g.rows {
         let c = h.index.classes_named(class_name).next().unwrap_or_else(|| panic!("{class_name}"));
-        assert_eq!(h.histogram[c as usize].instances, *instances, "{class_name}");
+        assert_eq!(h.histogram[c.index()].instances, *instances, "{class_name}");
         // hprof-slurp's primitive array size: 8-byte aligned, header 12 (4-byte ids) or 16 bytes.
-        if let heap::index::classes::ClassKind::PrimitiveArray(t) = h.index.classes[c as usize].kind {
+        if let heap::index::classes::ClassKind::PrimitiveArray(t) = h.index.classes[c.index()].kind {
             let max_len = h
                 .instances_of(c)
                 .into_iter()

@@ -71,8 +71,8 @@ fn visualvm(dumps: &[PathBuf], retained: bool) -> Vec<Peer> {
 fn ours(h: &Heap) -> HashMap<String, (u64, u64, u64)> {
     let mut m = HashMap::new();
     for c in h.histogram_order() {
-        let s = h.histogram[c as usize];
-        m.entry(h.index.classes[c as usize].name.clone()).or_insert((s.instances, s.shallow_bytes, s.retained_bytes));
+        let s = h.histogram[c.index()];
+        m.entry(h.index.classes[c.index()].name.clone()).or_insert((s.instances, s.shallow_bytes, s.retained_bytes));
     }
     m
 }

@@ -2,6 +2,26 @@
 
 use crate::hprof::BasicType;
 
+/// A class: its index in the class table ([`crate::Index::classes`]), as opposed to the id of
+/// its class object in the file or the node of that object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct ClassId(pub u32);
+
+impl ClassId {
+    /// The position in the class table, for indexing it (and lists kept like it).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+// SAFETY: a `repr(transparent)` wrapper of a `u32`: same layout, every bit pattern valid.
+unsafe impl bytemuck::Zeroable for ClassId {}
+// SAFETY: as above; no padding, no pointers.
+unsafe impl bytemuck::Pod for ClassId {}
+
 /// What a class's objects are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ClassKind {
@@ -38,8 +58,8 @@ pub struct Field {
     pub ty: BasicType,
     /// Byte offset of the value inside the INSTANCE DUMP's data.
     pub offset: u32,
-    /// Index in the class table of the class that declares it.
-    pub declared_by: u32,
+    /// The class that declares it.
+    pub declared_by: ClassId,
 }
 
 /// A static field with its value.
@@ -62,8 +82,8 @@ pub struct Class {
     pub node: Option<u32>,
     /// Name in Java source form (`java.lang.String`, `int[]`).
     pub name: String,
-    /// Superclass, as an index into the class table.
-    pub super_class: Option<u32>,
+    /// Superclass.
+    pub super_class: Option<ClassId>,
     /// Class loader object id (0 for the boot loader).
     pub loader: u64,
     /// Instance size the dumping VM declared.

@@ -28,7 +28,7 @@ use crate::hprof::{
 };
 use crate::spec::sub::{self, instance, object_array};
 use crate::spec::{heap_type, record};
-use classes::{java_name, Class, ClassKind, Field, Static, Strength};
+use classes::{java_name, Class, ClassId, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
@@ -167,7 +167,7 @@ pub struct Index {
     pub warnings: Vec<String>,
     pub(crate) java_lang_class: u32,
     /// Class table indexes by name, built on first use (reset when names change).
-    pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<u32>>>,
+    pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<ClassId>>>,
     /// See [`Index::strong_leaves`].
     pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
 }
@@ -275,40 +275,40 @@ impl Index {
 
     /// The class (table index) of node `n`; for class objects, `java.lang.Class`.
     #[inline]
-    pub fn class_of(&self, n: Node) -> u32 {
-        self.class_of.get(n as usize) as u32
+    pub fn class_of(&self, n: Node) -> ClassId {
+        ClassId(self.class_of.get(n as usize) as u32)
     }
 
     /// The class of node `n`.
     pub fn class(&self, n: Node) -> &Class {
-        &self.classes[self.class_of(n) as usize]
+        &self.classes[self.class_of(n).index()]
     }
 
     /// If node `n` is a class object, its class table index.
-    pub fn as_class(&self, n: Node) -> Option<u32> {
-        self.class_by_node.get(&n).copied()
+    pub fn as_class(&self, n: Node) -> Option<ClassId> {
+        self.class_by_node.get(&n).copied().map(ClassId)
     }
 
-    /// The class table index of the class object `id`.
-    pub fn class_by_id(&self, id: u64) -> Option<u32> {
-        self.class_by_id.get(&id).copied()
+    /// The class of the class object `id`.
+    pub fn class_by_id(&self, id: u64) -> Option<ClassId> {
+        self.class_by_id.get(&id).copied().map(ClassId)
     }
 
     /// Classes named `name` (Java source form); several loaders may define the same name.
-    pub fn classes_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = u32> + 's {
+    pub fn classes_named<'s>(&'s self, name: &'s str) -> impl Iterator<Item = ClassId> + 's {
         let by_name = self.by_name.get_or_init(|| {
-            let mut m: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+            let mut m: FxHashMap<String, Vec<ClassId>> = FxHashMap::default();
             for (i, c) in self.classes.iter().enumerate() {
-                m.entry(c.name.clone()).or_default().push(i as u32);
+                m.entry(c.name.clone()).or_default().push(ClassId(i as u32));
             }
             m
         });
         by_name.get(name).map_or(&[][..], Vec::as_slice).iter().copied()
     }
 
-    /// The index of `java.lang.Class`.
-    pub fn java_lang_class(&self) -> u32 {
-        self.java_lang_class
+    /// The class `java.lang.Class`.
+    pub fn java_lang_class(&self) -> ClassId {
+        ClassId(self.java_lang_class)
     }
 
     /// Shallow size of node `n` under the size model.
@@ -1142,7 +1142,12 @@ pub(crate) fn class_table(
             fields: cd
                 .fields
                 .iter()
-                .map(|f| Field { name: string(f.name_id).unwrap_or_default(), ty: f.ty, offset: 0, declared_by: 0 })
+                .map(|f| Field {
+                    name: string(f.name_id).unwrap_or_default(),
+                    ty: f.ty,
+                    offset: 0,
+                    declared_by: ClassId(0),
+                })
                 .collect(),
             own_fields: cd.fields.len(),
             statics: cd
@@ -1160,7 +1165,7 @@ pub(crate) fn class_table(
         });
     }
     for (i, cd) in dumps.iter().enumerate() {
-        classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i);
+        classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i).map(ClassId);
     }
     drop(dumps);
     resolve_layouts(&mut classes, id_size);
@@ -1214,11 +1219,11 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
         let mut chain = vec![i];
         let mut cur = classes[i].super_class;
         while let Some(s) = cur {
-            if chain.len() > 512 || chain.contains(&(s as usize)) {
+            if chain.len() > 512 || chain.contains(&s.index()) {
                 break;
             }
-            chain.push(s as usize);
-            cur = classes[s as usize].super_class;
+            chain.push(s.index());
+            cur = classes[s.index()].super_class;
         }
         let mut fields = Vec::new();
         let mut offset = 0u32;
@@ -1227,7 +1232,7 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
         for &k in &chain {
             let room = MAX_FIELDS.saturating_sub(fields.len());
             for f in classes[k].fields.iter().take(classes[k].own_fields.min(room)) {
-                fields.push(Field { name: f.name.clone(), ty: f.ty, offset, declared_by: k as u32 });
+                fields.push(Field { name: f.name.clone(), ty: f.ty, offset, declared_by: ClassId(k as u32) });
                 offset = offset.saturating_add(f.ty.size(id_size));
             }
         }
@@ -1247,7 +1252,7 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
                 .unwrap_or(Strength::Weak);
             fields
                 .iter()
-                .find(|f| f.name == "referent" && classes[f.declared_by as usize].name == "java.lang.ref.Reference")
+                .find(|f| f.name == "referent" && classes[f.declared_by.index()].name == "java.lang.ref.Reference")
                 .map(|f| (f.offset, strength))
         } else {
             None

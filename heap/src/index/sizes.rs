@@ -110,9 +110,7 @@ impl Sizer {
         let c = &classes[i];
         let own: u64 = c.fields.iter().take(c.own_fields).map(|f| self.elem(f.ty)).sum();
         let base = match c.super_class {
-            Some(s) if depth < 256 && (s as usize) < classes.len() => {
-                self.mat_unaligned(classes, s as usize, depth + 1)
-            }
+            Some(s) if depth < 256 && s.index() < classes.len() => self.mat_unaligned(classes, s.index(), depth + 1),
             _ => u64::from(self.id_size + self.ref_size),
         };
         align(own + base, u64::from(self.ref_size))

@@ -18,6 +18,7 @@ use sha1::{Digest, Sha1};
 
 use crate::analysis::Heap;
 use crate::hprof::RootKind;
+use crate::index::classes::ClassId;
 use crate::index::Node;
 use crate::paths::library::{LibraryLeak, LIBRARY_LEAKS};
 use crate::paths::path_policy_for;
@@ -431,8 +432,8 @@ fn trace_to(heap: &Heap, paths: &GcPaths, n: Node) -> Vec<Step> {
         return direct;
     }
     let loader_id = idx.id(n);
-    let classes: Vec<u32> =
-        (0..idx.classes.len() as u32).filter(|&c| idx.classes[c as usize].loader == loader_id).collect();
+    let classes: Vec<ClassId> =
+        (0..idx.classes.len() as u32).map(ClassId).filter(|&c| idx.classes[c.index()].loader == loader_id).collect();
     let mut best: Option<(usize, Node)> = None;
     for v in 0..idx.len() as u32 {
         if idx.as_class(v).is_none() && classes.contains(&idx.class_of(v)) {
@@ -491,7 +492,7 @@ fn judge(heap: &Heap, steps: &[Step], suspect: &Suspect) -> Vec<TraceStep> {
         for t in &mut trace {
             let idx = &heap.index;
             let defined_by = match idx.as_class(t.node) {
-                Some(c) => idx.classes[c as usize].loader,
+                Some(c) => idx.classes[c.index()].loader,
                 None => idx.class(t.node).loader,
             };
             if defined_by == loader {
@@ -552,7 +553,7 @@ fn signature(heap: &Heap, trace: &[TraceStep], rule: &str) -> String {
         let class = heap
             .index
             .as_class(t.node)
-            .map_or_else(|| heap.index.class(t.node).name.clone(), |c| heap.index.classes[c as usize].name.clone());
+            .map_or_else(|| heap.index.class(t.node).name.clone(), |c| heap.index.classes[c.index()].name.clone());
         let r = t.reference.as_deref().unwrap_or("");
         let r = if r.starts_with('[') { "[x]" } else { r.trim_start_matches('.') };
         s.push_str(&class);
@@ -572,7 +573,7 @@ fn matches_library(heap: &Heap, from: Node, reference: &str, l: &LibraryLeak) ->
         return false;
     }
     match idx.as_class(from) {
-        Some(c) => l.is_static && idx.classes[c as usize].name == l.class,
+        Some(c) => l.is_static && idx.classes[c.index()].name == l.class,
         None => !l.is_static && idx.classes_named(l.class).any(|c| heap.is_subclass(idx.class_of(from), c)),
     }
 }

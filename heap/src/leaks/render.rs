@@ -104,7 +104,7 @@ fn kb(n: u64) -> String {
 fn what(heap: &Heap, n: crate::index::Node) -> String {
     let idx = &heap.index;
     match idx.as_class(n) {
-        Some(c) => format!("{} class", idx.classes[c as usize].name),
+        Some(c) => format!("{} class", idx.classes[c.index()].name),
         None if idx.class(n).is_array() => format!("{} array", idx.class(n).name),
         None => format!("{} instance", idx.class(n).name),
     }
@@ -113,7 +113,7 @@ fn what(heap: &Heap, n: crate::index::Node) -> String {
 fn owner_simple(heap: &Heap, n: crate::index::Node) -> String {
     let idx = &heap.index;
     let name = match idx.as_class(n) {
-        Some(c) => idx.classes[c as usize].name.clone(),
+        Some(c) => idx.classes[c.index()].name.clone(),
         None => idx.class(n).name.clone(),
     };
     let simple = name.rsplit('.').next().unwrap_or(&name).to_string();
@@ -225,7 +225,7 @@ pub fn koom_json(heap: &Heap, leaks: &[Leak], meta: &Metadata) -> Json {
         *seen.entry(l.class.clone()).or_default() += l.instances.len();
     }
     for (class, leaked) in seen {
-        let total: u64 = idx.classes_named(&class).map(|c| heap.histogram[c as usize].instances).sum();
+        let total: u64 = idx.classes_named(&class).map(|c| heap.histogram[c.index()].instances).sum();
         class_infos.push(
             json!({"className": class, "instanceCount": total.to_string(), "leakInstanceCount": leaked.to_string()}),
         );

@@ -5,6 +5,7 @@
 use crate::analysis::Heap;
 use crate::dominators::{Reach, ROOT, UNREACHABLE};
 use crate::fmt::human_bytes;
+use crate::index::classes::ClassId;
 use crate::index::{Node, ObjectKind};
 use crate::values::Value;
 
@@ -153,15 +154,13 @@ fn strongly_reachable(heap: &Heap, n: Node) -> bool {
 /// Instances (not class objects) of `class` and its subclasses, given by name.
 pub(crate) fn instances_of_subclasses(heap: &Heap, ancestor: &str) -> Vec<Node> {
     let idx = &heap.index;
-    let ancestors: Vec<u32> = idx.classes_named(ancestor).collect();
+    let ancestors: Vec<ClassId> = idx.classes_named(ancestor).collect();
     if ancestors.is_empty() {
         return Vec::new();
     }
     let classes: Vec<bool> =
-        (0..idx.classes.len() as u32).map(|c| ancestors.iter().any(|&a| heap.is_subclass(c, a))).collect();
-    (0..idx.len() as u32)
-        .filter(|&n| classes[idx.class_of(n) as usize] && idx.kind(n) == ObjectKind::Instance)
-        .collect()
+        (0..idx.classes.len() as u32).map(|c| ancestors.iter().any(|&a| heap.is_subclass(ClassId(c), a))).collect();
+    (0..idx.len() as u32).filter(|&n| classes[idx.class_of(n).index()] && idx.kind(n) == ObjectKind::Instance).collect()
 }
 
 fn bool_field(heap: &Heap, n: Node, name: &str) -> Option<bool> {
@@ -298,7 +297,7 @@ fn leaked_class_loaders(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
             let name = own_classes
                 .first()
                 .and_then(|&c| idx.as_class(c))
-                .map(|c| idx.classes[c as usize].name.clone())
+                .map(|c| idx.classes[c.index()].name.clone())
                 .unwrap_or_default();
             out.push(Suspect {
                 node: l,
@@ -362,11 +361,11 @@ fn large_bitmaps(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         .collect()
 }
 
-/// Whether `class` (table index) is the app's: defined by a loader other than the boot loader and
-/// the JDK's platform loader.
-pub(crate) fn is_app_class(heap: &Heap, class: u32) -> bool {
+/// Whether `class` is the app's: defined by a loader other than the boot loader and the JDK's
+/// platform loader.
+pub(crate) fn is_app_class(heap: &Heap, class: ClassId) -> bool {
     let idx = &heap.index;
-    let c = &idx.classes[class as usize];
+    let c = &idx.classes[class.index()];
     if c.loader == 0 {
         return false;
     }
@@ -410,7 +409,7 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         }
         let share = d.retained(n) as f64 * 100.0 / total as f64;
         // What it holds, by class: the class whose objects retain the most of it.
-        let mut by_class: std::collections::HashMap<u32, (u64, u64)> = std::collections::HashMap::new();
+        let mut by_class: std::collections::HashMap<ClassId, (u64, u64)> = std::collections::HashMap::new();
         for &k in kids {
             let e = by_class.entry(heap.index.class_of(k)).or_default();
             e.0 += 1;
@@ -421,7 +420,7 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
             // The most bytes; on a tie the lowest class number, whatever the map's order.
             .max_by_key(|(&c, (_, bytes))| (*bytes, std::cmp::Reverse(c)))
             .map(|(&c, &(count, bytes))| {
-                format!(": mostly {count} x {} ({})", heap.index.classes[c as usize].name, human_bytes(bytes))
+                format!(": mostly {count} x {} ({})", heap.index.classes[c.index()].name, human_bytes(bytes))
             })
             .unwrap_or_default();
         // Report the collection, not its internal array: climb through java.util objects that
@@ -618,7 +617,7 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
     let threshold = ((total as f64 * config.accumulation_share) as u64).max(config.accumulation_min_bytes);
     let qualifies = |c: usize| {
         let stats = &heap.histogram[c];
-        stats.retained_bytes >= threshold && stats.instances >= 2 && is_app_class(heap, c as u32)
+        stats.retained_bytes >= threshold && stats.instances >= 2 && is_app_class(heap, ClassId(c as u32))
     };
     // Sized once: there can be millions (a doubling vector would hold twice that at its peak).
     // (At most one per object: a histogram read from a damaged cache must not ask for more.)
@@ -647,7 +646,10 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
         let kind = out.kinds.len() as u32;
         let before = out.items.len();
         out.items.extend(
-            heap.instances_of(c as u32).into_iter().filter(|&n| strongly_reachable(heap, n)).map(|n| (n, kind)),
+            heap.instances_of(ClassId(c as u32))
+                .into_iter()
+                .filter(|&n| strongly_reachable(heap, n))
+                .map(|n| (n, kind)),
         );
         if let Some(&(first, _)) = out.items.get(before) {
             out.kinds.push(Suspect {

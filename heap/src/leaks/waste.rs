@@ -64,7 +64,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let idx = &heap.index;
     let Some(string) = idx.classes_named("java.lang.String").next() else { return Vec::new() };
     // The `value` field's place in a String's record, looked up once.
-    let Some(value_field) = idx.classes[string as usize].fields.iter().find(|f| f.name == "value") else {
+    let Some(value_field) = idx.classes[string.index()].fields.iter().find(|f| f.name == "value") else {
         return Vec::new();
     };
     let (offset, id_size) = (value_field.offset as usize, idx.header.id_size);

@@ -356,11 +356,11 @@ pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
     let field =
         || index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name));
     if let Some(c) = index.as_class(from) {
-        let class = &index.classes[c as usize];
+        let class = &index.classes[c.index()];
         return field().or_else(|| {
             if class.loader == to_id {
                 Some("<loader>".to_string())
-            } else if class.super_class.and_then(|s| index.classes[s as usize].node) == Some(to) {
+            } else if class.super_class.and_then(|s| index.classes[s.index()].node) == Some(to) {
                 Some("<superclass>".to_string())
             } else {
                 None

@@ -119,15 +119,14 @@ impl Resolved {
                     }
                 } else {
                     for f in &c.fields {
-                        if f.name == p.field && index.classes[f.declared_by as usize].name == p.class {
+                        if f.name == p.field && index.classes[f.declared_by.index()].name == p.class {
                             by_class[ci].push((f.offset, mode));
                         }
                     }
                 }
             }
         }
-        let mut marked =
-            crate::bits::collect(index.len(), |v| !by_class[index.class_of(v as Node) as usize].is_empty());
+        let mut marked = crate::bits::collect(index.len(), |v| !by_class[index.class_of(v as Node).index()].is_empty());
         for &v in statics.keys() {
             marked[v as usize / 64] |= 1 << (v % 64);
         }
@@ -149,7 +148,7 @@ impl Resolved {
                 return s.clone();
             }
         }
-        let rules = &self.by_class[class as usize];
+        let rules = &self.by_class[class.index()];
         if rules.is_empty() || index.as_class(v).is_some() {
             return Vec::new();
         }

@@ -9,7 +9,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use heap::{Heap, Node, Options, SizeModel};
+use heap::{ClassId, Heap, Node, Options, SizeModel};
 
 /// `../shared/fixtures` beside the checkout (override with `HEAPTUI_FIXTURES`).
 pub fn fixtures() -> PathBuf {
@@ -59,8 +59,8 @@ pub fn heap(name: &str, model: Option<SizeModel>) -> Arc<Heap> {
 }
 
 /// The only class named `name`.
-pub fn class(h: &Heap, name: &str) -> u32 {
-    let found: Vec<u32> = h.index.classes_named(name).collect();
+pub fn class(h: &Heap, name: &str) -> ClassId {
+    let found: Vec<ClassId> = h.index.classes_named(name).collect();
     assert_eq!(found.len(), 1, "expected one class named {name}, found {}", found.len());
     found[0]
 }

@@ -53,18 +53,19 @@ pub fn select(heap: &heap::Heap, target: &str) -> anyhow::Result<Vec<heap::Node>
         let Some(n) = heap.index.node(id) else { bail!("no object with id {target} in the dump") };
         return Ok(vec![n]);
     }
-    let mut classes: Vec<u32> = heap.index.classes_named(target).collect();
+    let mut classes: Vec<heap::ClassId> = heap.index.classes_named(target).collect();
     if classes.is_empty() {
         // A simple name (`MainActivity`, `Outer$Inner`) matches the end of a full name.
         let dotted = format!(".{target}");
         let nested = format!("${target}");
         classes = (0..heap.index.classes.len() as u32)
+            .map(heap::ClassId)
             .filter(|&c| {
-                let name = &heap.index.classes[c as usize].name;
+                let name = &heap.index.classes[c.index()].name;
                 name.ends_with(&dotted) || name.ends_with(&nested)
             })
             .collect();
-        let mut names: Vec<&str> = classes.iter().map(|&c| heap.index.classes[c as usize].name.as_str()).collect();
+        let mut names: Vec<&str> = classes.iter().map(|&c| heap.index.classes[c.index()].name.as_str()).collect();
         names.sort_unstable();
         names.dedup();
         if names.len() > 1 {

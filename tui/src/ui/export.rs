@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use heap::fmt::{hex, human_bytes};
 use heap::leaks::Leak;
-use heap::{Heap, Node};
+use heap::{ClassId, Heap, Node};
 
 use super::model::{ClassRow, DomRow};
 
@@ -25,7 +25,7 @@ pub enum Rows<'a> {
     /// The class histogram as filtered and sorted.
     Classes(&'a [ClassRow]),
     /// The instances of one class.
-    Instances { class: u32, nodes: &'a [Node] },
+    Instances { class: ClassId, nodes: &'a [Node] },
     /// The leak suspects.
     Leaks,
     /// The dominator tree's visible rows.
@@ -44,7 +44,7 @@ pub fn text(s: &Shown<'_>) -> String {
             out = heap.analyze_text(&file, 50, s.leaks);
         }
         Rows::Instances { class, nodes } => {
-            let _ = writeln!(out, "instances of {}", heap.index.classes[*class as usize].name);
+            let _ = writeln!(out, "instances of {}", heap.index.classes[class.index()].name);
             for &n in *nodes {
                 let _ = writeln!(
                     out,

@@ -73,9 +73,9 @@ fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
         .histogram_order()
         .into_iter()
         .map(|c| {
-            let h = heap.histogram[c as usize];
+            let h = heap.histogram[c.index()];
             ClassRow {
-                name: idx.classes[c as usize].name.clone(),
+                name: idx.classes[c.index()].name.clone(),
                 class: Some(c),
                 instances: h.instances,
                 shallow: h.shallow_bytes,

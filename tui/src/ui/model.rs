@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use fuzzy_matcher::skim::SkimMatcherV2;
 use heap::leaks::Leak;
-use heap::{Heap, Node};
+use heap::{ClassId, Heap, Node};
 
 use super::cursor::Cursor;
 use super::line_edit::LineEdit;
@@ -134,7 +134,7 @@ impl SortKey {
 #[derive(Debug, Clone)]
 pub struct ClassRow {
     pub name: String,
-    pub class: Option<u32>,
+    pub class: Option<ClassId>,
     pub instances: u64,
     pub shallow: u64,
     pub retained: u64,
@@ -154,7 +154,7 @@ pub struct ClassesState {
     /// The last filter and the rows (indices into `base`) it matched.
     pub matched: Option<(String, Vec<u32>)>,
     /// The instance list of a class, when open.
-    pub instances: Option<(u32, Vec<Node>, Cursor)>,
+    pub instances: Option<(ClassId, Vec<Node>, Cursor)>,
 }
 
 #[derive(Default)]

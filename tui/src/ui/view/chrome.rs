@@ -29,7 +29,7 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 if let Some(l) = app.loaded() {
                     left.push_str(&format!(
                         " · {} · {}/{}",
-                        l.heap.index.classes[*c as usize].name,
+                        l.heap.index.classes[c.index()].name,
                         cur.selected + 1,
                         nodes.len()
                     ));

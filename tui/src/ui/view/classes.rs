@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .style(selected_style(app, i == cur.selected))
         });
         let widths = [Constraint::Length(20), Constraint::Length(11), Constraint::Length(11), Constraint::Min(8)];
-        let title = format!(" {} ", shorten(&heap.index.classes[*c as usize].name, area.width as usize - 4));
+        let title = format!(" {} ", shorten(&heap.index.classes[c.index()].name, area.width as usize - 4));
         frame.render_widget(Table::new(rows, widths).header(header).block(Block::default().title(title)), area);
         return;
     }
