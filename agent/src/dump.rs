@@ -142,7 +142,8 @@ fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), DumpError> {
 }
 
 /// Dumps process `pid` with `method` into `out`, stripped with `mode`; `live`: reachable
-/// objects only (attach; `am` always dumps after a GC with `-g`).
+/// objects only (attach; `am` always dumps after a GC with `-g`). The file is only its owner's
+/// (dumps hold user data).
 pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Result<Dumped, DumpError> {
     if out.exists() {
         return Err(DumpError::Exists(out.to_path_buf()));
@@ -152,11 +153,60 @@ pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Res
     // Under a temporary name until whole; linked to its name (never over a file).
     let part = dir.join(format!(".{name}.{}.part", std::process::id()));
     let _part_guard = Remove(part.clone());
-    let file = std::fs::File::create(&part).map_err(file_error(&part))?;
-    let mut d = dump_into(pid, method, mode, live, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?;
+    let mut d = if mode == Mode::None {
+        // Kept whole: the runtime writes it under the temporary name itself, with no copy.
+        let (message, dump_ms) = run_dumper(pid, method, live, &part)?;
+        let bytes = std::fs::metadata(&part).map(|m| m.len()).map_err(file_error(&part))?;
+        Dumped {
+            path: String::new(),
+            method,
+            mode,
+            raw_bytes: bytes,
+            bytes,
+            dump_ms,
+            strip_ms: 0,
+            message,
+            sha256: String::new(),
+        }
+    } else {
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&part)
+        }
+        .map_err(file_error(&part))?;
+        dump_into(pid, method, mode, live, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?
+    };
     std::fs::hard_link(&part, out).map_err(file_error(out))?;
     d.path = out.display().to_string();
     Ok(d)
+}
+
+/// Has the runtime of `pid` write its dump to `raw`, with `method`; returns what it said and the
+/// milliseconds it took.
+fn run_dumper(pid: u32, method: Method, live: bool, raw: &Path) -> Result<(String, u64), DumpError> {
+    let start = Instant::now();
+    let message = match method {
+        Method::Attach => {
+            crate::attach::dump_heap(pid, raw, live).map_err(|source| DumpError::Attach { pid, source })?
+        }
+        Method::Fork => return Err(DumpError::Fork),
+        Method::Am => {
+            let mut cmd = std::process::Command::new("am");
+            cmd.arg("dumpheap");
+            if live {
+                cmd.arg("-g");
+            }
+            let o = cmd.arg(pid.to_string()).arg(raw).output().map_err(DumpError::NoAm)?;
+            let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            // am reports some failures on its output with status 0.
+            if !o.status.success() || said.contains("Error") || said.contains("Exception") {
+                return Err(DumpError::AmRefused { pid, said: said.trim().to_string() });
+            }
+            wait_until_whole(raw, Duration::from_secs(600))?;
+            said.trim().to_string()
+        }
+    };
+    Ok((message, start.elapsed().as_millis() as u64))
 }
 
 /// Dumps as [`dump`] does, writing the (stripped) dump to `out` (the host's end of a pipe when
@@ -169,31 +219,12 @@ pub fn dump_into(
     dir: &Path,
     out: &mut dyn Write,
 ) -> Result<Dumped, DumpError> {
-    let raw = dir.join(format!(".heaptui-{pid}.{}.raw.hprof", std::process::id()));
+    // Unique within this process too: heaptui runs this code for local dumps, maybe two at once.
+    static RAWS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = RAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let raw = dir.join(format!(".heaptui-{pid}.{}-{n}.raw.hprof", std::process::id()));
     let _raw_guard = Remove(raw.clone());
-    let start = Instant::now();
-    let message = match method {
-        Method::Attach => {
-            crate::attach::dump_heap(pid, &raw, live).map_err(|source| DumpError::Attach { pid, source })?
-        }
-        Method::Fork => return Err(DumpError::Fork),
-        Method::Am => {
-            let mut cmd = std::process::Command::new("am");
-            cmd.arg("dumpheap");
-            if live {
-                cmd.arg("-g");
-            }
-            let o = cmd.arg(pid.to_string()).arg(&raw).output().map_err(DumpError::NoAm)?;
-            let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-            // am reports some failures on its output with status 0.
-            if !o.status.success() || said.contains("Error") || said.contains("Exception") {
-                return Err(DumpError::AmRefused { pid, said: said.trim().to_string() });
-            }
-            wait_until_whole(&raw, Duration::from_secs(600))?;
-            said.trim().to_string()
-        }
-    };
-    let dump_ms = start.elapsed().as_millis() as u64;
+    let (message, dump_ms) = run_dumper(pid, method, live, &raw)?;
     let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(file_error(&raw))?;
     let start = Instant::now();
     let mut w = Hashing::new(out);

@@ -206,13 +206,15 @@ impl<'a> Agent<'a> {
 
     /// Dumps on the device into `remote` as `spec` says, stripped there.
     pub fn dump(&self, spec: &DumpSpec, remote: &str) -> Result<Dumped> {
-        let Some(path) = &self.path else {
-            let out = std::path::Path::new(remote);
-            return agent::dump::dump(spec.pid, Self::method(spec), spec.mode, spec.live, out)
-                .map_err(|e| self.dump_failed(&e.to_string()));
-        };
+        let Some(path) = &self.path else { return self.dump_here(spec, std::path::Path::new(remote)) };
         let o = self.device.output(&Self::dump_command(path, spec, remote))?;
         self.dump_report(&o.stdout, o.code, &String::from_utf8_lossy(&o.stderr))
+    }
+
+    /// On this machine: dumps into the file `out` (any path, not only what a string can name).
+    pub fn dump_here(&self, spec: &DumpSpec, out: &std::path::Path) -> Result<Dumped> {
+        agent::dump::dump(spec.pid, Self::method(spec), spec.mode, spec.live, out)
+            .map_err(|e| self.dump_failed(&e.to_string()))
     }
 
     fn dump_failed(&self, message: &str) -> DeviceError {
@@ -282,7 +284,7 @@ impl<'a> Agent<'a> {
         count: Option<u64>,
         on_line: &mut dyn FnMut(Line) -> bool,
     ) -> Result<Option<i32>> {
-        let Some(path) = &self.path else { return Ok(sample_here(pid, interval_ms, count, on_line)) };
+        let Some(path) = &self.path else { return sample_here(pid, interval_ms, count, on_line) };
         let mut cmd = format!("{} sample --pid {pid} --interval-ms {interval_ms}", quote(path));
         if let Some(c) = count {
             cmd.push_str(&format!(" --count {c}"));
@@ -320,29 +322,38 @@ impl std::io::Write for SinkWriter<'_> {
 }
 
 /// What the agent's `sample` does, in this process: a sample every `interval_ms` (at most
-/// `count`), an `error` line and exit code 1 when the process cannot be read any more; `None`
-/// when `on_line` stopped it.
-fn sample_here(pid: u32, interval_ms: u64, count: Option<u64>, on_line: &mut dyn FnMut(Line) -> bool) -> Option<i32> {
+/// `count`), an `error` line and exit code 1 once the process has gone; `None` when `on_line`
+/// stopped it. A process that is still there but cannot be read is an error, not its end.
+fn sample_here(
+    pid: u32,
+    interval_ms: u64,
+    count: Option<u64>,
+    on_line: &mut dyn FnMut(Line) -> bool,
+) -> Result<Option<i32>> {
     let interval = std::time::Duration::from_millis(interval_ms);
     let mut sampler = agent::sample::Sampler::new(pid);
     let mut next = std::time::Instant::now();
     for n in 1u64.. {
         let line = match sampler.take() {
             Ok(sample) => Line::Sample { sample },
+            // Gone: said as the agent says it, in a line. Still there but unreadable: an error.
+            Err(e) if std::path::Path::new(&format!("/proc/{pid}")).exists() => {
+                return Err(DeviceError::Transfer(format!("process {pid}: {e}")));
+            }
             Err(e) => {
                 let message = format!("process {pid}: {e}");
-                return on_line(Line::Error { message }).then_some(1);
+                return Ok(on_line(Line::Error { message }).then_some(1));
             }
         };
         if !on_line(line) {
-            return None;
+            return Ok(None);
         }
         if count.is_some_and(|c| n >= c) {
-            return Some(0);
+            return Ok(Some(0));
         }
         // On a steady beat: the time taken by a sample does not push the next one back.
         next += interval;
         std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
     }
-    Some(0)
+    Ok(Some(0))
 }

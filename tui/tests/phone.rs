@@ -446,7 +446,7 @@ fn the_app_dies_during_the_dump() {
 /// The phone's storage fills while the runtime writes the dump: its `/data/local/tmp` is a 2 MiB
 /// tmpfs here (room for the agent, not for a dump). `dump` fails with the runtime's "no space"
 /// message and the phone keeps nothing but the agent. Needs the right to mount (root with
-/// CAP_SYS_ADMIN, as in CI's container); without it the test says so and checks nothing.
+/// CAP_SYS_ADMIN, as in CI's container); without it the test fails and says how to leave it out.
 #[test]
 fn the_phones_storage_fills_during_the_dump() {
     let server = AdbServer::start();

@@ -54,9 +54,11 @@ impl Output {
 
     /// Moves the finished file into place (never over an existing one).
     pub(super) fn commit(mut self) -> anyhow::Result<()> {
-        if let (Some(tmp), Some(target)) = (self.tmp.take(), &self.target) {
-            std::fs::hard_link(&tmp, target).with_context(|| format!("cannot create {}", target.display()))?;
-            let _ = std::fs::remove_file(&tmp);
+        if let (Some(tmp), Some(target)) = (&self.tmp, &self.target) {
+            // Linked first: if that fails, the temporary file is still ours to remove (in Drop).
+            std::fs::hard_link(tmp, target).with_context(|| format!("cannot create {}", target.display()))?;
+            let _ = std::fs::remove_file(tmp);
+            self.tmp = None;
         }
         Ok(())
     }

@@ -208,10 +208,16 @@ impl Destination {
         match placed {
             Err(e) if fetched.pulled.is_some() => {
                 let kept = link_fresh(staged, &out.with_file_name(format!("{}.stripped", self.name)), false);
-                let on_phone = fetched.on_phone.as_ref().map_or(String::new(), |r| format!(" at {}", r.path));
-                Err(match kept {
-                    Ok(k) => e.context(format!("the stripped dump is kept at {} (and on the phone)", k.display())),
-                    Err(_) => e.context(format!("the stripped dump stays on the phone{on_phone}")),
+                // Only a pulled dump has a copy left on the phone (a streamed one was never
+                // stored there; the fork dump's is removed with the app's files).
+                let on_phone = fetched.on_phone.as_ref().map(|r| r.path.as_str());
+                Err(match (kept, on_phone) {
+                    (Ok(k), Some(p)) => {
+                        e.context(format!("the stripped dump is kept at {} (and on the phone at {p})", k.display()))
+                    }
+                    (Ok(k), None) => e.context(format!("the stripped dump is kept at {}", k.display())),
+                    (Err(_), Some(p)) => e.context(format!("the stripped dump stays on the phone at {p}")),
+                    (Err(_), None) => e.context("the stripped dump could not be kept"),
                 })
             }
             placed => placed,
@@ -246,7 +252,7 @@ fn fetch<'a>(
     let method = request.method.or(device.runs_here().then_some(Method::Attach));
     let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
     if device.runs_here() {
-        let dumped = agent.dump(&spec, &staged.display().to_string())?;
+        let dumped = agent.dump_here(&spec, staged)?;
         return Ok(Fetched { dumped, pulled: None, on_phone: None });
     }
     if method == Some(Method::Fork) {

@@ -151,9 +151,15 @@ pub(super) fn fork_dump(
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
     let outcome: ForkOutcome = loop {
         let o = run_as(&format!("cat {}.json", quote(&out)))?;
+        // The report appears whole (written aside, then linked): one that does not read is from
+        // another build of the library, and waiting would not change it.
         if o.code == 0 {
-            if let Ok(v) = serde_json::from_slice(&o.stdout) {
-                break v;
+            match serde_json::from_slice(&o.stdout) {
+                Ok(v) => break v,
+                Err(e) => bail!(
+                    "the fork dump in {pkg} wrote a report this heaptui cannot read ({e}): {}",
+                    String::from_utf8_lossy(&o.stdout).trim()
+                ),
             }
         }
         if std::time::Instant::now() > deadline {
