@@ -42,13 +42,8 @@ pub struct DumpArgs {
 pub fn run(args: DumpArgs) -> anyhow::Result<()> {
     let device = args.device.device()?;
     let here = device.runs_here();
-    if here && matches!(args.method, super::MethodArg::Am | super::MethodArg::Fork) {
-        // Before anything is asked of the process.
-        anyhow::bail!(
-            "--method {} dumps an Android app: name a phone with -s SERIAL",
-            args.method.method().map_or("", |m| m.name())
-        );
-    }
+    // Before anything is asked of the process.
+    session::dump::check(&*device, args.method.method(), args.stream)?;
     let agent = Agent::deploy(&*device)?;
     let pid = session::target::pick(&agent, &args.process)?;
     // This machine keeps its dumps whole unless asked; a phone strips them before they cross.

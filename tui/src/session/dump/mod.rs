@@ -94,12 +94,7 @@ impl Outcome {
 pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) -> anyhow::Result<Outcome> {
     let device = agent.device();
     let here = device.runs_here();
-    if here && matches!(request.method, Some(Method::Am | Method::Fork)) {
-        bail!("--method {} dumps an Android app: name a phone with -s SERIAL", request.method.map_or("", Method::name));
-    }
-    if request.stream && request.method == Some(Method::Fork) {
-        bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
-    }
+    check(device, request.method, request.stream)?;
     let before = sample_now(agent, request.pid)?;
     let to = Destination::new(device, request, before.time_ms)?;
     // The dump as it arrives (stripped where it was made); removed at the end, whatever happens.
@@ -277,6 +272,19 @@ fn fetch<'a>(
             ))
         })?;
     Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
+}
+
+/// Whether `method` (`None`: what the process offers) and `stream` can dump on `device`: `am`
+/// and the fork dump are an Android app's, and a fork dump cannot be streamed. Callers may ask
+/// before they touch the process; [`dump`] asks again.
+pub fn check(device: &dyn Device, method: Option<Method>, stream: bool) -> anyhow::Result<()> {
+    if device.runs_here() && matches!(method, Some(Method::Am | Method::Fork)) {
+        bail!("--method {} dumps an Android app: name a phone with -s SERIAL", method.map_or("", Method::name));
+    }
+    if stream && method == Some(Method::Fork) {
+        bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
+    }
+    Ok(())
 }
 
 /// One sample of `pid`, taken by the agent now.
