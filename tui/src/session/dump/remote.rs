@@ -49,18 +49,12 @@ fn receive(
     what: &str,
     fill: impl FnOnce(&mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> anyhow::Result<(u64, String)>,
 ) -> anyhow::Result<Pulled> {
-    use sha2::Digest;
     use std::io::Write;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, private_file(path)?);
-    let mut hash = sha2::Sha256::new();
-    let mut bytes = 0u64;
-    let (sent_bytes, sent_sha256) = fill(&mut |b| {
-        hash.update(b);
-        bytes += b.len() as u64;
-        w.write_all(b)
-    })?;
+    // The agent's own hashing writer: the same SHA-256 and count the sender computed.
+    let mut w = agent::dump::Hashing::new(std::io::BufWriter::with_capacity(1 << 20, private_file(path)?));
+    let (sent_bytes, sent_sha256) = fill(&mut |b| w.write_all(b))?;
     w.flush()?;
-    let sha256: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    let (_, bytes, sha256) = w.finish();
     if sha256 != sent_sha256 || bytes != sent_bytes {
         bail!(
             "the {what} arrived damaged: {bytes} bytes with SHA-256 {sha256}, the sender sent {sent_bytes} bytes with {sent_sha256}"
