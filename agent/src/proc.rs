@@ -92,9 +92,32 @@ impl Proc {
         self.read("status").map(|t| parse_status(&t))
     }
 
+    /// The `/proc` directory, for messages.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
     /// PSS from `smaps_rollup` (Linux 4.14+), KiB.
     pub fn pss_kb(&self) -> Option<u64> {
-        self.read("smaps_rollup").ok().and_then(|t| parse_pss(&t))
+        self.smaps_rollup().ok().flatten()
+    }
+
+    /// PSS from `smaps_rollup`: `Ok(None)` when the kernel lacks the file (before 4.14), an error
+    /// when it cannot be read (another uid's process: the kernel asks for ptrace access).
+    pub fn smaps_rollup(&self) -> std::io::Result<Option<u64>> {
+        match self.read("smaps_rollup") {
+            Ok(t) => Ok(parse_pss(&t)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && self.dir.is_dir() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The parent's pid, from `stat` (readable for every process).
+    pub fn ppid(&self) -> Option<u32> {
+        let stat = self.read("stat").ok()?;
+        // The command name in parentheses may hold anything, spaces and ')' included: the
+        // fields resume after the last ')'. State comes first, then the parent.
+        stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// Open file descriptors.

@@ -325,10 +325,33 @@ mod tests {
             vm_size_kb: 4_000_000,
             vm_peak_kb: 4_100_000,
             threads: 30,
-            fds: 100,
+            fds: Some(100),
             fd_limit: Some(32768),
             bits: Some(64),
             java_heap: Some(JavaHeap { used: 100 << 20, max: 256 << 20 }),
+            objects: None,
+            sources: Default::default(),
+            missing: Vec::new(),
+        }
+    }
+
+    /// A sample as adb's `shell` user takes it of a non-debuggable app: FDs closed to it, PSS
+    /// and the Java heap from dumpsys.
+    fn shell_sample() -> Sample {
+        use crate::sample::{Field, Missing, Source};
+        Sample {
+            fds: None,
+            bits: Some(32),
+            objects: Some([("Activities".to_string(), 2), ("Views".to_string(), 41)].into()),
+            sources: [
+                (Field::PssKb, Source::Dumpsys),
+                (Field::JavaHeap, Source::Dumpsys),
+                (Field::HeapLimit, Source::HeapSize),
+                (Field::Bits, Source::Zygote),
+            ]
+            .into(),
+            missing: vec![Missing { field: Field::Fds, why: "/proc/42/fd: Permission denied (os error 13)".into() }],
+            ..sample()
         }
     }
 
@@ -349,6 +372,7 @@ mod tests {
                 groups: Groups { fds: vec![("socket".into(), 3)], threads: vec![("main".into(), 1)] },
             },
             Line::Sample { sample: sample() },
+            Line::Sample { sample: shell_sample() },
             Line::Trigger {
                 event: Event {
                     kind: Kind::Heap,

@@ -1,6 +1,9 @@
 //! One sample of a process: what the monitor charts and the triggers read.
 
 use crate::hsperf::{Counters, JavaHeap};
+use std::collections::BTreeMap;
+
+use crate::android::App;
 use crate::proc::Proc;
 
 /// A sample.
@@ -22,91 +25,334 @@ pub struct Sample {
     pub vm_peak_kb: u64,
     /// Threads.
     pub threads: u64,
-    /// Open file descriptors.
-    pub fds: u64,
+    /// Open file descriptors (`None` when the process's `fd` directory is closed to the agent
+    /// and no other way reads it; see `missing`).
+    pub fds: Option<u64>,
     /// Their soft limit.
     pub fd_limit: Option<u64>,
     /// 32 or 64 (the executable's ELF class), when readable.
     pub bits: Option<u8>,
-    /// Java heap, for a HotSpot JVM that publishes its counters.
+    /// Java heap: a HotSpot JVM's counters, or an Android app's `dumpsys meminfo`.
     pub java_heap: Option<JavaHeap>,
+    /// An Android app's object counts (`dumpsys meminfo`'s `Objects`: Views, Activities...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<BTreeMap<String, u64>>,
+    /// Where each figure read another way than from the process's own `/proc` came from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<Field, Source>,
+    /// The figures this sample lacks, and why (each one's field is `null`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<Missing>,
+}
+
+/// A figure of a sample, named as its JSON field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// [`Sample::pss_kb`].
+    PssKb,
+    /// [`Sample::fds`].
+    Fds,
+    /// [`Sample::fd_limit`].
+    FdLimit,
+    /// [`Sample::bits`].
+    Bits,
+    /// [`Sample::java_heap`]'s use.
+    JavaHeap,
+    /// [`Sample::java_heap`]'s maximum.
+    HeapLimit,
+    /// [`Sample::objects`].
+    Objects,
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Field::PssKb => "PSS",
+            Field::Fds => "open FDs",
+            Field::FdLimit => "FD limit",
+            Field::Bits => "bitness",
+            Field::JavaHeap => "Java heap",
+            Field::HeapLimit => "heap limit",
+            Field::Objects => "objects",
+        })
+    }
+}
+
+/// Where a figure came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// The process's own `/proc` files, read by the agent.
+    Proc,
+    /// The process's `/proc` files read as the app's uid through `run-as` (a debuggable app).
+    RunAs,
+    /// `dumpsys meminfo`: the system server asks the app.
+    Dumpsys,
+    /// HotSpot's `hsperfdata` counters.
+    Hsperfdata,
+    /// The parent is Android's zygote: `zygote64` forks 64-bit apps, `zygote` 32-bit ones.
+    Zygote,
+    /// `dalvik.vm.heapsize`: the limit of an app that asks for a large heap.
+    #[serde(rename = "dalvik.vm.heapsize")]
+    HeapSize,
+    /// `dalvik.vm.heapgrowthlimit`: the limit of every other app.
+    #[serde(rename = "dalvik.vm.heapgrowthlimit")]
+    HeapGrowthLimit,
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Source::Proc => "/proc",
+            Source::RunAs => "run-as",
+            Source::Dumpsys => "dumpsys meminfo",
+            Source::Hsperfdata => "hsperfdata",
+            Source::Zygote => "zygote",
+            Source::HeapSize => "dalvik.vm.heapsize",
+            Source::HeapGrowthLimit => "dalvik.vm.heapgrowthlimit",
+        })
+    }
+}
+
+/// A figure a sample lacks.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Missing {
+    /// Which.
+    pub field: Field,
+    /// Why, with what to do about it where something can be done.
+    pub why: String,
 }
 
 /// Samples process `pid` now, every figure read afresh.
 pub fn sample(pid: u32) -> std::io::Result<Sample> {
-    read(pid, true)
+    Sampler::new(pid).take()
 }
 
 /// How often the costly figures are read: PSS (the kernel walks every mapping for
 /// `smaps_rollup`) and an Android app's Java heap (dumpsys asks the app itself).
 pub const SLOW_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Samples one process over time: `/proc/<pid>/status`, the FD count and hsperfdata every time,
-/// PSS and dumpsys every [`SLOW_EVERY`] (their last values carried in between).
+/// Samples one process over time: `/proc/<pid>/status` and the FD count every time; PSS, the
+/// Java heap and an app's objects every [`SLOW_EVERY`] (their last readings carried between).
+///
+/// On a phone the agent runs as adb's `shell` user, which reads any process's `status`,
+/// `cmdline`, `stat` and `limits` but not an app's `fd` directory, `smaps_rollup` or `exe`
+/// (they belong to the app's uid). Those figures come another way when one exists (`run-as`
+/// for a debuggable app; `dumpsys meminfo` for PSS) and are reported missing, with the reason,
+/// when none does: a sample fails only when the process is gone.
 pub struct Sampler {
     pid: u32,
     slow_at: Option<std::time::Instant>,
-    pss_kb: Option<u64>,
-    /// `None` until tried; `Some(false)` once dumpsys answered nothing (not Android, not an app).
-    android: Option<bool>,
-    android_heap: Option<JavaHeap>,
+    slow: Slow,
+    /// Found once and kept (a process does not change bitness).
+    bits: Option<(u8, Source)>,
+    /// Whether `dumpsys` is here to ask.
+    android: bool,
+    /// The app's package flags; asked again each slow period until the package manager answers.
+    app: Result<App, String>,
+}
+
+/// The figures read every [`SLOW_EVERY`].
+#[derive(Default)]
+struct Slow {
+    pss: Option<(u64, Source)>,
+    java_heap: Option<(JavaHeap, Source, Source)>,
+    objects: Option<BTreeMap<String, u64>>,
+    missing: Vec<Missing>,
 }
 
 impl Sampler {
     /// A sampler of `pid`.
     pub fn new(pid: u32) -> Sampler {
-        Sampler { pid, slow_at: None, pss_kb: None, android: None, android_heap: None }
+        Sampler {
+            pid,
+            slow_at: None,
+            slow: Slow::default(),
+            bits: None,
+            android: crate::android::is_android(),
+            app: Err("not asked yet".into()),
+        }
     }
 
-    /// The next sample.
+    /// The next sample; an error only when the process cannot be read at all (it is gone).
     pub fn take(&mut self) -> std::io::Result<Sample> {
-        let slow = self.slow_at.is_none_or(|t| t.elapsed() >= SLOW_EVERY);
-        let mut s = read(self.pid, slow)?;
-        if slow {
+        let p = Proc::new(self.pid);
+        let status = p.status()?;
+        if self.slow_at.is_none_or(|t| t.elapsed() >= SLOW_EVERY) {
             self.slow_at = Some(std::time::Instant::now());
-            self.pss_kb = s.pss_kb;
-        } else {
-            s.pss_kb = self.pss_kb;
+            self.slow = self.read_slow(&p);
         }
-        if s.java_heap.is_none() && self.android != Some(false) {
-            if slow {
-                let heap = crate::android::java_heap(self.pid);
-                // Given up only if the first reading fails (not Android, not an app); a later
-                // failure keeps the last reading.
-                if self.android.is_none() {
-                    self.android = Some(heap.is_some());
-                }
-                if heap.is_some() {
-                    self.android_heap = heap;
-                }
+        let time_ms =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        let mut s = Sample {
+            time_ms,
+            pid: self.pid,
+            name: status.name,
+            rss_kb: status.vm_rss_kb,
+            pss_kb: None,
+            vm_size_kb: status.vm_size_kb,
+            vm_peak_kb: status.vm_peak_kb,
+            threads: status.threads,
+            fds: None,
+            fd_limit: p.fd_limit(),
+            bits: None,
+            java_heap: None,
+            objects: self.slow.objects.clone(),
+            sources: BTreeMap::new(),
+            missing: self.slow.missing.clone(),
+        };
+        let note = |s: &mut Sample, field: Field, got: Result<Source, String>| match got {
+            Ok(Source::Proc) => {}
+            Ok(source) => {
+                s.sources.insert(field, source);
             }
-            s.java_heap = self.android_heap;
+            Err(why) => s.missing.push(Missing { field, why }),
+        };
+        if let Some((pss, source)) = self.slow.pss {
+            s.pss_kb = Some(pss);
+            note(&mut s, Field::PssKb, Ok(source));
         }
+        if let Some((heap, source, limit)) = self.slow.java_heap {
+            s.java_heap = Some(heap);
+            note(&mut s, Field::JavaHeap, Ok(source));
+            note(&mut s, Field::HeapLimit, Ok(limit));
+        }
+        if s.objects.is_some() {
+            note(&mut s, Field::Objects, Ok(Source::Dumpsys));
+        }
+        let fds = self.fds(&p);
+        s.fds = fds.as_ref().ok().map(|f| f.0);
+        note(&mut s, Field::Fds, fds.map(|f| f.1));
+        if s.fd_limit.is_none() && !p.dir().join("limits").exists() {
+            note(&mut s, Field::FdLimit, Err(format!("{}/limits: not there", p.dir().display())));
+        }
+        let bits = self.bits(&p);
+        s.bits = bits.as_ref().ok().map(|b| b.0);
+        note(&mut s, Field::Bits, bits.map(|b| b.1));
+        s.missing.sort_by_key(|m| m.field);
         Ok(s)
     }
-}
 
-fn read(pid: u32, pss: bool) -> std::io::Result<Sample> {
-    let p = Proc::new(pid);
-    let status = p.status()?;
-    let java_heap = crate::hsperf::find(pid)
-        .and_then(|path| Counters::read(&path).ok())
-        .and_then(|c| c.ok())
-        .and_then(|c| c.java_heap());
-    let time_ms =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-    Ok(Sample {
-        time_ms,
-        pid,
-        name: status.name,
-        rss_kb: status.vm_rss_kb,
-        pss_kb: if pss { p.pss_kb() } else { None },
-        vm_size_kb: status.vm_size_kb,
-        vm_peak_kb: status.vm_peak_kb,
-        threads: status.threads,
-        fds: p.fd_count()?,
-        fd_limit: p.fd_limit(),
-        bits: p.bits(),
-        java_heap,
-    })
+    /// The open FDs: the agent's own count when the process's `fd` directory is open to it, else
+    /// `ls` as the app's uid through `run-as` for a debuggable app.
+    fn fds(&self, p: &Proc) -> Result<(u64, Source), String> {
+        let direct = match p.fd_count() {
+            Ok(n) => return Ok((n, Source::Proc)),
+            Err(e) => format!("{}/fd: {e}", p.dir().display()),
+        };
+        let app = match &self.app {
+            Ok(app) if app.debuggable => app,
+            Ok(app) => {
+                return Err(format!(
+                    "{direct}: the directory belongs to the app's uid, and {} is not debuggable (run-as reads it for a debuggable build)",
+                    app.package
+                ))
+            }
+            Err(_) if !self.android => return Err(direct),
+            Err(why) => return Err(format!("{direct}; run-as needs the app's package flags: {why}")),
+        };
+        let fd_dir = format!("{}/fd", p.dir().display());
+        let out = crate::android::run("run-as", &[&app.package, "ls", &fd_dir])
+            .map_err(|e| format!("{direct}; through run-as: {e}"))?;
+        Ok((out.lines().filter(|l| !l.trim().is_empty()).count() as u64, Source::RunAs))
+    }
+
+    /// The process's bitness: the ELF class of its executable, else (an app's `exe` is closed to
+    /// the `shell` user) the zygote that forked it.
+    fn bits(&mut self, p: &Proc) -> Result<(u8, Source), String> {
+        if let Some(b) = self.bits {
+            return Ok(b);
+        }
+        let found = match p.bits() {
+            Some(b) => Some((b, Source::Proc)),
+            None => p.ppid().and_then(|pp| match Proc::new(pp).cmdline().as_str() {
+                "zygote64" | "usap64" => Some((64, Source::Zygote)),
+                "zygote" | "usap32" => Some((32, Source::Zygote)),
+                _ => None,
+            }),
+        };
+        self.bits = found;
+        found.ok_or_else(|| format!("{}/exe: not readable, and the parent is not a zygote", p.dir().display()))
+    }
+
+    /// PSS, the Java heap and the app's objects, with what could not be read.
+    fn read_slow(&mut self, p: &Proc) -> Slow {
+        let mut slow = Slow::default();
+        let hsperf = crate::hsperf::find(self.pid)
+            .and_then(|path| Counters::read(&path).ok())
+            .and_then(|c| c.ok())
+            .and_then(|c| c.java_heap());
+        if let Some(heap) = hsperf {
+            slow.java_heap = Some((heap, Source::Hsperfdata, Source::Hsperfdata));
+        }
+        let direct_pss = match p.smaps_rollup() {
+            Ok(Some(pss)) => {
+                slow.pss = Some((pss, Source::Proc));
+                None
+            }
+            Ok(None) => Some(format!("{}/smaps_rollup: not in this kernel (4.14 added it)", p.dir().display())),
+            Err(e) => Some(format!("{}/smaps_rollup: {e}", p.dir().display())),
+        };
+        if !self.android {
+            if let Some(why) = direct_pss {
+                slow.missing.push(Missing { field: Field::PssKb, why });
+            }
+            return slow;
+        }
+        // Android: the package manager's flags (asked until it answers), then dumpsys.
+        if self.app.is_err() {
+            let cmdline = p.cmdline();
+            self.app = match crate::android::package_of(&cmdline) {
+                Some(pkg) => crate::android::app(pkg),
+                None => Err(format!("{cmdline:?} is not an app's package name")),
+            };
+        }
+        if let (Some(why), Ok(app)) = (&direct_pss, &self.app) {
+            if app.debuggable {
+                let path = format!("{}/smaps_rollup", p.dir().display());
+                match crate::android::run("run-as", &[&app.package, "cat", &path]) {
+                    Ok(text) => slow.pss = crate::proc::parse_pss(&text).map(|k| (k, Source::RunAs)),
+                    Err(e) => slow.missing.push(Missing { field: Field::PssKb, why: format!("{why}; {e}") }),
+                }
+            }
+        }
+        let text = match crate::android::run("dumpsys", &["meminfo", &self.pid.to_string()]) {
+            Ok(text) if text.contains("MEMINFO in pid") => text,
+            answer => {
+                let said = answer.map(|t| t.lines().find(|l| !l.trim().is_empty()).unwrap_or("no answer").to_string());
+                let why = said.map_or_else(|e| e, |said| format!("dumpsys meminfo {}: {said}", self.pid));
+                slow.missing.push(Missing { field: Field::JavaHeap, why });
+                String::new()
+            }
+        };
+        if slow.pss.is_none() {
+            match crate::android::parse_total_pss(&text) {
+                Some(pss) => slow.pss = Some((pss, Source::Dumpsys)),
+                None if !slow.missing.iter().any(|m| m.field == Field::PssKb) => slow.missing.push(Missing {
+                    field: Field::PssKb,
+                    why: direct_pss.unwrap_or_default() + "; and dumpsys meminfo gave no TOTAL row",
+                }),
+                None => {}
+            }
+        }
+        let objects = crate::android::parse_objects(&text);
+        slow.objects = (!objects.is_empty()).then_some(objects);
+        if slow.java_heap.is_none() && !text.is_empty() {
+            let large = self.app.as_ref().is_ok_and(|a| a.large_heap);
+            let limit = crate::android::heap_limit(large);
+            match (crate::android::parse_meminfo(&text), limit) {
+                (Some((alloc_kb, _)), Ok((max, prop))) => {
+                    let limit = if prop == "dalvik.vm.heapsize" { Source::HeapSize } else { Source::HeapGrowthLimit };
+                    slow.java_heap = Some((JavaHeap { used: alloc_kb * 1024, max }, Source::Dumpsys, limit));
+                }
+                (None, _) => slow.missing.push(Missing {
+                    field: Field::JavaHeap,
+                    why: format!("dumpsys meminfo {}: no Dalvik Heap row", self.pid),
+                }),
+                (_, Err(why)) => slow.missing.push(Missing { field: Field::HeapLimit, why }),
+            }
+        }
+        slow
+    }
 }

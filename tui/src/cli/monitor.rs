@@ -49,8 +49,14 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
     let agent = Agent::deploy(&*device)?;
     let pid = session::target::pick(&agent, &args.process)?;
     let start = std::time::Instant::now();
-    let mut watch =
-        Watch { args: &args, triggers: agent::trigger::Triggers::new(config), start, header: false, dumped: false };
+    let mut watch = Watch {
+        args: &args,
+        triggers: agent::trigger::Triggers::new(config),
+        start,
+        header: false,
+        dumped: false,
+        told: String::new(),
+    };
     // As many samples as fit in --duration, the first at once.
     let count = args.duration.map(|d| (d / args.interval).floor() as u64 + 1);
     let interval_ms = ((args.interval * 1000.0).round() as u64).max(1);
@@ -123,6 +129,8 @@ struct Watch<'a> {
     start: std::time::Instant,
     header: bool,
     dumped: bool,
+    /// The sources and missing figures last told in text, told again when they change.
+    told: String,
 }
 
 impl Watch<'_> {
@@ -198,8 +206,13 @@ impl Watch<'_> {
                 b(&line["rss"]),
                 b(&line["pss"]),
                 sample.threads,
-                sample.fds
+                sample.fds.map_or("-".into(), |n| n.to_string())
             ));
+            let told = provenance(sample);
+            if told != self.told {
+                out.push_str(&told);
+                self.told = told;
+            }
             for e in &events {
                 out.push_str(&format!("  TRIGGER {}: {}\n", e.kind, e.message));
             }
@@ -239,5 +252,36 @@ fn sample_line(s: &agent::sample::Sample, t: f64, triggers: &agent::trigger::Tri
         "threads": s.threads,
         "fds": s.fds,
         "fd_limit": s.fd_limit,
+        "bits": s.bits,
+        "objects": s.objects,
+        "sources": s.sources.iter().map(|(f, src)| (key(*f).to_string(), serde_json::json!(src))).collect::<serde_json::Map<_, _>>(),
+        "missing": s.missing.iter().map(|m| serde_json::json!({"field": key(m.field), "why": m.why})).collect::<Vec<_>>(),
     })
+}
+
+/// A sample's field as this line names it.
+fn key(f: agent::sample::Field) -> &'static str {
+    use agent::sample::Field;
+    match f {
+        Field::PssKb => "pss",
+        Field::Fds => "fds",
+        Field::FdLimit => "fd_limit",
+        Field::Bits => "bits",
+        Field::JavaHeap => "java_used",
+        Field::HeapLimit => "java_max",
+        Field::Objects => "objects",
+    }
+}
+
+/// Where the figures came from, and which are unavailable and why, as text lines.
+fn provenance(s: &agent::sample::Sample) -> String {
+    let mut out = String::new();
+    if !s.sources.is_empty() {
+        let from: Vec<String> = s.sources.iter().map(|(f, src)| format!("{f} from {src}")).collect();
+        out.push_str(&format!("  read: {}\n", from.join(", ")));
+    }
+    for m in &s.missing {
+        out.push_str(&format!("  unavailable: {}: {}\n", m.field, m.why));
+    }
+    out
 }

@@ -85,6 +85,18 @@ impl MonitorState {
         let first = *self.first_ms.get_or_insert(s.time_ms);
         let t = s.time_ms.saturating_sub(first) as f64 / 1000.0;
         let events = self.triggers.feed(&s);
+        // Which figures are unavailable, and where the others come from, logged as it changes
+        // (the chart titles have room only for a word).
+        let before = self.samples.back().map(|(_, p)| (&p.missing, &p.sources));
+        if before != Some((&s.missing, &s.sources)) {
+            for m in &s.missing {
+                self.events.push((t, format!("unavailable: {}: {}", m.field, m.why)));
+            }
+            if !s.sources.is_empty() {
+                let from: Vec<String> = s.sources.iter().map(|(f, src)| format!("{f} from {src}")).collect();
+                self.events.push((t, format!("read: {}", from.join(", "))));
+            }
+        }
         if self.samples.len() == KEEP {
             self.samples.pop_front();
         }
@@ -140,10 +152,13 @@ mod tests {
             vm_size_kb: 4_000_000,
             vm_peak_kb: 4_000_000,
             threads: 30,
-            fds: 100,
+            fds: Some(100),
             fd_limit: Some(32768),
             bits: Some(64),
             java_heap: Some(agent::hsperf::JavaHeap { used: used_mib << 20, max: 256 << 20 }),
+            objects: None,
+            sources: Default::default(),
+            missing: Vec::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Screen 6, the live monitor: the watched process's Java heap, RSS/PSS, threads and open files
 //! charted against the lines that trigger a dump, and the events log.
 
-use agent::sample::Sample;
+use agent::sample::{Field, Sample};
 use heap::fmt::human_bytes;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -74,14 +74,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let used = series(&|s| s.java_heap.map(|h| mib(h.used)));
     let max = last.and_then(|s| s.java_heap).map(|h| h.max);
     let line = max.and_then(|mx| m.triggers.heap_line(mx));
-    let title = match last.and_then(|s| s.java_heap) {
-        Some(h) => format!(
-            " Java heap {} / {}{} ",
+    let title = match (last, last.and_then(|s| s.java_heap)) {
+        (Some(s), Some(h)) => format!(
+            " Java heap {} / {}{}{} ",
             human_bytes(h.used),
             human_bytes(h.max),
+            s.sources.get(&Field::HeapLimit).map_or(String::new(), |src| format!(" ({src})")),
             line.map_or(String::new(), |l| format!(", dump at {}", human_bytes(l)))
         ),
-        None => " Java heap: unknown (no hsperfdata or dumpsys) ".to_string(),
+        (Some(s), None) if s.missing.iter().any(|m| m.field == Field::JavaHeap) => {
+            format!(" Java heap: unavailable{} ", why(s, Field::JavaHeap))
+        }
+        _ => " Java heap: unknown (no hsperfdata or dumpsys) ".to_string(),
     };
     // Each dump as a vertical line, as high as the heap's max.
     let top = max.map(mib).unwrap_or_else(|| used.iter().map(|p| p.1).fold(1.0, f64::max));
@@ -101,9 +105,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let pss = series(&|s| s.pss_kb.map(|k| k as f64 / 1024.0));
     let title = match last {
         Some(s) => format!(
-            " RSS {} · PSS {} ",
+            " RSS {} · PSS {}{} ",
             human_bytes(s.rss_kb * 1024),
-            s.pss_kb.map_or("-".into(), |k| human_bytes(k * 1024))
+            s.pss_kb.map_or("unavailable".into(), |k| human_bytes(k * 1024)),
+            from(s, Field::PssKb)
         ),
         None => " RSS · PSS ".into(),
     };
@@ -121,13 +126,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         vec![("threads", threads, theme.accent), ("trigger", flat(tl), theme.error)],
     );
 
-    let fds = series(&|s| Some(s.fds as f64));
+    let fds = series(&|s| s.fds.map(|n| n as f64));
     let fl = m.triggers.fd_line(last.and_then(|s| s.fd_limit)).map(|n| n as f64);
-    let title = format!(
-        " Open files {}{} ",
-        last.map_or("-".into(), |s| s.fds.to_string()),
-        last.and_then(|s| s.fd_limit).map_or(String::new(), |l| format!(" of {l}"))
-    );
+    let title = match last {
+        Some(s) if s.fds.is_none() => format!(" Open files: unavailable{} ", why(s, Field::Fds)),
+        _ => format!(
+            " Open files {}{}{} ",
+            last.and_then(|s| s.fds).map_or("-".into(), |n| n.to_string()),
+            last.and_then(|s| s.fd_limit).map_or(String::new(), |l| format!(" of {l}")),
+            last.map_or(String::new(), |s| from(s, Field::Fds))
+        ),
+    };
     chart(frame, fd_area, theme, &title, "", vec![("fds", fds, theme.accent), ("trigger", flat(fl), theme.error)]);
 
     let block = Block::default().borders(Borders::TOP).title(" Events ");
@@ -176,4 +185,17 @@ fn chart(frame: &mut Frame<'_>, area: Rect, theme: &Theme, title: &str, unit: &s
         .x_axis(Axis::default().bounds([x0, x1]).labels([format!("{x0:.0}s"), format!("{x1:.0}s")]).style(theme.dim))
         .y_axis(Axis::default().bounds([0.0, y1]).labels(["0".to_string(), label(y1)]).style(theme.dim));
     frame.render_widget(chart, area);
+}
+
+/// ` (from SOURCE)` when `field` was read another way than from the process's `/proc`.
+fn from(s: &Sample, field: Field) -> String {
+    s.sources.get(&field).map_or(String::new(), |src| format!(" (from {src})"))
+}
+
+/// `: WHY` for a figure the sample lacks, shortened to fit a chart's title.
+fn why(s: &Sample, field: Field) -> String {
+    s.missing
+        .iter()
+        .find(|m| m.field == field)
+        .map_or(String::new(), |m| format!(": {}", heap::fmt::shorten(&m.why, 60)))
 }
