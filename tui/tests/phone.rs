@@ -488,3 +488,93 @@ fn the_phones_storage_fills_during_the_dump() {
         std::fs::read_dir(&tmp).unwrap().flatten().map(|e| e.file_name().to_string_lossy().to_string()).collect();
     assert_eq!(left, ["heaptui-agent"]);
 }
+
+/// A strict phone: its shell runs as adb's `shell` user (uid 2000) and the apps under their own
+/// uids, so the agent meets Android's rules: an app's `status` is open to it, its `fd`
+/// directory, `smaps_rollup` and `exe` are not. Two apps run the demo's LeakyCache, both asking
+/// for a large heap: one debuggable (its FDs and PSS come through `run-as`), one not (its FDs are
+/// unavailable, with the reason; its PSS comes from `dumpsys meminfo`). Both show the Java heap
+/// from dumpsys against `dalvik.vm.heapsize`, the large-heap limit (768m here), not the growth
+/// limit (256m). Then `dump` works end to end on the non-debuggable one through `am dumpheap`,
+/// served by the phone's system side as the app's uid.
+#[test]
+fn a_strict_phone_monitors_and_dumps_apps_without_root() {
+    let app =
+        |package: &str, uid, debuggable| test_phone::App { package: package.into(), uid, debuggable, large_heap: true };
+    let spec = PhoneSpec {
+        shell_uid: Some(2000),
+        heap_size: "768m".into(),
+        apps: vec![app("com.example.debuggable", 10123, true), app("com.example.release", 10124, false)],
+        ..Default::default()
+    };
+    let server = AdbServer::start();
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let start = |package: &str, uid: u32, sub: &str| {
+        let classes = dir.path().join(sub);
+        std::fs::create_dir_all(&classes).unwrap();
+        Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "120"], 64, package, uid)
+    };
+    let debuggable = start("com.example.debuggable", 10123, "a");
+    let release = start("com.example.release", 10124, "b");
+
+    let sample_of = |pid: u32| -> serde_json::Value {
+        let lines = json_lines(&heaptui(
+            &server,
+            &["monitor", &pid.to_string(), "--interval", "0.2", "--duration", "0.2", "--json"],
+        ));
+        lines.into_iter().find(|l| l["type"] == "sample").expect("a sample")
+    };
+    let missing = |s: &serde_json::Value, field: &str| -> Option<String> {
+        s["missing"].as_array().unwrap().iter().find(|m| m["field"] == field).map(|m| m["why"].to_string())
+    };
+    for (jvm, can_run_as) in [(&debuggable, true), (&release, false)] {
+        let s = sample_of(jvm.pid());
+        // From `status`, open to the shell user.
+        assert!(s["rss"].as_u64().unwrap() > 0, "{s}");
+        assert!(s["threads"].as_u64().unwrap() > 5, "{s}");
+        // The Java heap from dumpsys against the large-heap limit.
+        assert_eq!(s["java_used"], 45056 * 1024, "{s}");
+        assert_eq!(s["java_max"], 768u64 << 20, "{s}");
+        assert_eq!(s["sources"]["java_used"], "dumpsys", "{s}");
+        assert_eq!(s["sources"]["java_max"], "dalvik.vm.heapsize", "{s}");
+        assert_eq!(s["objects"]["Activities"], 2, "{s}");
+        if can_run_as {
+            assert!(s["fds"].as_u64().unwrap() >= 3, "{s}");
+            assert_eq!(s["sources"]["fds"], "run-as", "{s}");
+            assert_eq!(s["sources"]["pss"], "run-as", "{s}");
+            assert!(s["pss"].as_u64().unwrap() > 1 << 20, "{s}");
+            assert_eq!(missing(&s, "fds"), None, "{s}");
+        } else {
+            assert!(s["fds"].is_null(), "{s}");
+            let why = missing(&s, "fds").expect("why the FDs are missing");
+            assert!(why.contains("Permission denied") && why.contains("not debuggable"), "{why}");
+            assert_eq!(s["sources"]["pss"], "dumpsys", "{s}");
+            assert_eq!(s["pss"], 95120 * 1024, "{s}");
+        }
+    }
+
+    // The non-debuggable app dumps through `am dumpheap`, as the shell user may ask of any app.
+    let xdg = dir.path().join("data");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &release.pid().to_string()])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+        .env("XDG_DATA_HOME", &xdg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    assert_eq!(side["method"], "am", "{side}");
+    assert!(side["sample"]["fds"].is_null(), "{side}");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", &path, "--format", "json", "--top", "100"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sessions = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap();
+    assert_eq!(sessions["instances"], 2000);
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+}

@@ -12,6 +12,14 @@
 //! JVMTI agent through `jcmd JVMTI.agent_load`). Processes are this machine's: a local JVM is
 //! "an app on the phone".
 //!
+//! **A strict phone** (`PhoneSpec::shell_uid`) runs every command as adb's `shell` user does on a
+//! real phone, under a uid that is not root and not the app's: an app (a JVM started under its
+//! own uid, named after its package) then keeps its `/proc/<pid>/fd`, `smaps_rollup` and `exe` to
+//! itself, exactly as on Android. Its `am`, `cmd` and `run-as` are served by the phone's system
+//! side ([`system`]), `run-as` only for an app its spec marks debuggable, and `dumpsys package`
+//! prints each app's flags. Making processes of two uids needs root: a strict phone refuses to
+//! start without it.
+//!
 //! What it does not do: TLS, authentication, `root:`/`remount:`, `abb`, pty shells.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
@@ -25,6 +33,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+mod system;
+pub use system::App;
 
 const A_CNXN: u32 = 0x4e58_4e43;
 const A_OPEN: u32 = 0x4e45_504f;
@@ -48,6 +59,13 @@ pub struct PhoneSpec {
     pub sdk: u32,
     /// `dalvik.vm.heapgrowthlimit`.
     pub heap_growth_limit: String,
+    /// `dalvik.vm.heapsize` (a `largeHeap` app's limit).
+    pub heap_size: String,
+    /// The uid its shell runs as: `None` runs commands as this test's own user (root on CI),
+    /// `Some(2000)` as adb's `shell` user on a phone (a strict phone; needs root to set up).
+    pub shell_uid: Option<u32>,
+    /// The apps its package manager knows (`dumpsys package`, `run-as`).
+    pub apps: Vec<App>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
 }
@@ -59,6 +77,9 @@ impl Default for PhoneSpec {
             abi: "x86_64".into(),
             sdk: 30,
             heap_growth_limit: "256m".into(),
+            heap_size: "512m".into(),
+            shell_uid: None,
+            apps: Vec::new(),
             recv_delay_ms: 0,
         }
     }
@@ -71,6 +92,8 @@ pub struct TestPhone {
     adb_port: Mutex<Option<u16>>,
     links: Arc<Mutex<Vec<TcpStream>>>,
     gone: Arc<AtomicBool>,
+    /// Stops the system side of a strict phone.
+    stop: Arc<AtomicBool>,
 }
 
 impl TestPhone {
@@ -81,6 +104,12 @@ impl TestPhone {
         let sandbox = tempfile::Builder::new().prefix("heaptui-test-phone").tempdir()?;
         std::fs::create_dir_all(sandbox.path().join("tmp"))?;
         write_tools(&sandbox.path().join("bin"), &spec)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(uid) = spec.shell_uid {
+            strict_layout(sandbox.path(), uid)?;
+            let (root, spec, stop) = (sandbox.path().to_path_buf(), spec.clone(), stop.clone());
+            thread::spawn(move || system::serve(root, spec, stop));
+        }
         let links: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
         let gone = Arc::new(AtomicBool::new(false));
         let root = sandbox.path().to_path_buf();
@@ -101,7 +130,7 @@ impl TestPhone {
                 });
             }
         });
-        Ok(TestPhone { port, sandbox, adb_port: Mutex::new(None), links, gone })
+        Ok(TestPhone { port, sandbox, adb_port: Mutex::new(None), links, gone, stop })
     }
 
     /// The serial the adb server will know it by (`127.0.0.1:PORT`).
@@ -157,11 +186,38 @@ impl TestPhone {
 
 impl Drop for TestPhone {
     fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
         self.go_away();
         if let Some(p) = *self.adb_port.lock().unwrap_or_else(PoisonError::into_inner) {
             let _ = Command::new("adb").args(["-P", &p.to_string(), "disconnect", &self.serial()]).output();
         }
     }
+}
+
+/// A strict phone's directories, with a phone's owners and modes: `/data/local/tmp` is the shell
+/// user's (`0771`), the rest the system's, and the binder spool open for calls (`1733`).
+fn strict_layout(root: &Path, shell: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if unsafe { libc_geteuid() } != 0 {
+        return Err(std::io::Error::other(
+            "a strict test phone runs its shell and its apps under two uids, which needs root: run the tests as root",
+        ));
+    }
+    let mode = |p: &Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    mode(root, 0o755)?;
+    mode(&root.join("bin"), 0o755)?;
+    std::os::unix::fs::chown(root.join("tmp"), Some(shell), Some(shell))?;
+    mode(&root.join("tmp"), 0o771)?;
+    for (dir, m) in [("binder", 0o1733), ("data", 0o771), ("system", 0o711)] {
+        std::fs::create_dir_all(root.join(dir))?;
+        mode(&root.join(dir), m)?;
+    }
+    Ok(())
+}
+
+extern "C" {
+    #[link_name = "geteuid"]
+    fn libc_geteuid() -> u32;
 }
 
 /// Test doubles of Android's `getprop` and `dumpsys meminfo` (fixed values; the real ones need
@@ -174,7 +230,7 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         ("ro.product.cpu.abi", spec.abi.clone()),
         ("ro.build.version.sdk", spec.sdk.to_string()),
         ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
-        ("dalvik.vm.heapsize", "512m".to_string()),
+        ("dalvik.vm.heapsize", spec.heap_size.clone()),
     ];
     let mut getprop = String::from("#!/bin/sh\n# Test double of Android's getprop.\ncase \"$1\" in\n");
     for (k, v) in &props {
@@ -186,9 +242,31 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
     }
     getprop.push_str(";;\n  *) echo ;;\nesac\n");
     // Android 10's layout; the Dalvik Heap row says 45056 KiB allocated of a 49152 KiB heap.
-    let dumpsys = "#!/bin/sh\n# Test double of Android's dumpsys (meminfo only, fixed numbers).\n\
+    // `dumpsys package PKG`: the package manager's block for each app of the spec, with the
+    // flags line the agent reads (`Settings.dumpPackageLPr`'s layout).
+    let mut packages = String::new();
+    for app in &spec.apps {
+        let mut flags = vec!["HAS_CODE", "ALLOW_CLEAR_USER_DATA"];
+        if app.debuggable {
+            flags.insert(0, "DEBUGGABLE");
+        }
+        if app.large_heap {
+            flags.push("LARGE_HEAP");
+        }
+        packages.push_str(&format!(
+            "  {pkg}) printf 'Packages:\\n  Package [{pkg}] (5f1a2b3):\\n    userId={uid}\\n    flags=[ {flags} ]\\n    privateFlags=[ ]\\n' ;;\n",
+            pkg = app.package,
+            uid = app.uid,
+            flags = flags.join(" ")
+        ));
+    }
+    // `dumpsys meminfo PID`: Android 10's layout; the Dalvik Heap row says 45056 KiB allocated of
+    // a 49152 KiB heap, the TOTAL row 95120 KiB of PSS, the Objects section 2 activities.
+    let dumpsys = format!(
+        "#!/bin/sh\n# Test double of Android's dumpsys (meminfo with fixed numbers, package flags).\n\
+if [ \"$1\" = package ]; then\n  case \"$2\" in\n{packages}  *) echo \"Unable to find package: $2\" ;;\n  esac\n  exit 0\nfi\n\
 [ \"$1\" = meminfo ] || exit 1\n\
-[ -d \"/proc/$2\" ] || { echo \"No process found for: $2\"; exit 0; }\n\
+[ -d \"/proc/$2\" ] || {{ echo \"No process found for: $2\"; exit 0; }}\n\
 cat <<EOF\n\
 Applications Memory Usage (in Kilobytes):\n\
 ** MEMINFO in pid $2 [com.example.app] **\n\
@@ -197,8 +275,14 @@ Applications Memory Usage (in Kilobytes):\n\
                 ------   ------   ------   ------   ------   ------   ------\n\
   Native Heap    10436    10380        0       28    22528    17145     5382\n\
   Dalvik Heap    41203    41148        0       20    49152    45056     4096\n\
+        TOTAL    95120    71236    13732       48    71680    62201     9478\n\
+\n\
+ Objects\n\
+               Views:       41         ViewRootImpl:        1\n\
+         AppContexts:        5           Activities:        2\n\
+\n\
 EOF\n"
-        .to_string();
+    );
     // `am dumpheap [-g] PID FILE`: the "app" here is a local JVM, so jcmd writes its dump (after
     // a GC with -g, as ART does; every object without it).
     let am = "#!/bin/sh\n# Test double of Android's am (dumpheap only), dumping a local JVM with jcmd.\n\
@@ -225,7 +309,18 @@ mkdir -p '{data}'/\"$pkg\" && cd '{data}'/\"$pkg\" && exec \"$@\"\n",
 spec=$4; lib=${spec%%=*}; opts=${spec#*=}\n\
 jcmd \"$3\" JVMTI.agent_load \"$lib\" \"\\\"$opts\\\"\" >/dev/null\n"
             .to_string();
-    for (name, text) in [("getprop", getprop), ("dumpsys", dumpsys), ("am", am), ("run-as", run_as), ("cmd", cmd)] {
+    let (am, run_as, cmd) = match spec.shell_uid {
+        None => (am, run_as, cmd),
+        // A strict phone's shell cannot act as the app: the system side does.
+        Some(_) => {
+            let via = |name: &str| format!("#!/bin/sh\nexec \"$(dirname \"$0\")/binder\" {name} \"$@\"\n");
+            (via("am"), via("run-as"), via("cmd"))
+        }
+    };
+    let binder = system::CLIENT.to_string();
+    for (name, text) in
+        [("getprop", getprop), ("dumpsys", dumpsys), ("am", am), ("run-as", run_as), ("cmd", cmd), ("binder", binder)]
+    {
         let p = bin.join(name);
         std::fs::write(&p, text)?;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
@@ -472,13 +567,18 @@ fn open_service(service: &str, root: &Path) -> Option<Service> {
     service.strip_prefix("localabstract:").map(|n| Service::Abstract(n.to_string()))
 }
 
-fn command(cmd: &str, root: &Path) -> Command {
+fn command(cmd: &str, root: &Path, spec: &PhoneSpec) -> Command {
     let mut c = Command::new("sh");
     c.arg("-c").arg(if cmd.is_empty() { "exit 0" } else { cmd });
     c.current_dir(root.join("tmp"));
     let path = std::env::var("PATH").unwrap_or_default();
     c.env("PATH", format!("{}:{path}", root.join("bin").display()));
     c.env("TMPDIR", root.join("tmp"));
+    c.env("HEAPTUI_TEST_PHONE_BINDER", root.join("binder"));
+    if let Some(uid) = spec.shell_uid {
+        use std::os::unix::process::CommandExt;
+        c.uid(uid).gid(uid);
+    }
     c
 }
 
@@ -486,8 +586,11 @@ impl Service {
     fn run(self, io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         match self {
             Service::ShellV1(cmd) | Service::Exec(cmd) => {
-                let mut child =
-                    command(&cmd, root).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+                let mut child = command(&cmd, root, spec)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()?;
                 let (tx, rx) = channel::<Vec<u8>>();
                 let out = child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
                 let err = child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
@@ -508,8 +611,11 @@ impl Service {
                 Ok(())
             }
             Service::ShellV2(cmd) => {
-                let mut child =
-                    command(&cmd, root).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+                let mut child = command(&cmd, root, spec)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()?;
                 let (tx, rx) = channel::<Vec<u8>>();
                 let out = child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
                 let err = child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
@@ -547,7 +653,7 @@ impl Service {
                 }
                 Ok(())
             }
-            Service::Sync => sync(io, root, spec.recv_delay_ms),
+            Service::Sync => sync(io, root, spec.recv_delay_ms, spec.shell_uid),
             Service::Tcp(port) => {
                 let s = TcpStream::connect(("127.0.0.1", port))?;
                 relay(io, Box::new(s.try_clone()?), Box::new(s))
@@ -660,7 +766,7 @@ fn sync_status(io: &mut StreamIo, id: &[u8; 4], msg: &[u8]) -> bool {
 }
 
 /// The sync service: STAT, LIST, SEND, RECV, QUIT (v1 requests).
-fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64) -> std::io::Result<()> {
+fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64, owner: Option<u32>) -> std::io::Result<()> {
     let tmp = root.join("tmp");
     let map = |p: &[u8]| -> PathBuf {
         let p = String::from_utf8_lossy(p).to_string();
@@ -735,6 +841,10 @@ fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64) -> std::io::Result<(
                     let part = path.with_extension("heaptui-test-phone-part");
                     std::fs::write(&part, &data)?;
                     std::fs::set_permissions(&part, std::fs::Permissions::from_mode(mode & 0o7777))?;
+                    // adbd runs as `shell` on a phone: what it writes is the shell user's.
+                    if let Some(uid) = owner {
+                        std::os::unix::fs::chown(&part, Some(uid), Some(uid))?;
+                    }
                     std::fs::rename(&part, &path)
                 })();
                 match written {

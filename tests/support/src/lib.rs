@@ -53,6 +53,46 @@ impl Jvm {
         Jvm { child, first_line }
     }
 
+    /// As [`Jvm::start`], as an Android app runs: under the app's own `uid` (and gid), with the
+    /// process named after `package` (its `argv[0]`, which ART sets to the package name).
+    /// `classes` and its parent are opened to other users so the app's uid can read them. Needs
+    /// root.
+    pub fn start_app(
+        source: &str,
+        classes: &Path,
+        class: &str,
+        args: &[&str],
+        xmx_mb: u32,
+        package: &str,
+        uid: u32,
+    ) -> Jvm {
+        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::process::CommandExt;
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
+        let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
+        assert!(ok.success(), "javac {}", src.display());
+        for dir in [Some(classes), classes.parent()].into_iter().flatten() {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("opening the classes");
+        }
+        let mut child = Command::new("java")
+            .arg0(package)
+            .arg(format!("-Xmx{xmx_mb}m"))
+            .args(["-XX:+UseSerialGC", "-cp"])
+            .arg(classes)
+            .arg(class)
+            .args(args)
+            .current_dir("/")
+            .uid(uid)
+            .gid(uid)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("java (OpenJDK 17)");
+        let mut first_line = String::new();
+        let out = child.stdout.take().expect("the JVM's stdout");
+        BufReader::new(out).read_line(&mut first_line).expect("the program's first line");
+        Jvm { child, first_line }
+    }
+
     /// Its pid.
     pub fn pid(&self) -> u32 {
         self.child.id()

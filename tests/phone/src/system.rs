@@ -1,0 +1,184 @@
+//! The system side of a strict test phone: what Android's system server (and `run-as`, which is
+//! setuid) does with more privilege than adb's `shell` user has. On a strict phone the shell's
+//! commands run as uid 2000, so the doubles of `am`, `cmd` and `run-as` cannot do their work
+//! themselves; they hand it over as binder would: a request directory in the phone's spool
+//! (arguments, the caller's working directory), answered by this side, which runs as root and
+//! acts as the app's uid where Android's services would (`jcmd` against the app's JVM, `run-as`'s
+//! command). The caller is the owner of the request directory, as binder names the calling uid.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::PhoneSpec;
+
+/// An app installed on the test phone: what its package manager and `run-as` know of it.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// The package name (the app's processes are named after it).
+    pub package: String,
+    /// The app's uid (Android's are 10000 and up).
+    pub uid: u32,
+    /// `android:debuggable`: `run-as` works.
+    pub debuggable: bool,
+    /// `android:largeHeap`.
+    pub large_heap: bool,
+}
+
+/// The client every privileged double execs: writes a request, waits for its answer, replays it.
+pub(crate) const CLIENT: &str = r#"#!/bin/sh
+# Test double of binder for the strict phone: the request goes to the phone's system side (root,
+# as system_server), the answer comes back. One directory per call, owned by the caller.
+req=$(mktemp -d "$HEAPTUI_TEST_PHONE_BINDER/call.XXXXXX") || exit 1
+pwd > "$req/cwd"
+for a in "$@"; do printf '%s\n' "$a"; done > "$req/args"
+: > "$req/ready"
+while [ ! -e "$req/done" ]; do sleep 0.01; done
+cat "$req/out"
+cat "$req/err" >&2
+code=$(cat "$req/code")
+rm -rf "$req"
+exit "$code"
+"#;
+
+/// Serves calls in `root/binder` until `stop` is set.
+pub(crate) fn serve(root: PathBuf, spec: PhoneSpec, stop: Arc<AtomicBool>) {
+    let spool = root.join("binder");
+    while !stop.load(Ordering::SeqCst) {
+        for e in std::fs::read_dir(&spool).into_iter().flatten().flatten() {
+            let call = e.path();
+            if call.join("ready").exists() && !call.join("taken").exists() {
+                let _ = std::fs::write(call.join("taken"), b"");
+                let (root, spec) = (root.clone(), spec.clone());
+                std::thread::spawn(move || answer(&call, &root, &spec));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+type Reply = (Vec<u8>, String, i32);
+
+fn answer(call: &Path, root: &Path, spec: &PhoneSpec) {
+    let args: Vec<String> =
+        std::fs::read_to_string(call.join("args")).unwrap_or_default().lines().map(str::to_string).collect();
+    let caller = std::fs::metadata(call).map(|m| m.uid()).unwrap_or(u32::MAX);
+    let (out, err, code) = match args.split_first() {
+        Some((name, rest)) if name == "run-as" => run_as(rest, root, spec),
+        Some((name, rest)) if name == "am" => am(rest, root, caller),
+        Some((name, rest)) if name == "cmd" => cmd(rest),
+        _ => (Vec::new(), "binder: no such service\n".into(), 1),
+    };
+    let _ = std::fs::write(call.join("out"), out);
+    let _ = std::fs::write(call.join("err"), err);
+    let _ = std::fs::write(call.join("code"), code.to_string());
+    let _ = std::fs::write(call.join("done"), b"");
+}
+
+fn output(c: &mut Command) -> Reply {
+    match c.output() {
+        Ok(o) => (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code().unwrap_or(1)),
+        Err(e) => (Vec::new(), format!("{e}\n"), 1),
+    }
+}
+
+/// The uid that owns process `pid`.
+fn owner(pid: &str) -> Option<u32> {
+    pid.parse::<u32>().ok()?;
+    std::fs::metadata(format!("/proc/{pid}")).ok().map(|m| m.uid())
+}
+
+/// `run-as PKG CMD...`: CMD as the app's uid in its data directory, for a debuggable app only
+/// (the messages are `run-as`'s own).
+fn run_as(args: &[String], root: &Path, spec: &PhoneSpec) -> Reply {
+    let Some((package, command)) = args.split_first() else {
+        return (Vec::new(), "usage: run-as <package-name> [--user <uid>] <command> [<args>]\n".into(), 1);
+    };
+    let Some(app) = spec.apps.iter().find(|a| &a.package == package) else {
+        return (Vec::new(), format!("run-as: unknown package: {package}\n"), 1);
+    };
+    if !app.debuggable {
+        return (Vec::new(), format!("run-as: package not debuggable: {package}\n"), 1);
+    }
+    let data = root.join("data").join(package);
+    if std::fs::create_dir_all(&data).is_err()
+        || std::os::unix::fs::chown(&data, Some(app.uid), Some(app.uid)).is_err()
+        || std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o700)).is_err()
+    {
+        return (Vec::new(), "run-as: cannot set up the app's data directory\n".into(), 1);
+    }
+    let Some((program, rest)) = command.split_first() else {
+        return (Vec::new(), "run-as: no command (the double runs no interactive shell)\n".into(), 1);
+    };
+    let path = format!("{}:/usr/bin:/bin", root.join("bin").display());
+    output(Command::new(program).args(rest).current_dir(&data).uid(app.uid).gid(app.uid).env("PATH", path))
+}
+
+/// `am dumpheap [-g] PID FILE`: the app dumps its heap into FILE, which the caller opened (as
+/// `am` opens it in the shell's process and passes the descriptor). Here the app's JVM writes
+/// the dump as its own uid with `jcmd`, and the bytes go into FILE, owned by the caller.
+fn am(args: &[String], root: &Path, caller: u32) -> Reply {
+    let Some(("dumpheap", rest)) = args.split_first().map(|(a, r)| (a.as_str(), r)) else {
+        return (Vec::new(), "am: only dumpheap here\n".into(), 1);
+    };
+    let (gc, rest) = match rest.split_first() {
+        Some((g, r)) if g == "-g" => (true, r),
+        _ => (false, rest),
+    };
+    let [pid, file] = rest else { return (Vec::new(), "Error: expected PROCESS and FILE\n".into(), 1) };
+    let Some(uid) = owner(pid) else { return (Vec::new(), format!("Error: Unknown process: {pid}\n"), 1) };
+    let work = root.join("system").join(format!("dump-{pid}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&work);
+    let _ = std::os::unix::fs::chown(&work, Some(uid), Some(uid));
+    let raw = work.join("heap.hprof");
+    let mut jcmd = Command::new("jcmd");
+    jcmd.arg(pid).arg("GC.heap_dump");
+    if !gc {
+        jcmd.arg("-all");
+    }
+    let reply = output(jcmd.arg(&raw).current_dir("/tmp").uid(uid).gid(uid));
+    let copied = (|| -> std::io::Result<()> {
+        let existed = Path::new(file).exists();
+        let mut to = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(file)?;
+        if !existed {
+            std::os::unix::fs::chown(file, Some(caller), Some(caller))?;
+        }
+        std::io::copy(&mut std::fs::File::open(&raw)?, &mut to)?;
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    match (reply.2, copied) {
+        (0, Ok(())) => (Vec::new(), String::new(), 0),
+        (0, Err(e)) => (Vec::new(), format!("Error: {file}: {e}\n"), 1),
+        _ => (Vec::new(), format!("Error: dumping {pid}: {}", String::from_utf8_lossy(&reply.0)), 1),
+    }
+}
+
+/// `cmd activity attach-agent PROCESS LIB=OPTIONS`: the app's JVM loads a JVMTI agent through
+/// HotSpot's attach protocol, as the app's uid (ART calls `Agent_OnAttach` the same way).
+fn cmd(args: &[String]) -> Reply {
+    let [activity, attach, process, spec] = args else {
+        return (Vec::new(), "cmd: only activity attach-agent here\n".into(), 1);
+    };
+    if (activity.as_str(), attach.as_str()) != ("activity", "attach-agent") {
+        return (Vec::new(), "cmd: only activity attach-agent here\n".into(), 1);
+    }
+    let Some(uid) = owner(process) else { return (Vec::new(), format!("Unknown process: {process}\n"), 1) };
+    let (lib, opts) = spec.split_once('=').unwrap_or((spec, ""));
+    // jcmd quotes nothing itself and splits an argument at `=` unless it is quoted.
+    let (said, err, code) = output(
+        Command::new("jcmd")
+            .args([process, "JVMTI.agent_load", lib, &format!("\"{opts}\"")])
+            .current_dir("/tmp")
+            .uid(uid)
+            .gid(uid),
+    );
+    match code {
+        0 => (Vec::new(), err, 0),
+        _ => (Vec::new(), format!("{}{err}", String::from_utf8_lossy(&said)), code),
+    }
+}
