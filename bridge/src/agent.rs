@@ -13,8 +13,17 @@ pub fn triple_for_abi(abi: &str) -> Option<&'static str> {
     match abi.trim() {
         "arm64-v8a" => Some("aarch64-unknown-linux-musl"),
         "x86_64" => Some("x86_64-unknown-linux-musl"),
+        "x86" => Some("i686-unknown-linux-musl"),
         _ => None,
     }
+}
+
+/// The agent build for a phone: the first ABI of its list (`ro.product.cpu.abilist`, most
+/// preferred first; Android 5 and later) that heaptui builds for, else its primary ABI
+/// (`ro.product.cpu.abi`, all that older releases say). A 64-bit phone lists its 32-bit ABIs
+/// after the 64-bit ones; a phone with a 32-bit userspace lists only those.
+pub fn triple_for_abis(abi_list: &str, abi: &str) -> Option<&'static str> {
+    abi_list.split(',').chain([abi]).find_map(triple_for_abi)
 }
 
 /// The Rust target of Android's own runtime for an ABI: what a library loaded into an app (the
@@ -122,11 +131,15 @@ impl<'a> Agent<'a> {
             return Ok(Agent { device, path: None, version: agent::VERSION.to_string(), pushed: false });
         }
         let path = format!("{AGENT_DIR}/heaptui-agent");
-        let abi = String::from_utf8_lossy(&device.output("getprop ro.product.cpu.abi")?.stdout).trim().to_string();
-        let triple = triple_for_abi(&abi).ok_or_else(|| {
+        let prop = |name: &str| -> Result<String> {
+            Ok(String::from_utf8_lossy(&device.output(&format!("getprop {name}"))?.stdout).trim().to_string())
+        };
+        let (abi_list, abi) = (prop("ro.product.cpu.abilist")?, prop("ro.product.cpu.abi")?);
+        let triple = triple_for_abis(&abi_list, &abi).ok_or_else(|| {
             DeviceError::Transfer(format!(
-                "{} runs {abi:?}; the agent is built for arm64-v8a and x86_64 only",
-                device.serial()
+                "{} runs {:?}; the agent is built for arm64-v8a, x86_64 and x86 (not yet armeabi-v7a)",
+                device.serial(),
+                if abi_list.is_empty() { &abi } else { &abi_list }
             ))
         })?;
         let local = local_agent(triple)?;
@@ -141,7 +154,9 @@ impl<'a> Agent<'a> {
             let n = PUSHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let part = format!("{path}.{}-{n}.part", std::process::id());
             device.push(&local, &part, 0o755)?;
-            let o = device.output(&format!("chmod 755 {p} && mv -f {p} {}", quote(&path), p = quote(&part)))?;
+            // No `mv -f`: Android 6's toolbox `mv` takes no options (and renames over the old
+            // file all the same); no shell here asks before overwriting.
+            let o = device.output(&format!("chmod 755 {p} && mv {p} {}", quote(&path), p = quote(&part)))?;
             if o.code != 0 {
                 return Err(DeviceError::Transfer(format!(
                     "installing the agent on {}: {}",
@@ -356,4 +371,20 @@ fn sample_here(
         std::thread::sleep(next.saturating_duration_since(std::time::Instant::now()));
     }
     Ok(Some(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ABI lists as phones set them: a 64-bit phone, an old 32-bit emulator, a release before
+    /// `abilist` (Android 4), a 32-bit ARM userspace (Android Go) that has no build yet.
+    #[test]
+    fn the_first_abi_of_the_list_that_has_a_build() {
+        assert_eq!(triple_for_abis("arm64-v8a,armeabi-v7a,armeabi", "arm64-v8a"), Some("aarch64-unknown-linux-musl"));
+        assert_eq!(triple_for_abis("x86_64,x86,arm64-v8a", "x86_64"), Some("x86_64-unknown-linux-musl"));
+        assert_eq!(triple_for_abis("x86", "x86"), Some("i686-unknown-linux-musl"));
+        assert_eq!(triple_for_abis("", "x86"), Some("i686-unknown-linux-musl"));
+        assert_eq!(triple_for_abis("armeabi-v7a,armeabi", "armeabi-v7a"), None);
+    }
 }

@@ -578,3 +578,25 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
     assert_eq!(sessions["instances"], 2000);
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }
+
+/// A phone whose ABI list is only `x86` (a 32-bit emulator image) gets the 32-bit agent: the
+/// bridge picks the build from `ro.product.cpu.abilist`, and the agent it pushed is an ELF32
+/// executable that lists the phone's processes.
+#[test]
+fn a_32_bit_phone_gets_the_32_bit_agent() {
+    let server = AdbServer::start();
+    let phone =
+        TestPhone::start(PhoneSpec { abi: "x86".into(), abi_list: "x86".into(), ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["ps", "--json", "-s", &phone.serial()])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir_32())
+        .output()
+        .unwrap();
+    let ps = json_lines(&out);
+    assert!(ps.iter().any(|p| p["pid"] == std::process::id()), "this test among the phone's processes");
+    let pushed = std::fs::read(phone.tmp_dir().join("heaptui-agent")).unwrap();
+    assert_eq!(&pushed[..5], b"\x7fELF\x01", "an ELF32 agent");
+    assert_eq!(u16::from_le_bytes([pushed[18], pushed[19]]), 3, "for EM_386");
+}

@@ -55,6 +55,9 @@ pub struct PhoneSpec {
     pub model: String,
     /// `ro.product.cpu.abi` (`x86_64`: this machine runs what is pushed to it).
     pub abi: String,
+    /// `ro.product.cpu.abilist` (Android 5 and later), most preferred first; empty: not set
+    /// (older releases).
+    pub abi_list: String,
     /// `ro.build.version.sdk`.
     pub sdk: u32,
     /// `dalvik.vm.heapgrowthlimit`.
@@ -75,6 +78,7 @@ impl Default for PhoneSpec {
         PhoneSpec {
             model: "heaptui_test_phone".into(),
             abi: "x86_64".into(),
+            abi_list: "x86_64,x86".into(),
             sdk: 30,
             heap_growth_limit: "256m".into(),
             heap_size: "512m".into(),
@@ -228,6 +232,7 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
     let props = [
         ("ro.product.model", spec.model.clone()),
         ("ro.product.cpu.abi", spec.abi.clone()),
+        ("ro.product.cpu.abilist", spec.abi_list.clone()),
         ("ro.build.version.sdk", spec.sdk.to_string()),
         ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
         ("dalvik.vm.heapsize", spec.heap_size.clone()),
@@ -898,21 +903,33 @@ fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64, owner: Option<u32>) 
 /// (a no-op when `.ci/run` or an earlier test built it; the Rust target is added when missing).
 pub fn musl_agent_dir() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let triple = "x86_64-unknown-linux-musl";
+    DIR.get_or_init(|| agent_dir_with(&["x86_64-unknown-linux-musl"]))
+}
+
+/// As [`musl_agent_dir`], with the 32-bit x86 build too (`i686-unknown-linux-musl`, what a phone
+/// whose ABI list is `x86` gets; this machine runs it natively).
+pub fn musl_agent_dir_32() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| agent_dir_with(&["x86_64-unknown-linux-musl", "i686-unknown-linux-musl"]))
+}
+
+fn agent_dir_with(triples: &[&str]) -> PathBuf {
+    let mut dir = None;
+    for triple in triples {
         test_support::build::ensure_target(triple);
         let agent =
             test_support::build::built(&["--release", "-p", "heaptui-agent", "--target", triple], "heaptui-agent");
         // Beside cargo's own directories: <target>/<triple>/release/heaptui-agent.
         let target = agent.ancestors().nth(3).expect("the agent's target directory");
-        let dir = target.join("agent-for-tests");
-        std::fs::create_dir_all(dir.join(triple)).expect("target/agent-for-tests");
+        let d = target.join(if triples.len() == 1 { "agent-for-tests".to_string() } else { "agents-for-tests".into() });
+        std::fs::create_dir_all(d.join(triple)).expect("target/agent-for-tests");
         // Under a temporary name, then renamed: test binaries may run this at the same time.
-        let part = dir.join(triple).join(format!("heaptui-agent.{}", std::process::id()));
+        let part = d.join(triple).join(format!("heaptui-agent.{}", std::process::id()));
         std::fs::copy(&agent, &part).expect("the agent build");
-        std::fs::rename(&part, dir.join(triple).join("heaptui-agent")).expect("rename");
-        dir
-    })
+        std::fs::rename(&part, d.join(triple).join("heaptui-agent")).expect("rename");
+        dir = Some(d);
+    }
+    dir.expect("at least one triple")
 }
 
 /// The real adb server on a free port (`adb start-server`), killed when dropped.
