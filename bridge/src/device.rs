@@ -6,7 +6,7 @@ use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::adb::{self, AdbError, DeviceInfo};
+use crate::adb::{self, AdbError, DeviceInfo, DeviceState};
 
 /// What went wrong on a device.
 #[derive(Debug, thiserror::Error)]
@@ -23,9 +23,9 @@ pub enum DeviceError {
     /// The named phone is not attached.
     #[error("no phone {0:?} attached (attached: {1})")]
     Unknown(String, String),
-    /// The phone is attached but not usable.
-    #[error("phone {0} is {1}{2}")]
-    NotReady(String, String, &'static str),
+    /// The phone is attached but not usable: its serial and state (the message says what to do).
+    #[error("phone {serial} is {meaning}: {remedy}", serial = .0, meaning = .1.meaning(), remedy = .1.remedy(.0))]
+    NotReady(String, DeviceState),
     /// The connection ended before the command did.
     #[error("{0} went away during `{1}`")]
     Gone(String, String),
@@ -347,18 +347,10 @@ impl AdbDevice {
         let wanted =
             serial.map(str::to_string).or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
         let pick = |d: &DeviceInfo| -> Result<AdbDevice> {
-            match d.state.as_str() {
-                "device" => Ok(AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() }),
-                "unauthorized" => Err(DeviceError::NotReady(
-                    d.serial.clone(),
-                    d.state.clone(),
-                    ": accept the USB debugging prompt on the phone",
-                )),
-                _ => Err(DeviceError::NotReady(
-                    d.serial.clone(),
-                    d.state.clone(),
-                    ": reconnect it or run `adb reconnect`",
-                )),
+            if d.state.is_ready() {
+                Ok(AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() })
+            } else {
+                Err(DeviceError::NotReady(d.serial.clone(), d.state.clone()))
             }
         };
         match wanted {
@@ -560,4 +552,31 @@ pub fn select(local: bool, serial: Option<&str>) -> Result<Box<dyn Device>> {
         return Ok(Box::new(LocalDevice));
     }
     Ok(Box::new(AdbDevice::select(port, named.as_deref())?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `select` says of a phone it cannot use: the state in words and what to do.
+    #[test]
+    fn a_phone_not_ready_says_why_and_what_to_do() {
+        let listing = "R58M41ABCDE            no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html] usb:1-4 transport_id:3\n\
+                       HT846GZ39410           unauthorized usb:1-1 transport_id:4\n\
+                       emulator-5554          offline transport_id:5\n\
+                       060fb526f0eca244       recovery usb:2-1 product:hammerhead model:Nexus_5 device:hammerhead transport_id:6\n";
+        let said: Vec<String> = crate::adb::parse_devices(listing)
+            .into_iter()
+            .map(|d| DeviceError::NotReady(d.serial, d.state).to_string())
+            .collect();
+        assert!(said[0].starts_with("phone R58M41ABCDE is not accessible"), "{}", said[0]);
+        assert!(said[0].contains("(missing udev rules? user is in the plugdev group)"), "{}", said[0]);
+        assert!(said[0].contains("plugdev group (`sudo usermod"), "{}", said[0]);
+        assert!(!said[0].contains(" is no:"), "{}", said[0]);
+        assert!(said[1].starts_with("phone HT846GZ39410 is unauthorized"), "{}", said[1]);
+        assert!(said[1].contains("\"Allow USB debugging?\" prompt"), "{}", said[1]);
+        assert!(said[2].contains("`adb reconnect offline`"), "{}", said[2]);
+        assert!(said[3].contains("not booted into Android"), "{}", said[3]);
+        assert!(said[3].contains("`adb -s 060fb526f0eca244 reboot`"), "{}", said[3]);
+    }
 }
