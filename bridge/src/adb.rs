@@ -320,6 +320,15 @@ pub fn ensure_server(port: u16) -> Result<(), AdbError> {
     host_request(port, "host:version").map(|_| ())
 }
 
+/// The adb features device `serial` offers (`shell_v2`, `cmd`, `stat_v2`...), which its adbd
+/// named in the CNXN banner: `host-serial:SERIAL:features`, what `adb -s SERIAL features`
+/// asks (the `features` host request in adb's `handle_host_request()`, `adb.cpp`; adb 1.0.32
+/// and later). adbd before Android 7 has no `shell_v2`.
+pub fn features(port: u16, serial: &str) -> Result<Vec<String>, AdbError> {
+    let text = host_request(port, &format!("host-serial:{serial}:features"))?;
+    Ok(text.split(',').map(str::trim).filter(|f| !f.is_empty()).map(str::to_string).collect())
+}
+
 /// Follows the device list as it changes (`host:track-devices-l`): `on_change` gets each new
 /// list and returns false to stop.
 pub fn track_devices(port: u16, mut on_change: impl FnMut(Vec<DeviceInfo>) -> bool) -> Result<(), AdbError> {
