@@ -5,8 +5,9 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::adb::{self, AdbError, DeviceInfo};
+use crate::adb::{self, AdbError, DeviceInfo, DeviceState};
 
 /// What went wrong on a device.
 #[derive(Debug, thiserror::Error)]
@@ -23,9 +24,9 @@ pub enum DeviceError {
     /// The named phone is not attached.
     #[error("no phone {0:?} attached (attached: {1})")]
     Unknown(String, String),
-    /// The phone is attached but not usable.
-    #[error("phone {0} is {1}{2}")]
-    NotReady(String, String, &'static str),
+    /// The phone is attached but not usable: its serial and state (the message says what to do).
+    #[error("phone {serial} is {meaning}: {remedy}", serial = .0, meaning = .1.meaning(), remedy = .1.remedy(.0))]
+    NotReady(String, DeviceState),
     /// The connection ended before the command did.
     #[error("{0} went away during `{1}`")]
     Gone(String, String),
@@ -347,18 +348,10 @@ impl AdbDevice {
         let wanted =
             serial.map(str::to_string).or_else(|| std::env::var("ANDROID_SERIAL").ok().filter(|s| !s.is_empty()));
         let pick = |d: &DeviceInfo| -> Result<AdbDevice> {
-            match d.state.as_str() {
-                "device" => Ok(AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() }),
-                "unauthorized" => Err(DeviceError::NotReady(
-                    d.serial.clone(),
-                    d.state.clone(),
-                    ": accept the USB debugging prompt on the phone",
-                )),
-                _ => Err(DeviceError::NotReady(
-                    d.serial.clone(),
-                    d.state.clone(),
-                    ": reconnect it or run `adb reconnect`",
-                )),
+            if d.state.is_ready() {
+                Ok(AdbDevice { port, serial: d.serial.clone(), model: d.model.clone() })
+            } else {
+                Err(DeviceError::NotReady(d.serial.clone(), d.state.clone()))
             }
         };
         match wanted {
@@ -383,11 +376,116 @@ impl AdbDevice {
 
     fn open(&self, service: &str) -> Result<TcpStream> {
         adb::open(self.port, &self.serial, service).map_err(|e| match e {
-            AdbError::Failed(m) if m.contains("not found") || m.contains("offline") => {
-                DeviceError::Gone(self.serial.clone(), service.to_string())
-            }
+            AdbError::Failed(m) if m.contains("not found") || m.contains("offline") => self.gone(service),
             e => DeviceError::Adb(e),
         })
+    }
+
+    /// The phone went away during `what`: its features are asked again when it is back (it may
+    /// come back as another system, rebooted or reflashed).
+    fn gone(&self, what: &str) -> DeviceError {
+        features_cache().lock().unwrap_or_else(PoisonError::into_inner).remove(&(self.port, self.serial.clone()));
+        DeviceError::Gone(self.serial.clone(), what.to_string())
+    }
+
+    /// The adb features the phone's adbd offers (`shell_v2`, `cmd`, `stat_v2`, `abb`...), as the
+    /// adb server learnt them from its CNXN banner; asked once (`host-serial:SERIAL:features`)
+    /// and kept for this server and serial while the phone stays. A server too old to know the
+    /// request answers FAIL: that is no features.
+    ///
+    /// Kept beside the struct rather than in it, so `AdbDevice { port, serial, model }` still
+    /// builds one.
+    pub fn features(&self) -> Result<Arc<[String]>> {
+        let key = (self.port, self.serial.clone());
+        if let Some(f) = features_cache().lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+            return Ok(f.clone());
+        }
+        let features: Arc<[String]> = match adb::features(self.port, &self.serial) {
+            Ok(f) => f.into(),
+            Err(AdbError::Failed(m)) if m.contains("not found") || m.contains("offline") => {
+                return Err(self.gone("asking its features"))
+            }
+            Err(AdbError::Failed(_)) => Arc::from(Vec::new()),
+            Err(e) => return Err(e.into()),
+        };
+        features_cache().lock().unwrap_or_else(PoisonError::into_inner).insert(key, features.clone());
+        Ok(features)
+    }
+
+    /// Whether the phone offers adb feature `name` (see [`AdbDevice::features`]).
+    pub fn has_feature(&self, name: &str) -> Result<bool> {
+        Ok(self.features()?.iter().any(|f| f == name))
+    }
+
+    /// Runs `command` over shell protocol v2 (adbd of Android 7 and later): stdout and stderr
+    /// apart, the exit code.
+    fn run_v2(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
+        let mut s = self.open(&format!("shell,v2,raw:{command}"))?;
+        // Nothing to say on its stdin: close it at once (a command reading it sees its end).
+        s.write_all(&[4, 0, 0, 0, 0])?;
+        let gone = || self.gone(command);
+        let mut head = [0u8; 5];
+        let mut buf = Vec::new();
+        loop {
+            if s.read_exact(&mut head).is_err() {
+                return Err(gone());
+            }
+            let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+            // adbd sends at most its max payload (1 MiB) a packet; more is not the protocol.
+            if len > 16 << 20 {
+                return Err(DeviceError::Transfer(format!("{}: a shell packet of {len} bytes", self.serial)));
+            }
+            buf.resize(len, 0);
+            if s.read_exact(&mut buf).is_err() {
+                return Err(gone());
+            }
+            let more = match head[0] {
+                1 => sink(Stream::Stdout, &buf),
+                2 => sink(Stream::Stderr, &buf),
+                3 => return Ok(Some(buf.first().copied().map_or(0, i32::from))),
+                _ => true,
+            };
+            if !more {
+                // Closing the stream makes adbd hang the command up.
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Runs `command` over the plain `shell:` service, for a phone without shell protocol v2
+    /// (adbd before Android 7). That service carries one stream and no exit code, so the command
+    /// runs as `sh -c COMMAND </dev/null; echo MARKER$?` with a marker made for this call, and
+    /// the code is read from behind the marker, which is kept out of the output. The stream is
+    /// read to its end, as adb's own client does: bytes after the marker are output too.
+    ///
+    /// Standard error is merged into standard output: everything reaches `sink` as
+    /// [`Stream::Stdout`]. Before Android 7 adbd runs `shell:` commands on a pty, which turns
+    /// each `\n` into `\r\n`; that is undone (a `\r\n` the command itself wrote comes back as
+    /// it was, one on a phone without a pty loses its `\r`). Binary output belongs on `exec:`
+    /// ([`Device::read_stream`]). Used by [`Device::run_until`] when the phone lacks
+    /// `shell_v2`; public only for tests.
+    #[doc(hidden)]
+    pub fn run_v1(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
+        let mut out = V1Output::new(exit_marker());
+        let wrapped = format!("sh -c {} </dev/null; echo {}$?", quote(command), out.marker_text());
+        let mut s = self.open(&format!("shell:{wrapped}"))?;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match s.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => 0,
+            };
+            let (bytes, code) = if n == 0 { out.finish() } else { out.push(&buf[..n]) };
+            if !bytes.is_empty() && !sink(Stream::Stdout, &bytes) {
+                // Closing the stream makes adbd hang the command up.
+                return Ok(None);
+            }
+            if n == 0 {
+                // The stream ends when the shell does; without the marker, the phone went away.
+                return code.map(Some).ok_or_else(|| self.gone(command));
+            }
+        }
     }
 
     /// Runs `command` with `exec:` (raw bytes out, no shell protocol: binary-safe, stderr mixed
@@ -459,37 +557,14 @@ impl Device for AdbDevice {
         self.exec_stream(command, sink)
     }
 
-    /// Shell protocol v2: stdout and stderr apart, the exit code, streaming, no timeout.
+    /// Shell protocol v2 when the phone offers it (stdout and stderr apart, the exit code), else
+    /// the plain `shell:` service with the exit code recovered from a marker (see
+    /// [`AdbDevice::run_v1`]); streaming, no timeout either way.
     fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>> {
-        let mut s = self.open(&format!("shell,v2,raw:{command}"))?;
-        // Nothing to say on its stdin: close it at once (a command reading it sees its end).
-        s.write_all(&[4, 0, 0, 0, 0])?;
-        let gone = || DeviceError::Gone(self.serial.clone(), command.to_string());
-        let mut head = [0u8; 5];
-        let mut buf = Vec::new();
-        loop {
-            if s.read_exact(&mut head).is_err() {
-                return Err(gone());
-            }
-            let len = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-            // adbd sends at most its max payload (1 MiB) a packet; more is not the protocol.
-            if len > 16 << 20 {
-                return Err(DeviceError::Transfer(format!("{}: a shell packet of {len} bytes", self.serial)));
-            }
-            buf.resize(len, 0);
-            if s.read_exact(&mut buf).is_err() {
-                return Err(gone());
-            }
-            let more = match head[0] {
-                1 => sink(Stream::Stdout, &buf),
-                2 => sink(Stream::Stderr, &buf),
-                3 => return Ok(Some(buf.first().copied().map_or(0, i32::from))),
-                _ => true,
-            };
-            if !more {
-                // Closing the stream makes adbd hang the command up.
-                return Ok(None);
-            }
+        if self.has_feature("shell_v2")? {
+            self.run_v2(command, sink)
+        } else {
+            self.run_v1(command, sink)
         }
     }
 
@@ -560,4 +635,171 @@ pub fn select(local: bool, serial: Option<&str>) -> Result<Box<dyn Device>> {
         return Ok(Box::new(LocalDevice));
     }
     Ok(Box::new(AdbDevice::select(port, named.as_deref())?))
+}
+
+/// The features of each phone asked, by adb server port and serial.
+type FeatureCache = Mutex<std::collections::HashMap<(u16, String), Arc<[String]>>>;
+
+fn features_cache() -> &'static FeatureCache {
+    static CACHE: OnceLock<FeatureCache> = OnceLock::new();
+    CACHE.get_or_init(FeatureCache::default)
+}
+
+/// A marker no command prints by chance: this process, the time and a count.
+fn exit_marker() -> String {
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("heaptui-exit-{:x}-{t:x}-{n:x}:", std::process::id())
+}
+
+/// The output of a command run by [`AdbDevice::run_v1`], split as it arrives into the command's
+/// own bytes and the exit code that follows the marker. `\r\n` becomes `\n` (the pty's doing
+/// undone). Bytes that may be the start of the marker, or a `\r` whose `\n` may follow, are
+/// held until the next chunk tells.
+struct V1Output {
+    marker: Vec<u8>,
+    /// Bytes not handed on yet: every `\r\n` already undone but a last `\r`.
+    held: Vec<u8>,
+    code: Option<i32>,
+}
+
+impl V1Output {
+    fn new(marker: String) -> V1Output {
+        V1Output { marker: marker.into_bytes(), held: Vec::new(), code: None }
+    }
+
+    fn marker_text(&self) -> String {
+        String::from_utf8_lossy(&self.marker).into_owned()
+    }
+
+    /// Takes `chunk`; returns the output it completes and, once read, the exit code.
+    fn push(&mut self, chunk: &[u8]) -> (Vec<u8>, Option<i32>) {
+        let mut chunk = chunk;
+        if self.held.last() == Some(&b'\r') && chunk.first() == Some(&b'\n') {
+            self.held.pop();
+        }
+        while let Some((&b, rest)) = chunk.split_first() {
+            if !(b == b'\r' && rest.first() == Some(&b'\n')) {
+                self.held.push(b);
+            }
+            chunk = rest;
+        }
+        let mut keep = 0;
+        if self.code.is_none() {
+            if let Some(at) = find(&self.held, &self.marker) {
+                let from = at + self.marker.len();
+                match self.held[from..].iter().position(|&b| b == b'\n') {
+                    Some(nl) => {
+                        let code = String::from_utf8_lossy(&self.held[from..from + nl]).trim().parse().unwrap_or(-1);
+                        self.code = Some(code);
+                        self.held.drain(at..=from + nl);
+                    }
+                    // The code's line is not whole yet: hold it, hand on what came before.
+                    None => keep = self.held.len() - at,
+                }
+            } else {
+                keep = (1..self.marker.len().min(self.held.len() + 1))
+                    .rev()
+                    .find(|&k| self.held.ends_with(&self.marker[..k]))
+                    .unwrap_or(0);
+            }
+        }
+        let keep = keep.max(usize::from(self.held.last() == Some(&b'\r')));
+        (self.held.drain(..self.held.len() - keep).collect(), self.code)
+    }
+
+    /// The stream ended: what was held is output, and the code if it came.
+    fn finish(&mut self) -> (Vec<u8>, Option<i32>) {
+        if self.code.is_none() {
+            if let Some(at) = find(&self.held, &self.marker) {
+                // A code line without its newline.
+                self.code = String::from_utf8_lossy(&self.held[at + self.marker.len()..]).trim().parse().ok();
+                self.held.truncate(at);
+            }
+        }
+        (std::mem::take(&mut self.held), self.code)
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `select` says of a phone it cannot use: the state in words and what to do.
+    #[test]
+    fn a_phone_not_ready_says_why_and_what_to_do() {
+        let listing = "R58M41ABCDE            no permissions (missing udev rules? user is in the plugdev group); see [http://developer.android.com/tools/device.html] usb:1-4 transport_id:3\n\
+                       HT846GZ39410           unauthorized usb:1-1 transport_id:4\n\
+                       emulator-5554          offline transport_id:5\n\
+                       060fb526f0eca244       recovery usb:2-1 product:hammerhead model:Nexus_5 device:hammerhead transport_id:6\n";
+        let said: Vec<String> = crate::adb::parse_devices(listing)
+            .into_iter()
+            .map(|d| DeviceError::NotReady(d.serial, d.state).to_string())
+            .collect();
+        assert!(said[0].starts_with("phone R58M41ABCDE is not accessible"), "{}", said[0]);
+        assert!(said[0].contains("(missing udev rules? user is in the plugdev group)"), "{}", said[0]);
+        assert!(said[0].contains("plugdev group (`sudo usermod"), "{}", said[0]);
+        assert!(!said[0].contains(" is no:"), "{}", said[0]);
+        assert!(said[1].starts_with("phone HT846GZ39410 is unauthorized"), "{}", said[1]);
+        assert!(said[1].contains("\"Allow USB debugging?\" prompt"), "{}", said[1]);
+        assert!(said[2].contains("`adb reconnect offline`"), "{}", said[2]);
+        assert!(said[3].contains("not booted into Android"), "{}", said[3]);
+        assert!(said[3].contains("`adb -s 060fb526f0eca244 reboot`"), "{}", said[3]);
+    }
+
+    /// Feeds `chunks` through a V1Output; returns the output and the code.
+    fn decode(marker: &str, chunks: &[&[u8]], eof: bool) -> (Vec<u8>, Option<i32>) {
+        let mut d = V1Output::new(marker.to_string());
+        let mut out = Vec::new();
+        let mut code = None;
+        for c in chunks {
+            let (b, c) = d.push(c);
+            out.extend(b);
+            code = code.or(c);
+        }
+        if eof {
+            let (b, c) = d.finish();
+            out.extend(b);
+            code = code.or(c);
+        }
+        (out, code)
+    }
+
+    #[test]
+    fn the_exit_code_is_read_from_behind_the_marker() {
+        let m = "heaptui-exit-1:";
+        assert_eq!(decode(m, &[b"hello\nheaptui-exit-1:3\n"], false), (b"hello\n".to_vec(), Some(3)));
+        // No newline before the marker: the output keeps its unfinished last line.
+        assert_eq!(decode(m, &[b"no newlineheaptui-exit-1:0\n"], false), (b"no newline".to_vec(), Some(0)));
+        // The marker and the code split across reads, byte by byte.
+        let all = b"a\r\nb\r\r\nheaptui-exit-1:127\r\n";
+        let bytes: Vec<&[u8]> = all.chunks(1).collect();
+        assert_eq!(decode(m, &bytes, false), (b"a\nb\r\n".to_vec(), Some(127)));
+        // A prefix of the marker that turns out not to be it is output.
+        assert_eq!(
+            decode(m, &[b"heaptui-ex", b"tra\n", b"heaptui-exit-1:1\n"], false),
+            (b"heaptui-extra\n".to_vec(), Some(1))
+        );
+        // The stream ends without the marker: output so far, no code.
+        assert_eq!(decode(m, &[b"partial\r"], true), (b"partial\r".to_vec(), None));
+        // The code's newline never came.
+        assert_eq!(decode(m, &[b"x\nheaptui-exit-1:2"], true), (b"x\n".to_vec(), Some(2)));
+    }
+
+    #[test]
+    fn output_is_handed_on_as_it_comes() {
+        let mut d = V1Output::new("heaptui-exit-1:".into());
+        assert_eq!(d.push(b"one\n"), (b"one\n".to_vec(), None));
+        assert_eq!(d.push(b"two\r"), (b"two".to_vec(), None));
+        assert_eq!(d.push(b"\nheaptui"), (b"\n".to_vec(), None));
+        assert_eq!(d.push(b"-exit-1:0\n"), (Vec::new(), Some(0)));
+        // What comes after the marker (late stderr through another pipe) is output too.
+        assert_eq!(d.push(b"late\r\n"), (b"late\n".to_vec(), Some(0)));
+        assert_eq!(d.finish(), (Vec::new(), Some(0)));
+    }
 }

@@ -1,5 +1,6 @@
 //! Host ↔ device bridge: the adb server's host protocol ([`adb`]), a phone or this machine behind
-//! one [`device::Device`] trait ([`device::AdbDevice`]: shell protocol v2 with exit codes and
+//! one [`device::Device`] trait ([`device::AdbDevice`]: shell protocol v2 with exit codes, or the
+//! plain `shell:` with the code read from a marker on phones without it (before Android 7), and
 //! streaming, `exec:`, push and pull through mozdevice's sync code, forwards to TCP ports and
 //! abstract sockets; [`device::LocalDevice`]), and the agent on the phone ([`agent`]).
 #![deny(missing_docs)]

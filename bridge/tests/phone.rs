@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::process::Command;
 
-use bridge::device::{AdbDevice, Device, DeviceError, Remote};
+use bridge::device::{AdbDevice, Device, DeviceError, Remote, Stream};
 use test_phone::{PhoneSpec, TestPhone};
 
 struct Server(u16);
@@ -150,6 +150,73 @@ fn shell_v2_exec_push_pull_forward() {
     drop(f);
     let list = bridge::adb::host_request(server.0, "host:list-forward").unwrap();
     assert!(!list.contains(&format!("tcp:{port}")), "{list}");
+}
+
+/// The phone's features as the server learnt them from its CNXN banner, and the plain `shell:`
+/// service that a phone without `shell_v2` (Android 6 and older) runs commands on. The test
+/// phone offers `shell_v2`, so the v1 path is called directly.
+#[test]
+fn features_and_the_shell_without_v2() {
+    let server = Server::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, Some(&phone.serial())).unwrap();
+    // The banner says `features=shell_v2,cmd`; the server may keep them in any order.
+    let mut asked = bridge::adb::features(server.0, &phone.serial()).unwrap();
+    asked.sort();
+    assert_eq!(asked, ["cmd", "shell_v2"]);
+    let kept = d.features().unwrap();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(d.has_feature("shell_v2").unwrap() && d.has_feature("cmd").unwrap());
+    assert!(!d.has_feature("abb").unwrap());
+    // The server knows no such phone: FAIL, the message through.
+    assert!(bridge::adb::features(server.0, "nonesuch").is_err());
+
+    let v1 = |cmd: &str| {
+        let mut out = Vec::new();
+        let code = d
+            .run_v1(cmd, &mut |s, b| {
+                assert_eq!(s, Stream::Stdout, "v1 has one stream");
+                out.extend_from_slice(b);
+                true
+            })
+            .unwrap();
+        (String::from_utf8_lossy(&out).into_owned(), code)
+    };
+    // The exit code comes back, the marker does not, stderr is merged in.
+    let (out, code) = v1("echo FAIL looks like an error; echo to-stderr >&2; exit 3");
+    assert_eq!(code, Some(3));
+    let mut lines: Vec<&str> = out.lines().collect();
+    lines.sort();
+    assert_eq!(lines, ["FAIL looks like an error", "to-stderr"], "{out:?}");
+    assert_eq!(v1("printf 'no newline'"), ("no newline".to_string(), Some(0)));
+    assert_eq!(v1(r#"printf '%s\n' "it's quoted"; false"#), ("it's quoted\n".to_string(), Some(1)));
+    assert_eq!(v1("exit 255").1, Some(255));
+    assert_eq!(v1("cat").0, "", "stdin is closed");
+    assert_eq!(v1("getprop ro.product.model"), ("heaptui_test_phone\n".to_string(), Some(0)));
+
+    // Streaming: the first chunk a second before the last.
+    let mut chunks = Vec::new();
+    let t0 = std::time::Instant::now();
+    d.run_v1("echo one; sleep 1; echo two", &mut |_, b| {
+        chunks.push((t0.elapsed(), b.to_vec()));
+        true
+    })
+    .unwrap();
+    assert!(chunks.len() >= 2, "{chunks:?}");
+    assert!(chunks[chunks.len() - 1].0 - chunks[0].0 >= std::time::Duration::from_millis(700), "{chunks:?}");
+    // The sink hangs up: no code.
+    let t0 = std::time::Instant::now();
+    assert_eq!(d.run_v1("echo first; sleep 30", &mut |_, _| false).unwrap(), None);
+    assert!(t0.elapsed() < std::time::Duration::from_secs(10));
+
+    // The phone goes away mid-command.
+    let d2 = d.clone();
+    let t = std::thread::spawn(move || d2.run_v1("echo started; sleep 30", &mut |_, _| true));
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    phone.go_away();
+    let e = t.join().unwrap().unwrap_err();
+    assert!(matches!(e, DeviceError::Gone(..)), "{e}");
 }
 
 #[test]
