@@ -159,7 +159,7 @@ impl Heap {
         // each at the report's peak).
         let mut best: std::collections::BinaryHeap<Reverse<(u64, Reverse<Node>)>> =
             std::collections::BinaryHeap::with_capacity(k.min(self.index.len()).saturating_add(1));
-        for n in 0..self.index.len() as u32 {
+        for n in self.index.nodes() {
             if k == 0 || d.idom(n) == UNREACHABLE {
                 continue;
             }
@@ -231,7 +231,7 @@ impl Heap {
                 }
             }
         }
-        (0..idx.len() as u32)
+        idx.nodes()
             .filter(|&n| {
                 let reach = self.dominators.reach(n);
                 !seen[n as usize]

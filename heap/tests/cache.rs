@@ -33,7 +33,7 @@ fn assert_same(a: &Heap, b: &Heap) {
     }
     assert_eq!(ia.roots(), ib.roots());
     assert_eq!(ia.graph().len(), ib.graph().len());
-    for n in 0..ia.len() as u32 {
+    for n in ia.nodes() {
         assert_eq!(ia.id(n), ib.id(n));
         assert_eq!(ib.node(ib.id(n)), Some(n));
         assert_eq!(

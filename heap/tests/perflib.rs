@@ -27,7 +27,7 @@ fn heap_index(h: &Heap, name: &str) -> usize {
 fn hprof_buffer_test_heap_contents() {
     let h = dialer();
     let mut per = vec![(0u64, 0u64); h.index.heaps.len()];
-    for n in 0..h.index.len() as u32 {
+    for n in h.index.nodes() {
         let e = &mut per[h.index.heap_of(n)];
         if h.index.kind(n) == ObjectKind::Class {
             e.0 += 1;

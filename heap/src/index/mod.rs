@@ -263,6 +263,11 @@ impl Index {
         self.ids.is_empty()
     }
 
+    /// Every node, in order.
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = Node> + ExactSizeIterator + Clone {
+        0..self.len() as u32
+    }
+
     /// The object id of node `n`.
     pub fn id(&self, n: Node) -> u64 {
         self.ids.id(n)

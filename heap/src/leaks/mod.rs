@@ -435,7 +435,7 @@ fn trace_to(heap: &Heap, paths: &GcPaths, n: Node) -> Vec<Step> {
     let classes: Vec<ClassId> =
         (0..idx.classes.len() as u32).map(ClassId).filter(|&c| idx.classes[c.index()].loader == loader_id).collect();
     let mut best: Option<(usize, Node)> = None;
-    for v in 0..idx.len() as u32 {
+    for v in idx.nodes() {
         if idx.as_class(v).is_none() && classes.contains(&idx.class_of(v)) {
             let depth = paths.depth(v);
             if depth > 0 && best.is_none_or(|(d, _)| depth < d) {

@@ -149,7 +149,7 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
     let mut referrers: FxHashMap<Node, Vec<Node>> = open.iter().map(|&fd| (fd, Vec::new())).collect();
     if !open.is_empty() {
         let g = idx.graph();
-        for v in 0..idx.len() as u32 {
+        for v in idx.nodes() {
             for &t in g.edges(v) {
                 if let Some(r) = referrers.get_mut(&(t & !crate::index::csr::WEAK)) {
                     if r.last() != Some(&v) {
