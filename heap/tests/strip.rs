@@ -81,7 +81,7 @@ fn fingerprint(h: &Heap) -> (Objects, Vec<(u64, heap::hprof::RootKind)>) {
         .map(|n| {
             let dom = match h.dominators.idom(n) {
                 UNREACHABLE => u64::MAX,
-                d if d >= u32::MAX - 1 => 0,
+                d if d.0 >= u32::MAX - 1 => 0,
                 d => idx.id(d),
             };
             (idx.id(n), h.display_class(n), idx.shallow_size(n), dom, h.dominators.retained(n))
