@@ -349,7 +349,7 @@ mod tests {
         assert_eq!(a.index.graph().len(), b.index.graph().len());
         assert_eq!(a.index.roots().len(), b.index.roots().len());
         assert_eq!(a.dominators.reachable_objects, b.dominators.reachable_objects);
-        for n in 0..a.index.len() as u32 {
+        for n in a.index.nodes() {
             let m = b.index.node(a.index.id(n) >> 3).expect("every object kept");
             assert_eq!(a.dominators.retained_count(n), b.dominators.retained_count(m));
             assert_eq!(a.index.class(n).name, b.index.class(m).name);

@@ -148,7 +148,7 @@ impl Heap {
     /// Nodes of all objects whose class is exactly `class`.
     pub fn instances_of(&self, class: ClassId) -> Vec<Node> {
         let idx = &self.index;
-        (0..idx.len() as u32).into_par_iter().filter(|&n| idx.class_of(n) == class).collect()
+        (0..idx.len() as u32).into_par_iter().map(Node).filter(|&n| idx.class_of(n) == class).collect()
     }
 
     /// The `k` objects with the largest retained size, largest first.
@@ -159,7 +159,7 @@ impl Heap {
         // each at the report's peak).
         let mut best: std::collections::BinaryHeap<Reverse<(u64, Reverse<Node>)>> =
             std::collections::BinaryHeap::with_capacity(k.min(self.index.len()).saturating_add(1));
-        for n in 0..self.index.len() as u32 {
+        for n in self.index.nodes() {
             if k == 0 || d.idom(n) == UNREACHABLE {
                 continue;
             }
@@ -192,8 +192,8 @@ impl Heap {
     pub fn referrers(&self, n: Node) -> Vec<(Node, bool)> {
         let rev = self.incoming.get_or_init(|| reverse(&self.index));
         let mut out: Vec<(Node, bool)> = Vec::new();
-        for &e in rev.edges(n) {
-            let (v, weak) = (e & !WEAK, e & WEAK != 0);
+        for &e in rev.edges(n.0) {
+            let (v, weak) = (Node(e & !WEAK), e & WEAK != 0);
             match out.last_mut() {
                 Some(last) if last.0 == v => last.1 &= weak,
                 _ => out.push((v, weak)),
@@ -211,13 +211,13 @@ impl Heap {
         let idx = &self.index;
         let mut excluded = vec![false; idx.len()];
         for &n in set {
-            excluded[n as usize] = true;
+            excluded[n.index()] = true;
         }
         let mut seen = vec![false; idx.len()];
         let mut stack: Vec<Node> = Vec::new();
         for &(r, _) in idx.roots() {
-            if !excluded[r as usize] && !seen[r as usize] {
-                seen[r as usize] = true;
+            if !excluded[r.index()] && !seen[r.index()] {
+                seen[r.index()] = true;
                 stack.push(r);
             }
         }
@@ -225,16 +225,16 @@ impl Heap {
             // A live object keeps its class alive, as in the dominator computation.
             let class = idx.class(v).node.map(|c| (c, false));
             for (t, weak) in idx.references_weak(v).chain(class) {
-                if (weak_keeps_alive || !weak) && !excluded[t as usize] && !seen[t as usize] {
-                    seen[t as usize] = true;
+                if (weak_keeps_alive || !weak) && !excluded[t.index()] && !seen[t.index()] {
+                    seen[t.index()] = true;
                     stack.push(t);
                 }
             }
         }
-        (0..idx.len() as u32)
+        idx.nodes()
             .filter(|&n| {
                 let reach = self.dominators.reach(n);
-                !seen[n as usize]
+                !seen[n.index()]
                     && (reach == crate::dominators::Reach::Strong
                         || (weak_keeps_alive && reach == crate::dominators::Reach::Weak))
             })
@@ -304,7 +304,7 @@ pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
         .into_par_iter()
         .map(|k| {
             let mut s = vec![(0u64, 0u64); nc];
-            for v in k * CHUNK..((k + 1) * CHUNK).min(n) {
+            for v in (k * CHUNK..((k + 1) * CHUNK).min(n)).map(Node) {
                 if is_class_object(index, v) {
                     continue;
                 }

@@ -31,14 +31,15 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 use crate::analysis::{ClassStats, Heap};
 use crate::data::Data;
-use crate::dominators::{Dominators, Packed, ROOT, UNREACHABLE};
+use crate::dominators::raw::{ROOT, UNREACHABLE};
+use crate::dominators::{Dominators, Packed};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
 use crate::index::column::Column;
 use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
 use crate::index::sizes::{SizeModel, Sizer};
-use crate::index::{Counts, HeapName, HeapRuns, Index, Options};
+use crate::index::{Counts, HeapName, HeapRuns, Index, Node, Options};
 use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
@@ -410,7 +411,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     large(&mut w, &idx.big_shallow)?;
     starts(&mut w, &idx.refs.starts)?;
     w.array(&idx.refs.targets)?;
-    w.array(&idx.roots.iter().map(|r| r.0).collect::<Vec<u32>>())?;
+    w.array(&idx.roots.iter().map(|&(n, _)| n.0).collect::<Vec<u32>>())?;
     w.array(&idx.marked_unreachable)?;
     let mut strings: Vec<(u64, (u64, u32))> = idx.strings.iter().map(|(&k, &v)| (k, v)).collect();
     strings.sort_unstable_by_key(|s| s.0);
@@ -748,7 +749,7 @@ impl Parts {
         }
         let class_refs_ok = meta.classes.iter().all(|c| {
             c.super_class.is_none_or(|s| s.index() < classes)
-                && c.node.is_none_or(|x| (x as usize) < n)
+                && c.node.is_none_or(|x| x.index() < n)
                 && c.fields.iter().all(|f| f.declared_by.index() < classes)
         });
         if !class_refs_ok {
@@ -775,7 +776,7 @@ impl Parts {
         };
         let meta = self.meta;
         let class_by_node =
-            meta.classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|node| (node, i as u32))).collect();
+            meta.classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|node| (node.0, i as u32))).collect();
         let strings: FxHashMap<u64, (u64, u32)> = self
             .string_ids
             .iter()
@@ -796,7 +797,7 @@ impl Parts {
             shallow: self.shallow,
             big_shallow: self.big_shallow,
             refs: Csr { starts: self.starts, targets: self.targets },
-            roots: self.root_nodes.into_iter().zip(meta.root_kinds).collect(),
+            roots: self.root_nodes.into_iter().map(Node).zip(meta.root_kinds).collect(),
             marked_unreachable: self.marked_unreachable,
             heaps: meta.heaps,
             sizer: meta.sizer,

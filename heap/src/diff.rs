@@ -126,7 +126,8 @@ pub fn class_deltas(old: &Heap, new: &Heap) -> Vec<ClassDelta> {
 pub fn growing_collections(old: &Heap, new: &Heap, min_bytes: u64) -> Vec<Growth> {
     let candidates = |h: &Heap, min: u64| -> Vec<Node> {
         let d = &h.dominators;
-        (0..h.index.len() as u32)
+        h.index
+            .nodes()
             .filter(|&n| d.retained(n) >= min && h.index.as_class(n).is_none())
             .filter(|&n| {
                 let class = h.index.class(n);

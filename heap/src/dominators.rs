@@ -18,10 +18,19 @@ use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
 use crate::prefetch::{self, AHEAD};
 
-/// `idom` value of objects no root reaches.
-pub const UNREACHABLE: u32 = u32::MAX;
-/// `idom` value of objects the virtual root dominates directly.
-pub const ROOT: u32 = u32::MAX - 1;
+/// What [`Dominators::idom`] gives for objects no root reaches: a mark, not an object.
+pub const UNREACHABLE: Node = Node(raw::UNREACHABLE);
+/// What [`Dominators::idom`] gives for objects the virtual root dominates directly (the GC
+/// roots, and what only weak referents reach): a mark, not an object.
+pub const ROOT: Node = Node(raw::ROOT);
+
+/// [`ROOT`] and [`UNREACHABLE`] as the packed array of immediate dominators holds them.
+pub(crate) mod raw {
+    /// See [`super::UNREACHABLE`].
+    pub(crate) const UNREACHABLE: u32 = u32::MAX;
+    /// See [`super::ROOT`].
+    pub(crate) const ROOT: u32 = u32::MAX - 1;
+}
 
 /// How an object is reachable from the GC roots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -69,25 +78,27 @@ pub struct Dominators {
 }
 
 impl Dominators {
-    /// Immediate dominator of `n`: a node, [`ROOT`] or [`UNREACHABLE`].
-    pub fn idom(&self, n: Node) -> u32 {
-        self.idom[n as usize]
+    /// Immediate dominator of `n`: a node, or one of the marks [`ROOT`] and [`UNREACHABLE`]
+    /// (compare with them before using it as a node; [`crate::Heap::dominator`] gives it as an
+    /// `Option` instead).
+    pub fn idom(&self, n: Node) -> Node {
+        Node(self.idom[n.index()])
     }
 
     /// Retained size of `n` (0 when unreachable).
     pub fn retained(&self, n: Node) -> u64 {
-        Packed { small: &self.retained[..], big: &self.big_retained }.get(n)
+        Packed { small: &self.retained[..], big: &self.big_retained }.get(n.0)
     }
 
     /// Number of objects `n` retains, itself included (0 when unreachable).
     pub fn retained_count(&self, n: Node) -> u32 {
         let packed = Packed { small: &self.retained_count[..], big: &self.big_count };
-        u32::try_from(packed.get(n)).unwrap_or(u32::MAX)
+        u32::try_from(packed.get(n.0)).unwrap_or(u32::MAX)
     }
 
     /// How `n` is reachable.
     pub fn reach(&self, n: Node) -> Reach {
-        match self.reach[n as usize] {
+        match self.reach[n.index()] {
             REACH_STRONG => Reach::Strong,
             REACH_WEAK => Reach::Weak,
             _ => Reach::Unreachable,
@@ -96,10 +107,10 @@ impl Dominators {
 
     /// Objects `n` immediately dominates; `None` for the virtual root's children.
     pub fn children(&self, n: Option<Node>) -> &[Node] {
-        let k = n.map_or(self.idom.len(), |n| n as usize);
+        let k = n.map_or(self.idom.len(), Node::index);
         let a = self.child_starts.get(k) as usize;
         let b = self.child_starts.get(k + 1) as usize;
-        &self.children[a..b]
+        bytemuck::cast_slice(&self.children[a..b])
     }
 
     /// Computes the tree for `index`.
@@ -184,18 +195,18 @@ impl Preorder {
             leaves: index.strong_leaves(),
             prune: (n as u64) < u64::from(LEAF_WEAK),
             pre: vec![u32::MAX; n],
-            vertex: vec![ROOT],
+            vertex: vec![raw::ROOT],
             parent: vec![0],
             stack: Vec::new(),
         };
         for &(r, _) in index.roots() {
-            dfs.visit(r, LEAF, None);
+            dfs.visit(r.0, LEAF, None);
         }
-        let class_node = |v: u32| index.classes[index.class_of(v).index()].node;
+        let class_node = |v: u32| index.classes[index.class_of(Node(v)).index()].node;
         let new_classes = |v: u32, pre: &[u32], found: &mut Vec<u32>| {
             if let Some(c) = class_node(v) {
-                if pre[c as usize] == u32::MAX {
-                    found.push(c);
+                if pre[c.index()] == u32::MAX {
+                    found.push(c.0);
                 }
             }
         };
@@ -364,7 +375,7 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
         leaf_preds.extend_from_slice(&l);
     }
     for &(r, _) in index.roots() {
-        let pr = pre[r as usize];
+        let pr = pre[r.index()];
         if pr & LEAF == 0 && parent[pr as usize] != 0 {
             preds.push(u64::from(pr) << 32);
         }
@@ -432,7 +443,7 @@ fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], leaf_preds: Vec<(u
         *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
     }
     for &(r, _) in index.roots() {
-        let slot = &mut pre[r as usize];
+        let slot = &mut pre[r.index()];
         if *slot & LEAF != 0 {
             *slot &= !LEAF_NODE;
         }
@@ -445,9 +456,9 @@ fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) ->
     let n = pre.len();
     let count = vertex.len();
     // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
-    let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(UNREACHABLE, n).collect();
+    let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(raw::UNREACHABLE, n).collect();
     let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
-    let to_node = |d: u32| if d == 0 { ROOT } else { vertex[d as usize] };
+    let to_node = |d: u32| if d == 0 { raw::ROOT } else { vertex[d as usize] };
     for w in 1..count {
         if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
             prefetch::read(idom_n, x as usize);
@@ -506,22 +517,22 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wid
             ahead(&retained, &counts, x);
             prefetch::read(&index.shallow, x as usize);
         }
-        retained.set(v, index.shallow_size(v));
+        retained.set(v, index.shallow_size(Node(v)));
         counts.set(v, 1);
     }
     let mut reachable_bytes = 0u64;
     for v in 0..n as u32 {
-        if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < ROOT) {
+        if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < raw::ROOT) {
             ahead(&retained, &counts, x);
         }
         let d = idom_n[v as usize];
-        if d == UNREACHABLE || counts.small[v as usize] != 0 {
+        if d == raw::UNREACHABLE || counts.small[v as usize] != 0 {
             continue;
         }
-        let r = index.shallow_size(v);
+        let r = index.shallow_size(Node(v));
         retained.set(v, r);
         counts.set(v, 1);
-        if d == ROOT {
+        if d == raw::ROOT {
             reachable_bytes += r;
         } else {
             retained.set(d, retained.get(d) + r);
@@ -534,14 +545,14 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wid
             ahead(&retained, &counts, x);
         }
         if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
-            if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < ROOT) {
+            if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < raw::ROOT) {
                 ahead(&retained, &counts, d);
             }
         }
         let v = vertex[i];
         let d = idom_n[v as usize];
         let r = retained.get(v);
-        if d == ROOT {
+        if d == raw::ROOT {
             reachable_bytes += r;
         } else {
             retained.set(d, retained.get(d) + r);
@@ -559,13 +570,13 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wid
 fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::csr::Starts, Vec<u32>) {
     let n = idom_n.len();
     let _span = crate::trace::span("dominators: children");
-    let slot = |d: u32| if d == ROOT { n as u32 } else { d };
+    let slot = |d: u32| if d == raw::ROOT { n as u32 } else { d };
     let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
     for (v, &d) in idom_n.iter().enumerate() {
-        if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < ROOT) {
+        if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < raw::ROOT) {
             prefetch::read(&kids.small, x as usize);
         }
-        if d != UNREACHABLE {
+        if d != raw::UNREACHABLE {
             kids.set(slot(d), kids.get(slot(d)) + 1);
         }
     }
@@ -579,12 +590,12 @@ fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::csr::Starts, 
     }));
     let mut children = vec![0u32; reached];
     for v in (0..n as u32).rev() {
-        if let Some(&x) = (v as usize).checked_sub(AHEAD).map(|j| &idom_n[j]).filter(|&&x| x < ROOT) {
+        if let Some(&x) = (v as usize).checked_sub(AHEAD).map(|j| &idom_n[j]).filter(|&&x| x < raw::ROOT) {
             prefetch::read(&kids.small, x as usize);
             child_starts.prefetch(x as usize);
         }
         let d = idom_n[v as usize];
-        if d != UNREACHABLE {
+        if d != raw::UNREACHABLE {
             let k = slot(d);
             let left = kids.get(k) - 1;
             kids.set(k, left);
@@ -637,7 +648,7 @@ impl<T: Lo> Smalls for &[T] {
 
 impl<V: Smalls, M: std::borrow::Borrow<Map>> Packed<V, M> {
     #[inline]
-    pub(crate) fn get(&self, n: Node) -> u64 {
+    pub(crate) fn get(&self, n: u32) -> u64 {
         let v = self.small.at(n as usize);
         if v == V::Elem::MAX {
             self.big.borrow().get(&n).copied().unwrap_or(V::Elem::MAX.widen())
@@ -649,7 +660,7 @@ impl<V: Smalls, M: std::borrow::Borrow<Map>> Packed<V, M> {
 
 impl<T: Lo> Packed<Vec<T>, Map> {
     #[inline]
-    pub(crate) fn set(&mut self, n: Node, value: u64) {
+    pub(crate) fn set(&mut self, n: u32, value: u64) {
         if value < T::MAX.widen() {
             if self.small[n as usize] == T::MAX {
                 self.big.remove(&n);

@@ -96,7 +96,7 @@ impl Heap {
     pub fn heap_totals(&self) -> Vec<(String, u64, u64)> {
         let idx = &self.index;
         let mut t = vec![(0u64, 0u64); idx.heaps.len()];
-        for n in 0..idx.len() as u32 {
+        for n in idx.nodes() {
             let last = t.len() - 1;
             let e = &mut t[idx.heap_of(n).min(last)];
             e.0 += 1;

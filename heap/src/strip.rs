@@ -111,7 +111,7 @@ pub fn strip_matrix<W: Write>(data: Vec<u8>, out: W) -> Result<(W, RewriteStats)
     let index = Index::from_bytes(data, Options::default())?;
     let mut keep: HashSet<u64> = HashSet::new();
     for c in index.classes_named("java.lang.String").collect::<Vec<_>>() {
-        for n in (0..index.len() as u32).filter(|&n| index.class_of(n) == c) {
+        for n in index.nodes().filter(|&n| index.class_of(n) == c) {
             if let Some(v) = index.field(n, "value").and_then(|v| v.as_object()) {
                 keep.insert(v);
             }
@@ -121,7 +121,7 @@ pub fn strip_matrix<W: Write>(data: Vec<u8>, out: W) -> Result<(W, RewriteStats)
     let mut first: HashMap<Vec<u8>, u64> = HashMap::new();
     let mut repoint: HashMap<u64, u64> = HashMap::new();
     for c in index.classes_named("android.graphics.Bitmap").collect::<Vec<_>>() {
-        for n in (0..index.len() as u32).filter(|&n| index.class_of(n) == c) {
+        for n in index.nodes().filter(|&n| index.class_of(n) == c) {
             let Some(buf) = index.field(n, "mBuffer").and_then(|v| v.as_object()) else { continue };
             let Some((BasicType::Byte, bytes)) = index.node(buf).and_then(|b| index.primitive_array_bytes(b)) else {
                 continue;
@@ -143,7 +143,7 @@ pub fn strip_matrix<W: Write>(data: Vec<u8>, out: W) -> Result<(W, RewriteStats)
     let id_size = index.header.id_size as usize;
     for c in index.classes_named("android.graphics.Bitmap").collect::<Vec<_>>() {
         let Some(field) = index.classes[c.index()].fields.iter().find(|f| f.name == "mBuffer") else { continue };
-        for n in (0..index.len() as u32).filter(|&n| index.class_of(n) == c) {
+        for n in index.nodes().filter(|&n| index.class_of(n) == c) {
             let Some(old) = index.field(n, "mBuffer").and_then(|v| v.as_object()) else { continue };
             let Some(&kept) = repoint.get(&old) else { continue };
             let at = index.offset(n) as usize + instance::head_len(id_size) + field.offset as usize;

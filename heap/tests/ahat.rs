@@ -199,9 +199,8 @@ fn objects_handler_test_get_objects() {
     let sup = class(&h, "SuperDumpedStuff");
     assert_eq!(h.instances_of(dumped), vec![stuff(&h)]);
     assert!(h.instances_of(sup).is_empty());
-    let with_subclasses: Vec<Node> = (0..h.index.len() as u32)
-        .filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), sup))
-        .collect();
+    let with_subclasses: Vec<Node> =
+        h.index.nodes().filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), sup)).collect();
     assert_eq!(with_subclasses, vec![stuff(&h)]);
 }
 

@@ -33,7 +33,7 @@ fn assert_same(a: &Heap, b: &Heap) {
     }
     assert_eq!(ia.roots(), ib.roots());
     assert_eq!(ia.graph().len(), ib.graph().len());
-    for n in 0..ia.len() as u32 {
+    for n in ia.nodes() {
         assert_eq!(ia.id(n), ib.id(n));
         assert_eq!(ib.node(ib.id(n)), Some(n));
         assert_eq!(
@@ -41,7 +41,7 @@ fn assert_same(a: &Heap, b: &Heap) {
             (ib.class_of(n), ib.shallow_size(n), ib.offset(n))
         );
         assert_eq!((ia.heap_of(n), ia.as_class(n)), (ib.heap_of(n), ib.as_class(n)));
-        assert_eq!(ia.graph().edges(n), ib.graph().edges(n));
+        assert_eq!(ia.graph().edges(n.0), ib.graph().edges(n.0));
         let (da, db) = (&a.dominators, &b.dominators);
         assert_eq!(
             (da.idom(n), da.retained(n), da.retained_count(n)),
@@ -51,7 +51,7 @@ fn assert_same(a: &Heap, b: &Heap) {
         assert_eq!(da.children(Some(n)), db.children(Some(n)));
         // Paths are walked from each object to its root: a sample keeps the test quick on
         // dumps with long chains.
-        if n % 61 == 0 {
+        if n.0 % 61 == 0 {
             let (pa, pb) = (a.paths().path(ia, n), b.paths().path(ib, n));
             assert_eq!(format!("{pa:?}"), format!("{pb:?}"));
             assert_eq!(ia.string_value(n), ib.string_value(n));

@@ -155,7 +155,7 @@ fn flipped_bytes_never_panic() {
             Ok(index) => {
                 let h = Heap::analyse(index, Options::default());
                 let _ = h.summary();
-                for n in (0..h.index.len() as u32).step_by(97) {
+                for n in h.index.nodes().step_by(97) {
                     let _ = h.inspect_json(n);
                 }
                 opened += 1;

@@ -9,7 +9,7 @@ use common::*;
 use heap::dominators::ROOT;
 use heap::hprof::RootKind;
 use heap::values::Value;
-use heap::{Heap, ObjectKind};
+use heap::{Heap, Node, ObjectKind};
 
 const DIALER: &str = "android/adt-tools-base__dialer.android-hprof";
 
@@ -27,7 +27,7 @@ fn heap_index(h: &Heap, name: &str) -> usize {
 fn hprof_buffer_test_heap_contents() {
     let h = dialer();
     let mut per = vec![(0u64, 0u64); h.index.heaps.len()];
-    for n in 0..h.index.len() as u32 {
+    for n in h.index.nodes() {
         let e = &mut per[h.index.heap_of(n)];
         if h.index.kind(n) == ObjectKind::Class {
             e.0 += 1;
@@ -175,17 +175,17 @@ fn dominators_test_reachable_count_under_perflib_rules() {
     let h = dialer();
     let idx = &h.index;
     let mut seen = vec![false; idx.len()];
-    let mut stack: Vec<u32> = Vec::new();
+    let mut stack: Vec<Node> = Vec::new();
     for &(r, kind) in idx.roots() {
-        if kind != RootKind::ThreadObject && !seen[r as usize] {
-            seen[r as usize] = true;
+        if kind != RootKind::ThreadObject && !seen[r.index()] {
+            seen[r.index()] = true;
             stack.push(r);
         }
     }
     while let Some(v) = stack.pop() {
         for (t, weak) in idx.references_weak(v) {
-            if !weak && !seen[t as usize] {
-                seen[t as usize] = true;
+            if !weak && !seen[t.index()] {
+                seen[t.index()] = true;
                 stack.push(t);
             }
         }

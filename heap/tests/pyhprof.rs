@@ -104,7 +104,9 @@ fn cars() {
     let limo = class(&h, "com.example.cars.Limo");
     let bike = class(&h, "com.example.cars.Bike");
     let all_of = |c: ClassId| -> Vec<Node> {
-        let mut out: Vec<Node> = (0..h.index.len() as u32)
+        let mut out: Vec<Node> = h
+            .index
+            .nodes()
             .filter(|&n| h.index.as_class(n).is_none() && h.is_subclass(h.index.class_of(n), c))
             .collect();
         out.sort();

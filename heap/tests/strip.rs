@@ -76,11 +76,12 @@ type Objects = Vec<(u64, String, u64, u64, u64)>;
 
 fn fingerprint(h: &Heap) -> (Objects, Vec<(u64, heap::hprof::RootKind)>) {
     let idx = &h.index;
-    let objects = (0..idx.len() as u32)
+    let objects = idx
+        .nodes()
         .map(|n| {
             let dom = match h.dominators.idom(n) {
                 UNREACHABLE => u64::MAX,
-                d if d >= u32::MAX - 1 => 0,
+                d if d.0 >= u32::MAX - 1 => 0,
                 d => idx.id(d),
             };
             (idx.id(n), h.display_class(n), idx.shallow_size(n), dom, h.dominators.retained(n))
@@ -236,7 +237,7 @@ fn malformed_input_is_an_error_with_offset() {
     let mut bytes = std::fs::read(fixture("jvm/hprof-slurp__hprof-32.bin")).unwrap();
     // The first heap dump record's first sub-record tag.
     let index = Index::from_bytes(bytes.clone(), Options::default()).unwrap();
-    let first_object = (0..index.len() as u32).map(|n| index.offset(n)).min().unwrap() as usize;
+    let first_object = index.nodes().map(|n| index.offset(n)).min().unwrap() as usize;
     bytes[first_object] = 0x42;
     let err = rewrite_all(&bytes[..], Vec::new(), strip_plan(&StripOptions::default())).err().unwrap();
     assert_eq!(err.kind, heap::ErrorKind::UnknownSubRecord(0x42));

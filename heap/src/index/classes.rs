@@ -1,6 +1,7 @@
 //! The class table: names in Java source form, field layouts resolved through superclasses.
 
 use crate::hprof::BasicType;
+use crate::index::Node;
 
 /// A class: its index in the class table ([`crate::Index::classes`]), as opposed to the id of
 /// its class object in the file or the node of that object.
@@ -79,7 +80,7 @@ pub struct Class {
     /// Class object id; 0 for classes we made up (primitive arrays a dump does not describe).
     pub id: u64,
     /// Node of the class object, when the dump has one.
-    pub node: Option<u32>,
+    pub node: Option<Node>,
     /// Name in Java source form (`java.lang.String`, `int[]`).
     pub name: String,
     /// Superclass.

@@ -155,7 +155,7 @@ pub struct Index {
     pub(crate) shallow: Vec<u16>,
     pub(crate) big_shallow: FxHashMap<u32, u64>,
     pub(crate) refs: Csr,
-    pub(crate) roots: Vec<(u32, RootKind)>,
+    pub(crate) roots: Vec<(Node, RootKind)>,
     pub(crate) marked_unreachable: Vec<u32>,
     /// Heaps in the order the dump names them.
     pub heaps: Vec<HeapName>,
@@ -172,8 +172,35 @@ pub struct Index {
     pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
 }
 
-/// A node: an object's dense index.
-pub type Node = u32;
+/// A node: an object's dense index, its place in the sorted list of object ids (as opposed to
+/// its id in the file, or its class's [`ClassId`]).
+///
+/// Packed columns (the reference graph, the dominator arrays) keep nodes as bare `u32`; this is
+/// what the engine's API speaks. `repr(transparent)` and `Pod`, so a `&[u32]` of nodes can be seen
+/// as `&[Node]` without a copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct Node(pub u32);
+
+impl Node {
+    /// The position in per-object lists (indexed like the id list), for indexing them.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+// SAFETY: a `repr(transparent)` wrapper of a `u32`: same layout, every bit pattern valid.
+unsafe impl bytemuck::Zeroable for Node {}
+// SAFETY: as above; no padding, no pointers.
+unsafe impl bytemuck::Pod for Node {}
 
 /// Which heap each stretch of the file belongs to: an Android dump switches heaps with HEAP DUMP
 /// INFO records, so an object's heap follows from its file offset and costs nothing per object.
@@ -263,20 +290,25 @@ impl Index {
         self.ids.is_empty()
     }
 
+    /// Every node, in order.
+    pub fn nodes(&self) -> impl DoubleEndedIterator<Item = Node> + ExactSizeIterator + Clone {
+        (0..self.len() as u32).map(Node)
+    }
+
     /// The object id of node `n`.
     pub fn id(&self, n: Node) -> u64 {
-        self.ids.id(n)
+        self.ids.id(n.0)
     }
 
     /// The node of object `id`.
     pub fn node(&self, id: u64) -> Option<Node> {
-        self.ids.node(id)
+        self.ids.node(id).map(Node)
     }
 
     /// The class (table index) of node `n`; for class objects, `java.lang.Class`.
     #[inline]
     pub fn class_of(&self, n: Node) -> ClassId {
-        ClassId(self.class_of.get(n as usize) as u32)
+        ClassId(self.class_of.get(n.index()) as u32)
     }
 
     /// The class of node `n`.
@@ -286,7 +318,7 @@ impl Index {
 
     /// If node `n` is a class object, its class table index.
     pub fn as_class(&self, n: Node) -> Option<ClassId> {
-        self.class_by_node.get(&n).copied().map(ClassId)
+        self.class_by_node.get(&n.0).copied().map(ClassId)
     }
 
     /// The class of the class object `id`.
@@ -314,9 +346,9 @@ impl Index {
     /// Shallow size of node `n` under the size model.
     #[inline]
     pub fn shallow_size(&self, n: Node) -> u64 {
-        let s = self.shallow[n as usize];
+        let s = self.shallow[n.index()];
         if s == BIG_SHALLOW {
-            self.big_shallow.get(&n).copied().unwrap_or(u64::from(BIG_SHALLOW))
+            self.big_shallow.get(&n.0).copied().unwrap_or(u64::from(BIG_SHALLOW))
         } else {
             u64::from(s)
         }
@@ -325,7 +357,7 @@ impl Index {
     /// File offset of the sub-record of node `n`.
     #[inline]
     pub fn offset(&self, n: Node) -> u64 {
-        self.offsets.get(n as usize)
+        self.offsets.get(n.index())
     }
 
     /// Heap (index into `heaps`) of node `n`.
@@ -345,12 +377,12 @@ impl Index {
 
     /// Outgoing references of `n` (strong and weak), as nodes.
     pub fn references(&self, n: Node) -> impl Iterator<Item = Node> + '_ {
-        self.refs.edges(n).iter().map(|&t| t & !WEAK)
+        self.refs.edges(n.0).iter().map(|&t| Node(t & !WEAK))
     }
 
     /// Outgoing references of `n` with a flag: `true` for the `referent` of a Reference.
     pub fn references_weak(&self, n: Node) -> impl Iterator<Item = (Node, bool)> + '_ {
-        self.refs.edges(n).iter().map(|&t| (t & !WEAK, t & WEAK != 0))
+        self.refs.edges(n.0).iter().map(|&t| (Node(t & !WEAK), t & WEAK != 0))
     }
 
     /// A bit per node set for objects with no strong reference of their own (made on first use).
@@ -360,7 +392,7 @@ impl Index {
 
     /// Whether `n` holds no strong reference (see [`Csr::strong_leaves`]).
     #[inline]
-    pub(crate) fn is_strong_leaf(leaves: &[u64], n: Node) -> bool {
+    pub(crate) fn is_strong_leaf(leaves: &[u64], n: u32) -> bool {
         crate::bits::get(leaves, n as usize)
     }
 
@@ -376,7 +408,7 @@ impl Index {
 
     /// Objects the dump marks unreachable (Android 0x90 records).
     pub fn marked_unreachable(&self) -> &[Node] {
-        &self.marked_unreachable
+        bytemuck::cast_slice(&self.marked_unreachable)
     }
 
     /// The text of STRING record `id`.
@@ -784,7 +816,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
 
     drop(span);
     let span = crate::trace::span("index: classes");
-    let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id));
+    let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id).map(Node));
     if table.classes.len() as u64 > Column::<u16>::MAX + 1 {
         return Err(Error::new(0, ErrorKind::TooLarge(Limit::Classes(table.classes.len() as u64))));
     }
@@ -829,7 +861,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let roots = resolve_roots(p.roots, &ids, &mut p.warnings);
     let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
     let classes = table.classes;
-    let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n, i as u32))).collect();
+    let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n.0, i as u32))).collect();
     if let Some(cb) = progress {
         cb(Phase::Index, 3, 3);
     }
@@ -905,7 +937,7 @@ fn resolve_roots(records: Vec<(u64, RootKind)>, ids: &IdMap, warnings: &mut Vec<
     let mut missing_roots = 0u64;
     for (id, kind) in records {
         match ids.node(id) {
-            Some(n) => roots.push((n, kind)),
+            Some(n) => roots.push((Node(n), kind)),
             None => missing_roots += 1,
         }
     }
@@ -1113,7 +1145,7 @@ pub(crate) fn class_table(
     class_dumps: &[usize],
     load_class: &FxHashMap<u64, u64>,
     string: &dyn Fn(u64) -> Option<String>,
-    node_of: &dyn Fn(u64) -> Option<u32>,
+    node_of: &dyn Fn(u64) -> Option<Node>,
 ) -> ClassTable {
     let mut classes: Vec<Class> = Vec::with_capacity(class_dumps.len() + 16);
     let mut dumps: Vec<ClassDump<'_>> = Vec::with_capacity(class_dumps.len());

@@ -227,7 +227,7 @@ fn run_rules(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> (Vec<Find
         if rank_of.is_empty() {
             rank_of = vec![NO; n];
         }
-        more.items.retain(|&(node, _)| match rank_of.get_mut(node as usize).filter(|r| **r == NO) {
+        more.items.retain(|&(node, _)| match rank_of.get_mut(node.index()).filter(|r| **r == NO) {
             Some(slot) => {
                 *slot = rank;
                 true
@@ -266,7 +266,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
         return Vec::new();
     }
     let n = heap.index.len();
-    let rank = |v: Node| rank_of[v as usize];
+    let rank = |v: Node| rank_of[v.index()];
     // Best rank strictly above each node on the chains walked.
     let mut above: Vec<u8> = vec![UNSET; n];
     let mut chain: Vec<Node> = Vec::new();
@@ -275,7 +275,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
         let mut cur = v;
         let mut base = NO;
         while let Some(p) = heap.dominator(cur).flatten() {
-            let m = above[p as usize];
+            let m = above[p.index()];
             if m != UNSET {
                 base = m.min(rank(p));
                 break;
@@ -284,7 +284,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             cur = p;
         }
         for &p in chain.iter().rev() {
-            above[p as usize] = base;
+            above[p.index()] = base;
             base = base.min(rank(p));
         }
         base
@@ -295,7 +295,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
         let r = &rank(node);
         let mut cur = heap.dominator(node).flatten();
         while let Some(a) = cur {
-            let e = &mut below[a as usize];
+            let e = &mut below[a.index()];
             if *e <= *r {
                 break;
             }
@@ -310,7 +310,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             let r = rank(node);
             let a = best_above(node);
             let accumulation = f.kinds[k as usize].accumulation;
-            if !(a < r || (a == r && accumulation) || below[node as usize] < r) {
+            if !(a < r || (a == r && accumulation) || below[node.index()] < r) {
                 kept.push((node, base + k));
             }
         }
@@ -435,7 +435,7 @@ fn trace_to(heap: &Heap, paths: &GcPaths, n: Node) -> Vec<Step> {
     let classes: Vec<ClassId> =
         (0..idx.classes.len() as u32).map(ClassId).filter(|&c| idx.classes[c.index()].loader == loader_id).collect();
     let mut best: Option<(usize, Node)> = None;
-    for v in 0..idx.len() as u32 {
+    for v in idx.nodes() {
         if idx.as_class(v).is_none() && classes.contains(&idx.class_of(v)) {
             let depth = paths.depth(v);
             if depth > 0 && best.is_none_or(|(d, _)| depth < d) {

@@ -160,7 +160,7 @@ pub(crate) fn instances_of_subclasses(heap: &Heap, ancestor: &str) -> Vec<Node> 
     }
     let classes: Vec<bool> =
         (0..idx.classes.len() as u32).map(|c| ancestors.iter().any(|&a| heap.is_subclass(ClassId(c), a))).collect();
-    (0..idx.len() as u32).filter(|&n| classes[idx.class_of(n).index()] && idx.kind(n) == ObjectKind::Instance).collect()
+    idx.nodes().filter(|&n| classes[idx.class_of(n).index()] && idx.kind(n) == ObjectKind::Instance).collect()
 }
 
 fn bool_field(heap: &Heap, n: Node, name: &str) -> Option<bool> {
@@ -462,7 +462,7 @@ fn huge_arrays(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
     } else {
         ((heap.dominators.reachable_bytes as f64 * config.huge_array_share) as u64).max(1 << 20)
     };
-    (0..idx.len() as u32)
+    idx.nodes()
         .filter(|&n| idx.shallow_size(n) >= threshold && strongly_reachable(heap, n))
         .filter(|&n| matches!(idx.kind(n), ObjectKind::ObjectArray | ObjectKind::PrimitiveArray))
         .map(|n| Suspect {
@@ -665,7 +665,8 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
 }
 
 fn large_native(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
-    (0..heap.index.len() as u32)
+    heap.index
+        .nodes()
         .filter(|&n| heap.native_size(n) >= 1 << 20 && strongly_reachable(heap, n))
         .map(|n| Suspect {
             node: n,

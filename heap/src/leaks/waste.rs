@@ -82,7 +82,9 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
     let strings = heap.instances_of(string);
-    let mut all: Vec<([u32; 3], Node, u32)> = vec![([0; 3], Node::MAX, 0); strings.len()];
+    // The entry of a string that is not counted (weakly reachable, or no value).
+    const SKIPPED: Node = Node(u32::MAX);
+    let mut all: Vec<([u32; 3], Node, u32)> = vec![([0; 3], SKIPPED, 0); strings.len()];
     all.par_chunks_mut(SLICE).zip(strings.par_chunks(SLICE)).for_each(|(out, slice)| {
         // The stretch of file the slice read (a string and its array are usually neighbours).
         let (mut lo, mut hi) = (u64::MAX, 0);
@@ -107,7 +109,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     all.par_sort_unstable();
     let mut out: Vec<(u64, u64, Node)> = Vec::new();
     for run in all.chunk_by(|a, b| a.0 == b.0) {
-        let count = run.iter().filter(|e| e.1 != Node::MAX).count() as u64;
+        let count = run.iter().filter(|e| e.1 != SKIPPED).count() as u64;
         if count > 1 {
             out.push((count, (count - 1) * u64::from(run[0].2), run[0].1));
         }
@@ -149,9 +151,9 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
     let mut referrers: FxHashMap<Node, Vec<Node>> = open.iter().map(|&fd| (fd, Vec::new())).collect();
     if !open.is_empty() {
         let g = idx.graph();
-        for v in 0..idx.len() as u32 {
-            for &t in g.edges(v) {
-                if let Some(r) = referrers.get_mut(&(t & !crate::index::csr::WEAK)) {
+        for v in idx.nodes() {
+            for &t in g.edges(v.0) {
+                if let Some(r) = referrers.get_mut(&Node(t & !crate::index::csr::WEAK)) {
                     if r.last() != Some(&v) {
                         r.push(v);
                     }

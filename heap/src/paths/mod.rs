@@ -51,16 +51,16 @@ pub(crate) enum Parents {
 #[inline]
 fn as_parent(idom: u32) -> u32 {
     match idom {
-        crate::dominators::ROOT => IS_ROOT,
-        crate::dominators::UNREACHABLE => NONE,
+        crate::dominators::raw::ROOT => IS_ROOT,
+        crate::dominators::raw::UNREACHABLE => NONE,
         d => d,
     }
 }
 
 impl Parents {
-    /// The parent of `n`: an object, [`IS_ROOT`] or [`NONE`].
+    /// The parent of node `n`: an object, [`IS_ROOT`] or [`NONE`].
     #[inline]
-    pub(crate) fn get(&self, n: Node) -> u32 {
+    pub(crate) fn get(&self, n: u32) -> u32 {
         match self {
             Parents::All(p) => p[n as usize],
             Parents::Except { idom, bits, ranks, values } => {
@@ -124,21 +124,21 @@ impl GcPaths {
         let n = index.len();
         let g = index.graph();
         let resolved = Resolved::new(index, policy);
-        let mut deferred: Vec<(Node, Node)> = Vec::new();
+        let mut deferred: Vec<(u32, u32)> = Vec::new();
         let mut parent = vec![NONE; n];
         let mut weak_via = vec![0u64; n.div_ceil(64)];
         // The frontier only: a queue of the whole visit order would be another 4 bytes per object.
         let mut order: std::collections::VecDeque<u32> = Default::default();
         for &(r, _) in index.roots() {
-            if parent[r as usize] == NONE {
-                parent[r as usize] = IS_ROOT;
-                order.push_back(r);
+            if parent[r.index()] == NONE {
+                parent[r.index()] = IS_ROOT;
+                order.push_back(r.0);
             }
         }
         let leaves = index.strong_leaves();
         let bfs = |order: &mut std::collections::VecDeque<u32>,
                    parent: &mut Vec<u32>,
-                   deferred: &mut Vec<(Node, Node)>,
+                   deferred: &mut Vec<(u32, u32)>,
                    second_tier: bool| {
             while let Some(v) = order.pop_front() {
                 // Three steps ahead in the queue: the row start, then the edges, then the
@@ -229,7 +229,7 @@ impl GcPaths {
         let mut bits = vec![0u64; n.div_ceil(64)];
         let mut values = Vec::new();
         for v in 0..n {
-            let d = as_parent(idom.get(v).copied().unwrap_or(crate::dominators::UNREACHABLE));
+            let d = as_parent(idom.get(v).copied().unwrap_or(crate::dominators::raw::UNREACHABLE));
             let p = self.parents.get(v as u32);
             if p != d {
                 bits[v / 64] |= 1 << (v % 64);
@@ -261,7 +261,7 @@ impl GcPaths {
 
     /// Whether the path reaches `n` through a weak referent.
     pub fn weak_via(&self, n: Node) -> bool {
-        self.weak_via.get(n as usize / 64).is_some_and(|w| w >> (n % 64) & 1 != 0)
+        self.weak_via.get(n.index() / 64).is_some_and(|w| w >> (n.0 % 64) & 1 != 0)
     }
 
     /// Length of the path from a GC root to `target` in objects; 0 if no root reaches it.
@@ -279,7 +279,7 @@ impl GcPaths {
     fn walk_up(&self, target: Node, mut visit: impl FnMut(Node)) -> bool {
         let mut cur = target;
         for _ in 0..self.parents.len() {
-            match self.parents.get(cur) {
+            match self.parents.get(cur.0) {
                 NONE => return false,
                 IS_ROOT => {
                     visit(cur);
@@ -287,7 +287,7 @@ impl GcPaths {
                 }
                 p => {
                     visit(cur);
-                    cur = p;
+                    cur = Node(p);
                 }
             }
         }
@@ -296,7 +296,7 @@ impl GcPaths {
 
     /// Whether a GC root reaches `n` by any path.
     pub fn is_reachable(&self, n: Node) -> bool {
-        self.parents.get(n) != NONE
+        self.parents.get(n.0) != NONE
     }
 }
 

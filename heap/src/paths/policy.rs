@@ -91,7 +91,7 @@ pub(super) enum Mode {
 /// the statics.
 pub(super) struct Resolved {
     by_class: Vec<Vec<(u32, Mode)>>,
-    statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>>,
+    statics: rustc_hash::FxHashMap<u32, Vec<(u64, Mode)>>,
     /// A bit per object the policy may name a reference of: instances of the classes in
     /// `by_class`, the class objects in `statics`. The search looks at the others' class no more.
     marked: Vec<u64>,
@@ -103,7 +103,7 @@ impl Resolved {
             return None;
         }
         let mut by_class = vec![Vec::new(); index.classes.len()];
-        let mut statics: rustc_hash::FxHashMap<Node, Vec<(u64, Mode)>> = Default::default();
+        let mut statics: rustc_hash::FxHashMap<u32, Vec<(u64, Mode)>> = Default::default();
         let all = policy
             .excluded
             .iter()
@@ -114,7 +114,7 @@ impl Resolved {
                 if p.is_static {
                     if c.name == p.class {
                         if let (Some(node), Some(s)) = (c.node, c.statics.iter().find(|s| s.name == p.field)) {
-                            statics.entry(node).or_default().push((s.raw, mode));
+                            statics.entry(node.0).or_default().push((s.raw, mode));
                         }
                     }
                 } else {
@@ -126,33 +126,35 @@ impl Resolved {
                 }
             }
         }
-        let mut marked = crate::bits::collect(index.len(), |v| !by_class[index.class_of(v as Node).index()].is_empty());
+        let mut marked =
+            crate::bits::collect(index.len(), |v| !by_class[index.class_of(Node(v as u32)).index()].is_empty());
         for &v in statics.keys() {
             marked[v as usize / 64] |= 1 << (v % 64);
         }
         Some(Resolved { by_class, statics, marked })
     }
 
-    /// Whether the policy may name a reference of `v`.
+    /// Whether the policy may name a reference of `v` (a node, as the search's queue holds it).
     #[inline]
-    pub(super) fn marks(&self, v: Node) -> bool {
+    pub(super) fn marks(&self, v: u32) -> bool {
         crate::bits::get(&self.marked, v as usize)
     }
 
     /// The targets of `v` that the policy names, with their mode.
-    pub(super) fn special(&self, index: &Index, v: Node) -> Vec<(u64, Mode)> {
+    pub(super) fn special(&self, index: &Index, v: u32) -> Vec<(u64, Mode)> {
         // Called for every object the search expands: decide from the class table first.
-        let class = index.class_of(v);
+        let n = Node(v);
+        let class = index.class_of(n);
         if class == index.java_lang_class() && !self.statics.is_empty() {
             if let Some(s) = self.statics.get(&v) {
                 return s.clone();
             }
         }
         let rules = &self.by_class[class.index()];
-        if rules.is_empty() || index.as_class(v).is_some() {
+        if rules.is_empty() || index.as_class(n).is_some() {
             return Vec::new();
         }
-        let Ok(crate::hprof::SubRecord::Instance { data, .. }) = index.record(v) else { return Vec::new() };
+        let Ok(crate::hprof::SubRecord::Instance { data, .. }) = index.record(n) else { return Vec::new() };
         let id_size = index.header.id_size;
         rules
             .iter()
@@ -164,14 +166,15 @@ impl Resolved {
     }
 }
 
-/// How the policy treats the edge `v -> t`, given the targets `special` it names among `v`'s
-/// references (see [`Resolved::special`]): `None` for an ordinary edge.
+/// How the policy treats the edge `v -> t` (nodes, as the search's queue holds them), given the
+/// targets `special` it names among `v`'s references (see [`Resolved::special`]): `None` for an
+/// ordinary edge.
 #[inline]
-pub(super) fn edge_mode(index: &Index, v: Node, t: Node, special: &[(u64, Mode)]) -> Option<Mode> {
+pub(super) fn edge_mode(index: &Index, v: u32, t: u32, special: &[(u64, Mode)]) -> Option<Mode> {
     if special.is_empty() {
         return None;
     }
-    let id = index.id(t);
+    let id = index.id(Node(t));
     let hits: Vec<Mode> = special.iter().filter(|(s, _)| *s == id).map(|(_, m)| *m).collect();
     // A target also held by an ordinary field is an ordinary edge; only a target held solely
     // through named fields takes their mode.

@@ -58,9 +58,9 @@ impl Loaded {
         if heap.index.is_empty() {
             return;
         }
-        let _ = heap.referrers(0);
+        let _ = heap.referrers(Node(0));
         let d = &heap.dominators;
-        let wide: Vec<Node> = (0..heap.index.len() as u32).filter(|&n| d.children(Some(n)).len() > 20_000).collect();
+        let wide: Vec<Node> = heap.index.nodes().filter(|&n| d.children(Some(n)).len() > 20_000).collect();
         for n in wide {
             let sorted = heap.dominated(Some(n));
             if let Ok(mut m) = presorted.lock() {
