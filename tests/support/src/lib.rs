@@ -34,23 +34,9 @@ impl Jvm {
         xmx_mb: u32,
         env: &[(&str, &str)],
     ) -> Jvm {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
-        let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
-        assert!(ok.success(), "javac {}", src.display());
-        let mut child = Command::new("java")
-            .arg(format!("-Xmx{xmx_mb}m"))
-            .args(["-XX:+UseSerialGC", "-cp"])
-            .arg(classes)
-            .arg(class)
-            .args(args)
-            .envs(env.iter().copied())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("java (OpenJDK 17)");
-        let mut first_line = String::new();
-        let out = child.stdout.take().expect("the JVM's stdout");
-        BufReader::new(out).read_line(&mut first_line).expect("the program's first line");
-        Jvm { child, first_line }
+        let mut java = java(source, classes, class, args, xmx_mb);
+        java.envs(env.iter().copied());
+        Jvm::run(java)
     }
 
     /// As [`Jvm::start`], as an Android app runs: under the app's own `uid` (and gid), with the
@@ -68,25 +54,17 @@ impl Jvm {
     ) -> Jvm {
         use std::os::unix::fs::PermissionsExt;
         use std::os::unix::process::CommandExt;
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
-        let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
-        assert!(ok.success(), "javac {}", src.display());
+        let mut java = java(source, classes, class, args, xmx_mb);
         for dir in [Some(classes), classes.parent()].into_iter().flatten() {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o755)).expect("opening the classes");
         }
-        let mut child = Command::new("java")
-            .arg0(package)
-            .arg(format!("-Xmx{xmx_mb}m"))
-            .args(["-XX:+UseSerialGC", "-cp"])
-            .arg(classes)
-            .arg(class)
-            .args(args)
-            .current_dir("/")
-            .uid(uid)
-            .gid(uid)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("java (OpenJDK 17)");
+        java.arg0(package).current_dir("/").uid(uid).gid(uid);
+        Jvm::run(java)
+    }
+
+    /// Starts `java` and waits for the program's first line.
+    fn run(mut java: Command) -> Jvm {
+        let mut child = java.stdout(Stdio::piped()).spawn().expect("java (OpenJDK 17)");
         let mut first_line = String::new();
         let out = child.stdout.take().expect("the JVM's stdout");
         BufReader::new(out).read_line(&mut first_line).expect("the program's first line");
@@ -104,4 +82,14 @@ impl Drop for Jvm {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Compiles `source` into `classes`; the `java` command that runs `class args` from them.
+fn java(source: &str, classes: &Path, class: &str, args: &[&str], xmx_mb: u32) -> Command {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(source);
+    let ok = Command::new("javac").arg("-d").arg(classes).arg(&src).status().expect("javac (OpenJDK 17)");
+    assert!(ok.success(), "javac {}", src.display());
+    let mut java = Command::new("java");
+    java.arg(format!("-Xmx{xmx_mb}m")).args(["-XX:+UseSerialGC", "-cp"]).arg(classes).arg(class).args(args);
+    java
 }
