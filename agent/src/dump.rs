@@ -191,19 +191,31 @@ fn run_dumper(pid: u32, method: Method, live: bool, raw: &Path) -> Result<(Strin
         }
         Method::Fork => return Err(DumpError::Fork),
         Method::Am => {
-            let mut cmd = std::process::Command::new("am");
-            cmd.arg("dumpheap");
-            if live {
-                cmd.arg("-g");
+            let am = |gc: bool| -> Result<(bool, String), DumpError> {
+                let mut cmd = std::process::Command::new("am");
+                cmd.arg("dumpheap");
+                if gc {
+                    cmd.arg("-g");
+                }
+                let o = cmd.arg(pid.to_string()).arg(raw).output().map_err(DumpError::NoAm)?;
+                let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+                // am reports some failures on its output with status 0.
+                let ok = o.status.success() && !said.contains("Error") && !said.contains("Exception");
+                Ok((ok, said.trim().to_string()))
+            };
+            // `-g` (a GC first, so the dump holds live objects only) is not in every release's
+            // `am`: one that answers `Unknown option: -g` is asked again without it.
+            let (mut ok, mut said) = am(live)?;
+            if !ok && live && said.contains("Unknown option: -g") {
+                (ok, said) = am(false)?;
+                said = format!("{said} (this am has no -g: dumped without a GC first, unreachable objects included)");
+                said = said.trim().to_string();
             }
-            let o = cmd.arg(pid.to_string()).arg(raw).output().map_err(DumpError::NoAm)?;
-            let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
-            // am reports some failures on its output with status 0.
-            if !o.status.success() || said.contains("Error") || said.contains("Exception") {
-                return Err(DumpError::AmRefused { pid, said: said.trim().to_string() });
+            if !ok {
+                return Err(DumpError::AmRefused { pid, said });
             }
             wait_until_whole(raw, Duration::from_secs(600))?;
-            said.trim().to_string()
+            said
         }
     };
     Ok((message, start.elapsed().as_millis() as u64))
