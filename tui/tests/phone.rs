@@ -510,11 +510,13 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
     let server = AdbServer::start();
     let phone = TestPhone::start(spec).unwrap();
     phone.connect(server.0).unwrap();
+    // Built first: the apps below live for a limited time.
+    test_phone::musl_agent_dir();
     let dir = tempfile::tempdir().unwrap();
     let start = |package: &str, uid: u32, sub: &str| {
         let classes = dir.path().join(sub);
         std::fs::create_dir_all(&classes).unwrap();
-        Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "120"], 64, package, uid)
+        Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, uid)
     };
     let debuggable = start("com.example.debuggable", 10123, "a");
     let release = start("com.example.release", 10124, "b");
@@ -591,7 +593,7 @@ fn a_32_bit_phone_gets_the_32_bit_agent() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["ps", "--json", "-s", &phone.serial()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir_32())
+        .env("HEAPTUI_AGENT_DIR", test_phone::agents_dir())
         .output()
         .unwrap();
     let ps = json_lines(&out);
@@ -599,4 +601,81 @@ fn a_32_bit_phone_gets_the_32_bit_agent() {
     let pushed = std::fs::read(phone.tmp_dir().join("heaptui-agent")).unwrap();
     assert_eq!(&pushed[..5], b"\x7fELF\x01", "an ELF32 agent");
     assert_eq!(u16::from_le_bytes([pushed[18], pushed[19]]), 3, "for EM_386");
+}
+
+/// One strict phone of a profile, with one release app running the demo's LeakyCache: `monitor`
+/// reads its Java heap (dumpsys, against the large-heap limit), RSS and threads without root and
+/// says why its FDs are unavailable; `dump` works end to end through `am dumpheap`. Returns the
+/// dump's sidecar.
+fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> serde_json::Value {
+    let package = "com.example.release";
+    let app = test_phone::App { package: package.into(), uid: 10124, debuggable: false, large_heap: true };
+    let spec = spec(vec![app]);
+    let sdk = spec.sdk;
+    // Built first: the app below lives for a limited time.
+    let agents = test_phone::agents_dir();
+    let server = AdbServer::start();
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    std::fs::create_dir_all(&classes).unwrap();
+    let jvm = Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, 10124);
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(args)
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env("HEAPTUI_AGENT_DIR", agents)
+            .env("XDG_DATA_HOME", dir.path().join("data"))
+            .output()
+            .unwrap()
+    };
+    let pid = jvm.pid().to_string();
+    let lines =
+        json_lines(&run(&["monitor", "-s", &phone.serial(), &pid, "--interval", "0.5", "--duration", "0.5", "--json"]));
+    let s = lines.iter().find(|l| l["type"] == "sample").expect("a sample");
+    assert_eq!((s["java_used"].as_u64(), s["java_max"].as_u64()), (Some(45056 * 1024), Some(512 << 20)), "{s}");
+    assert_eq!(s["sources"]["java_max"], "dalvik.vm.heapsize", "{s}");
+    assert!(s["rss"].as_u64().unwrap() > 0 && s["threads"].as_u64().unwrap() > 5, "{s}");
+    assert!(s["fds"].is_null(), "{s}");
+    let why = s["missing"].as_array().unwrap().iter().find(|m| m["field"] == "fds").expect("why no FDs");
+    assert!(why["why"].as_str().unwrap().contains("not debuggable"), "{why}");
+
+    let out = run(&["dump", "-s", &phone.serial(), &pid]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    assert_eq!((side["method"].as_str(), side["sdk"].as_u64()), (Some("am"), Some(u64::from(sdk))), "{side}");
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", &path, "--format", "json", "--top", "100"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sessions = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap();
+    assert_eq!(sessions["instances"], 2000);
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+    side
+}
+
+/// Android 6: no shell protocol v2 (plain `shell:` on a pty, the exit code behind a marker),
+/// toolbox's `mv` without options, no `sha256sum`, an `am` without `-g`.
+#[test]
+fn an_android_6_phone_monitors_and_dumps() {
+    let side = profile_monitors_and_dumps(PhoneSpec::android6);
+    assert!(
+        side["message"].as_str().unwrap_or_default().contains("no -g") || side.to_string().contains("no -g"),
+        "{side}"
+    );
+}
+
+/// Android 10 with a 32-bit userspace: the 32-bit agent does the same work.
+#[test]
+fn an_android_10_32_bit_phone_monitors_and_dumps() {
+    profile_monitors_and_dumps(PhoneSpec::android10_32bit);
+}
+
+/// Android 14 on arm64: the aarch64 agent, run under qemu-user.
+#[test]
+fn an_android_14_arm64_phone_monitors_and_dumps() {
+    profile_monitors_and_dumps(PhoneSpec::android14_arm64);
 }

@@ -69,6 +69,16 @@ pub struct PhoneSpec {
     pub shell_uid: Option<u32>,
     /// The apps its package manager knows (`dumpsys package`, `run-as`).
     pub apps: Vec<App>,
+    /// What its adbd offers (the CNXN banner's `features=`): without `shell_v2` (adbd before
+    /// Android 7) it refuses `shell,v2,…:` services and runs `shell:` on a pty (LF → CRLF).
+    pub features: Vec<String>,
+    /// Android 6's toolbox: `mv` takes no options, and there is no `sha256sum`.
+    pub toolbox: bool,
+    /// Whether its `am dumpheap` takes `-g` (some releases answer `Unknown option: -g`).
+    pub am_gc: bool,
+    /// A CPU this machine does not have: executables pushed for it run under this qemu-user
+    /// emulator (`qemu-aarch64-static` for an arm64 phone).
+    pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
 }
@@ -84,7 +94,58 @@ impl Default for PhoneSpec {
             heap_size: "512m".into(),
             shell_uid: None,
             apps: Vec::new(),
+            features: vec!["shell_v2".into(), "cmd".into()],
+            toolbox: false,
+            am_gc: true,
+            emulator: None,
             recv_delay_ms: 0,
+        }
+    }
+}
+
+impl PhoneSpec {
+    /// A strict phone ([`PhoneSpec::shell_uid`] 2000) of Android 6.0 (API 23) on x86_64: adbd
+    /// without shell protocol v2, toolbox's `mv`, no `sha256sum`, an `am` without `-g`.
+    pub fn android6(apps: Vec<App>) -> PhoneSpec {
+        PhoneSpec {
+            model: "heaptui_test_phone_m".into(),
+            sdk: 23,
+            abi_list: "x86_64,x86".into(),
+            shell_uid: Some(2000),
+            apps,
+            features: vec!["cmd".into()],
+            toolbox: true,
+            am_gc: false,
+            ..PhoneSpec::default()
+        }
+    }
+
+    /// A strict phone of Android 10 (API 29) with a 32-bit userspace: ABI list `x86` only (a 32-bit
+    /// emulator image; this machine runs the 32-bit agent natively).
+    pub fn android10_32bit(apps: Vec<App>) -> PhoneSpec {
+        PhoneSpec {
+            model: "heaptui_test_phone_q32".into(),
+            sdk: 29,
+            abi: "x86".into(),
+            abi_list: "x86".into(),
+            shell_uid: Some(2000),
+            apps,
+            ..PhoneSpec::default()
+        }
+    }
+
+    /// A strict phone of Android 14 (API 34) on arm64: the agent pushed to it is the aarch64
+    /// build, which runs under `qemu-aarch64-static`.
+    pub fn android14_arm64(apps: Vec<App>) -> PhoneSpec {
+        PhoneSpec {
+            model: "heaptui_test_phone_u".into(),
+            sdk: 34,
+            abi: "arm64-v8a".into(),
+            abi_list: "arm64-v8a,armeabi-v7a,armeabi".into(),
+            shell_uid: Some(2000),
+            apps,
+            emulator: Some("qemu-aarch64-static".into()),
+            ..PhoneSpec::default()
         }
     }
 }
@@ -293,6 +354,7 @@ EOF\n"
     let am = "#!/bin/sh\n# Test double of Android's am (dumpheap only), dumping a local JVM with jcmd.\n\
 [ \"$1\" = dumpheap ] || { echo \"am: only dumpheap here\" >&2; exit 1; }\n\
 shift; all=-all\n\
+[ \"$1\" = -g ] && [ -n \"$HEAPTUI_TEST_PHONE_NO_AM_GC\" ] && { echo 'Error: Unknown option: -g' >&2; exit 1; }\n\
 [ \"$1\" = -g ] && { all=; shift; }\n\
 exec jcmd \"$1\" GC.heap_dump $all \"$2\" >/dev/null\n"
         .to_string();
@@ -322,6 +384,19 @@ jcmd \"$3\" JVMTI.agent_load \"$lib\" \"\\\"$opts\\\"\" >/dev/null\n"
             (via("am"), via("run-as"), via("cmd"))
         }
     };
+    if spec.toolbox {
+        // Android 6's toolbox: `mv` takes no options (AOSP's toolbox mv.c exits 255 on one), and
+        // there is no `sha256sum`.
+        let mv = "#!/bin/sh\n# Test double of Android 6's toolbox mv.\n\
+case \"$1\" in -*) echo \"mv: invalid option -- '${1#-}'\" >&2; exit 255 ;; esac\n\
+exec /bin/mv \"$@\"\n";
+        let sha = "#!/bin/sh\necho \"/system/bin/sh: sha256sum: not found\" >&2\nexit 127\n";
+        for (name, text) in [("mv", mv), ("sha256sum", sha)] {
+            let p = bin.join(name);
+            std::fs::write(&p, text)?;
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
     let binder = system::CLIENT.to_string();
     for (name, text) in
         [("getprop", getprop), ("dumpsys", dumpsys), ("am", am), ("run-as", run_as), ("cmd", cmd), ("binder", binder)]
@@ -408,8 +483,9 @@ impl Link {
                 A_CNXN => {
                     self.max_data.store(m.arg1.clamp(4096, MAX_DATA), Ordering::SeqCst);
                     let banner = format!(
-                        "device::ro.product.name=heaptui_test;ro.product.model={};ro.product.device=heaptui_test;features=shell_v2,cmd",
-                        spec.model
+                        "device::ro.product.name=heaptui_test;ro.product.model={};ro.product.device=heaptui_test;features={}",
+                        spec.model,
+                        spec.features.join(",")
                     );
                     self.send(A_CNXN, A_VERSION, MAX_DATA, banner.as_bytes())?;
                 }
@@ -422,7 +498,7 @@ impl Link {
                     self.streams.lock().unwrap_or_else(PoisonError::into_inner).insert(local, (tx, window.clone()));
                     let io = StreamIo { link: self.clone(), local, remote, window, rx, pending: Vec::new() };
                     let (root, spec) = (root.clone(), spec.clone());
-                    match open_service(&service, &root) {
+                    match open_service(&service, &root, &spec) {
                         Some(svc) => {
                             self.send(A_OKAY, local, remote, &[])?;
                             thread::spawn(move || {
@@ -550,10 +626,13 @@ enum Service {
     Abstract(String),
 }
 
-fn open_service(service: &str, root: &Path) -> Option<Service> {
+fn open_service(service: &str, root: &Path, spec: &PhoneSpec) -> Option<Service> {
     let tmp = root.join("tmp");
     let map = |c: &str| c.replace(DEVICE_TMP, &tmp.to_string_lossy());
     if let Some(rest) = service.strip_prefix("shell,") {
+        if !spec.features.iter().any(|f| f == "shell_v2") {
+            return None;
+        }
         let (opts, cmd) = rest.split_once(':')?;
         return opts.split(',').any(|o| o == "v2").then(|| Service::ShellV2(map(cmd)));
     }
@@ -580,6 +659,9 @@ fn command(cmd: &str, root: &Path, spec: &PhoneSpec) -> Command {
     c.env("PATH", format!("{}:{path}", root.join("bin").display()));
     c.env("TMPDIR", root.join("tmp"));
     c.env("HEAPTUI_TEST_PHONE_BINDER", root.join("binder"));
+    if !spec.am_gc {
+        c.env("HEAPTUI_TEST_PHONE_NO_AM_GC", "1");
+    }
     if let Some(uid) = spec.shell_uid {
         use std::os::unix::process::CommandExt;
         c.uid(uid).gid(uid);
@@ -589,6 +671,8 @@ fn command(cmd: &str, root: &Path, spec: &PhoneSpec) -> Command {
 
 impl Service {
     fn run(self, io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
+        // adbd before Android 7 runs `shell:` on a pty, which turns LF into CRLF.
+        let pty = matches!(&self, Service::ShellV1(_)) && !spec.features.iter().any(|f| f == "shell_v2");
         match self {
             Service::ShellV1(cmd) | Service::Exec(cmd) => {
                 let mut child = command(&cmd, root, spec)
@@ -607,7 +691,8 @@ impl Service {
                 drop(tx);
                 feed_stdin(io, child.stdin.take(), false);
                 while let Ok(chunk) = rx.recv() {
-                    if !io.write(&chunk[1..]) {
+                    let data = if pty { crlf(&chunk[1..]) } else { chunk[1..].to_vec() };
+                    if !io.write(&data) {
                         let _ = child.kill();
                         break;
                     }
@@ -658,7 +743,7 @@ impl Service {
                 }
                 Ok(())
             }
-            Service::Sync => sync(io, root, spec.recv_delay_ms, spec.shell_uid),
+            Service::Sync => sync(io, root, spec),
             Service::Tcp(port) => {
                 let s = TcpStream::connect(("127.0.0.1", port))?;
                 relay(io, Box::new(s.try_clone()?), Box::new(s))
@@ -671,6 +756,40 @@ impl Service {
             }
         }
     }
+}
+
+/// A file pushed to a phone whose CPU this machine lacks: an executable for that CPU is kept
+/// aside and replaced by a script that runs it under the phone's qemu-user emulator (so its
+/// `sha256sum` differs from the pushed file's, and the bridge pushes the agent every time).
+fn emulated(root: &Path, spec: &PhoneSpec, data: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    use std::os::unix::fs::PermissionsExt;
+    const EM_AARCH64: u16 = 183;
+    let Some(emulator) = &spec.emulator else { return Ok(data) };
+    let foreign = data.len() > 20 && data[..4] == *b"\x7fELF" && u16::from_le_bytes([data[18], data[19]]) == EM_AARCH64;
+    if !foreign {
+        return Ok(data);
+    }
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = root.join("cpu");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755))?;
+    let real = dir.join(format!("exe-{}", N.fetch_add(1, Ordering::SeqCst)));
+    std::fs::write(&real, &data)?;
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o755))?;
+    Ok(format!("#!/bin/sh\n# The test phone's CPU: {emulator}.\nexec {emulator} '{}' \"$@\"\n", real.display())
+        .into_bytes())
+}
+
+/// What a pty's output processing (ONLCR) makes of `data`.
+fn crlf(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + data.len() / 16);
+    for &b in data {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
 }
 
 /// Reads `r` to its end, sending chunks tagged with `id` (their first byte).
@@ -771,7 +890,8 @@ fn sync_status(io: &mut StreamIo, id: &[u8; 4], msg: &[u8]) -> bool {
 }
 
 /// The sync service: STAT, LIST, SEND, RECV, QUIT (v1 requests).
-fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64, owner: Option<u32>) -> std::io::Result<()> {
+fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
+    let (recv_delay_ms, owner) = (spec.recv_delay_ms, spec.shell_uid);
     let tmp = root.join("tmp");
     let map = |p: &[u8]| -> PathBuf {
         let p = String::from_utf8_lossy(p).to_string();
@@ -844,6 +964,7 @@ fn sync(io: &mut StreamIo, root: &Path, recv_delay_ms: u64, owner: Option<u32>) 
                         std::fs::create_dir_all(d)?;
                     }
                     let part = path.with_extension("heaptui-test-phone-part");
+                    let data = emulated(root, spec, data)?;
                     std::fs::write(&part, &data)?;
                     std::fs::set_permissions(&part, std::fs::Permissions::from_mode(mode & 0o7777))?;
                     // adbd runs as `shell` on a phone: what it writes is the shell user's.
@@ -906,11 +1027,14 @@ pub fn musl_agent_dir() -> &'static Path {
     DIR.get_or_init(|| agent_dir_with(&["x86_64-unknown-linux-musl"]))
 }
 
-/// As [`musl_agent_dir`], with the 32-bit x86 build too (`i686-unknown-linux-musl`, what a phone
-/// whose ABI list is `x86` gets; this machine runs it natively).
-pub fn musl_agent_dir_32() -> &'static Path {
+/// As [`musl_agent_dir`], with every build a test phone can ask for: x86_64, the 32-bit x86 one
+/// (`i686-unknown-linux-musl`, which this machine runs natively) and the arm64 one
+/// (`aarch64-unknown-linux-musl`, which an arm64 test phone runs under qemu-user).
+pub fn agents_dir() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| agent_dir_with(&["x86_64-unknown-linux-musl", "i686-unknown-linux-musl"]))
+    DIR.get_or_init(|| {
+        agent_dir_with(&["x86_64-unknown-linux-musl", "i686-unknown-linux-musl", "aarch64-unknown-linux-musl"])
+    })
 }
 
 fn agent_dir_with(triples: &[&str]) -> PathBuf {

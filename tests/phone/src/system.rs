@@ -69,7 +69,7 @@ fn answer(call: &Path, root: &Path, spec: &PhoneSpec) {
     let caller = std::fs::metadata(call).map(|m| m.uid()).unwrap_or(u32::MAX);
     let (out, err, code) = match args.split_first() {
         Some((name, rest)) if name == "run-as" => run_as(rest, root, spec),
-        Some((name, rest)) if name == "am" => am(rest, root, caller),
+        Some((name, rest)) if name == "am" => am(rest, root, caller, spec.am_gc),
         Some((name, rest)) if name == "cmd" => cmd(rest),
         _ => (Vec::new(), "binder: no such service\n".into(), 1),
     };
@@ -121,11 +121,12 @@ fn run_as(args: &[String], root: &Path, spec: &PhoneSpec) -> Reply {
 /// `am dumpheap [-g] PID FILE`: the app dumps its heap into FILE, which the caller opened (as
 /// `am` opens it in the shell's process and passes the descriptor). Here the app's JVM writes
 /// the dump as its own uid with `jcmd`, and the bytes go into FILE, owned by the caller.
-fn am(args: &[String], root: &Path, caller: u32) -> Reply {
+fn am(args: &[String], root: &Path, caller: u32, takes_gc: bool) -> Reply {
     let Some(("dumpheap", rest)) = args.split_first().map(|(a, r)| (a.as_str(), r)) else {
         return (Vec::new(), "am: only dumpheap here\n".into(), 1);
     };
     let (gc, rest) = match rest.split_first() {
+        Some((g, _)) if g == "-g" && !takes_gc => return (Vec::new(), "Error: Unknown option: -g\n".into(), 1),
         Some((g, r)) if g == "-g" => (true, r),
         _ => (false, rest),
     };
