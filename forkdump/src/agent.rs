@@ -205,6 +205,17 @@ fn write_report(out: &str, outcome: &ForkOutcome) {
     let _ = std::fs::remove_file(&tmp);
 }
 
+/// `OUT.loaded`: the library runs in the app (its pid inside).
+fn write_loaded(out: &str) {
+    use std::os::unix::fs::OpenOptionsExt;
+    let _ = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(format!("{out}.loaded"))
+        .and_then(|mut f| f.write_all(format!("{}\n", std::process::id()).as_bytes()));
+}
+
 /// The `out=` of an option string that did not parse, so the failure can still be reported.
 fn out_of(text: &str) -> Option<String> {
     text.split(',').find_map(|p| p.strip_prefix("out=")).filter(|o| !o.is_empty()).map(str::to_string)
@@ -226,6 +237,11 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
     } else {
         unsafe { CStr::from_ptr(options) }.to_string_lossy().into_owned()
     };
+    // The handshake: the host learns the library is loaded as soon as it is (`cmd activity
+    // attach-agent` returns before the app loads anything, and says nothing when it fails).
+    if let Some(out) = out_of(&text) {
+        write_loaded(&out);
+    }
     let options = match parse_options(&text) {
         Ok(o) => o,
         Err(e) => {

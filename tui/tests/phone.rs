@@ -275,19 +275,7 @@ fn fork_dump_through_the_phone() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| root.join("../shared/fixtures"))
         .join("android/ahat-art__test-dump.hprof");
-    // The agent for the phone's ABI beside the musl agent, as HEAPTUI_AGENT_DIR lays them out.
-    let agents = tempfile::tempdir().unwrap();
-    for (triple, file, from) in [
-        (
-            "x86_64-unknown-linux-musl",
-            "heaptui-agent",
-            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
-        ),
-        ("x86_64-linux-android", "libforkdump.so", forkdump),
-    ] {
-        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
-        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
-    }
+    let agents = fork_agents(forkdump);
 
     let server = AdbServer::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
@@ -678,4 +666,53 @@ fn an_android_10_32_bit_phone_monitors_and_dumps() {
 #[test]
 fn an_android_14_arm64_phone_monitors_and_dumps() {
     profile_monitors_and_dumps(PhoneSpec::android14_arm64);
+}
+
+/// The agent for the phone's ABI beside the fork dump's library, as HEAPTUI_AGENT_DIR lays them
+/// out.
+fn fork_agents(forkdump: std::path::PathBuf) -> tempfile::TempDir {
+    let agents = tempfile::tempdir().unwrap();
+    for (triple, file, from) in [
+        (
+            "x86_64-unknown-linux-musl",
+            "heaptui-agent",
+            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
+        ),
+        ("x86_64-linux-android", "libforkdump.so", forkdump),
+    ] {
+        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
+        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
+    }
+    agents
+}
+
+/// `cmd activity attach-agent` returns 0 before the app loads anything, and says nothing when it
+/// never does (ART refuses agents in a non-debuggable app). The library's handshake file tells the
+/// host within seconds: here the "app" is not a JVM, so nothing loads it, and `dump --method fork`
+/// fails in about 10 s, naming why, instead of waiting 150 s for a report.
+#[test]
+fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
+    use std::os::unix::process::CommandExt;
+    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    let agents = fork_agents(forkdump);
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let mut app = Command::new("sleep").arg0("com.example.sleepy").arg("120").spawn().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &app.id().to_string(), "--method", "fork"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", agents.path())
+        .env("XDG_DATA_HOME", dir.path())
+        .output()
+        .unwrap();
+    let _ = app.kill();
+    let _ = app.wait();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("did not load heaptui's agent within 10 s"), "{err}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(60), "{:?}", start.elapsed());
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }

@@ -374,7 +374,9 @@ mkdir -p '{data}'/\"$pkg\" && cd '{data}'/\"$pkg\" && exec \"$@\"\n",
         "#!/bin/sh\n# Test double of Android's cmd (activity attach-agent only), loading a JVMTI agent into a JVM.\n\
 [ \"$1 $2\" = \"activity attach-agent\" ] || { echo \"cmd: only activity attach-agent here\" >&2; exit 1; }\n\
 spec=$4; lib=${spec%%=*}; opts=${spec#*=}\n\
-jcmd \"$3\" JVMTI.agent_load \"$lib\" \"\\\"$opts\\\"\" >/dev/null\n"
+# Android's answers 0 whether or not the app loads the agent (it loads it later, on its main thread).\n\
+jcmd \"$3\" JVMTI.agent_load \"$lib\" \"\\\"$opts\\\"\" >/dev/null 2>&1\n\
+exit 0\n"
             .to_string();
     let (am, run_as, cmd) = match spec.shell_uid {
         None => (am, run_as, cmd),

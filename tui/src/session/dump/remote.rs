@@ -85,6 +85,9 @@ pub(super) fn stream_dump(
     Ok((dumped.context("the agent reported no dump")?, pulled))
 }
 
+/// How long the app has to load the fork dump's library after `cmd activity attach-agent`.
+const LOAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// KOOM's fork dump on a phone, as Android Studio loads its agents: the library is pushed, copied
 /// into the app's data directory with `run-as`, loaded with `cmd activity attach-agent`; it
 /// suspends ART, forks, resumes the app at once and writes the child's dump, stripped, into the
@@ -125,7 +128,8 @@ pub(super) fn fork_dump(
     let out = format!("{data}/cache/heaptui-{}-{}.hprof", utc_stamp(before.time_ms), std::process::id());
     let loaded = format!("{data}/code_cache/libheaptui-forkdump.{}.so", std::process::id());
     // Whatever happens, the app's directories keep nothing of it (the staged copy goes too).
-    let cleanup = format!("rm -f {o} {o}.json {o}.*.part {o}.json.*.part {}", quote(&loaded), o = quote(&out));
+    let cleanup =
+        format!("rm -f {o} {o}.json {o}.loaded {o}.*.part {o}.json.*.part {}", quote(&loaded), o = quote(&out));
     let _clean = Cleanup { device, command: format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)) };
     let o = run_as(&format!("cp {} {}", quote(&staged_lib), quote(&loaded)))?;
     if o.code != 0 {
@@ -141,23 +145,37 @@ pub(super) fn fork_dump(
             String::from_utf8_lossy(&o.stderr).trim()
         );
     }
-    // The agent writes its report when the child is done (or was killed at its time limit).
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    // The library says it is loaded (`OUT.loaded`) as soon as the app runs it, and writes its
+    // report when the child is done (or was killed at its time limit). `attach-agent` returns
+    // before the app loads anything: without the handshake a refusal would show only as the
+    // report's long wait.
+    let start = std::time::Instant::now();
+    let mut loaded = false;
     let outcome: ForkOutcome = loop {
-        let o = run_as(&format!("cat {}.json", quote(&out)))?;
-        // The report appears whole (written aside, then linked): one that does not read is from
-        // another build of the library, and waiting would not change it.
-        if o.code == 0 {
+        let o =
+            run_as(&format!("cat {o}.json 2>/dev/null || {{ test -e {o}.loaded && echo loaded; }}", o = quote(&out)))?;
+        let said = String::from_utf8_lossy(&o.stdout);
+        if o.code == 0 && said.trim() == "loaded" {
+            loaded = true;
+        } else if o.code == 0 {
+            // The report appears whole (written aside, then linked): one that does not read is
+            // from another build of the library, and waiting would not change it.
             match serde_json::from_slice(&o.stdout) {
                 Ok(v) => break v,
-                Err(e) => bail!(
-                    "the fork dump in {pkg} wrote a report this heaptui cannot read ({e}): {}",
-                    String::from_utf8_lossy(&o.stdout).trim()
-                ),
+                Err(e) => {
+                    bail!("the fork dump in {pkg} wrote a report this heaptui cannot read ({e}): {}", said.trim())
+                }
             }
         }
-        if std::time::Instant::now() > deadline {
-            bail!("the fork dump in {pkg} did not report within 150 s");
+        if !loaded && start.elapsed() > LOAD_WITHIN {
+            bail!(
+                "{pkg} did not load heaptui's agent within {} s of `cmd activity attach-agent`: ART attaches agents \
+                 only to debuggable apps, from Android 8 on (`adb logcat -s ActivityThread:* art:*` says why)",
+                LOAD_WITHIN.as_secs()
+            );
+        }
+        if start.elapsed() > std::time::Duration::from_secs(150) {
+            bail!("the fork dump in {pkg} loaded but did not report within 150 s");
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
