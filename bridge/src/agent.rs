@@ -32,8 +32,23 @@ pub fn android_triple_for_abi(abi: &str) -> Option<&'static str> {
     match abi.trim() {
         "arm64-v8a" => Some("aarch64-linux-android"),
         "x86_64" => Some("x86_64-linux-android"),
+        "armeabi-v7a" => Some("armv7-linux-androideabi"),
+        "x86" => Some("i686-linux-android"),
         _ => None,
     }
+}
+
+/// The ABI of a library to load into a process of `bits` bits (from its zygote: `zygote64` or
+/// `zygote`): the first of the phone's 64-bit ABIs (`ro.product.cpu.abilist64`) or 32-bit ones
+/// (`abilist32`) that has a target, else its primary ABI when the bitness is unknown. A 32-bit
+/// app on a 64-bit phone loads 32-bit libraries only.
+pub fn process_abi<'a>(bits: Option<u8>, abilist32: &'a str, abilist64: &'a str, abi: &'a str) -> Option<&'a str> {
+    let list = match bits {
+        Some(32) => abilist32,
+        Some(64) => abilist64,
+        _ => abi,
+    };
+    list.split(',').map(str::trim).find(|a| android_triple_for_abi(a).is_some())
 }
 
 /// Where a build of `file` (`heaptui-agent`, `libforkdump.so`) for `triple` is looked for, in
@@ -386,5 +401,20 @@ mod tests {
         assert_eq!(triple_for_abis("x86", "x86"), Some("i686-unknown-linux-musl"));
         assert_eq!(triple_for_abis("", "x86"), Some("i686-unknown-linux-musl"));
         assert_eq!(triple_for_abis("armeabi-v7a,armeabi", "armeabi-v7a"), None);
+    }
+
+    /// A 32-bit app on a 64-bit phone gets the 32-bit library; a 32-bit-only phone has no 64-bit
+    /// list; unknown bitness falls back to the phone's primary ABI.
+    #[test]
+    fn the_fork_library_follows_the_process() {
+        let (l32, l64) = ("armeabi-v7a,armeabi", "arm64-v8a");
+        assert_eq!(process_abi(Some(32), l32, l64, "arm64-v8a"), Some("armeabi-v7a"));
+        assert_eq!(process_abi(Some(64), l32, l64, "arm64-v8a"), Some("arm64-v8a"));
+        assert_eq!(process_abi(None, l32, l64, "arm64-v8a"), Some("arm64-v8a"));
+        assert_eq!(process_abi(Some(64), "x86", "", "x86"), None);
+        assert_eq!(
+            process_abi(Some(32), "x86", "", "x86").and_then(android_triple_for_abi),
+            Some("i686-linux-android")
+        );
     }
 }

@@ -290,10 +290,16 @@ extern "C" {
 fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(bin)?;
+    let abis = |wide: bool| -> String {
+        let is_64 = |a: &&str| matches!(*a, "arm64-v8a" | "x86_64");
+        spec.abi_list.split(',').filter(|a| is_64(a) == wide).collect::<Vec<_>>().join(",")
+    };
     let props = [
         ("ro.product.model", spec.model.clone()),
         ("ro.product.cpu.abi", spec.abi.clone()),
         ("ro.product.cpu.abilist", spec.abi_list.clone()),
+        ("ro.product.cpu.abilist64", abis(true)),
+        ("ro.product.cpu.abilist32", abis(false)),
         ("ro.build.version.sdk", spec.sdk.to_string()),
         ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
         ("dalvik.vm.heapsize", spec.heap_size.clone()),

@@ -102,10 +102,20 @@ pub(super) fn fork_dump(
 ) -> anyhow::Result<(Dumped, Pulled)> {
     let device = agent.device();
     let pid = spec.pid;
-    let abi = device.property("ro.product.cpu.abi").unwrap_or_default();
-    let triple = bridge::agent::android_triple_for_abi(&abi).with_context(|| {
-        format!("{} runs {abi:?}; the fork dump is built for arm64-v8a and x86_64", device.serial())
-    })?;
+    // The library must match the app's process, not the phone: a 32-bit app on a 64-bit phone
+    // loads 32-bit libraries only.
+    let prop = |name: &str| device.property(name).unwrap_or_default();
+    let (abi, list32, list64) =
+        (prop("ro.product.cpu.abi"), prop("ro.product.cpu.abilist32"), prop("ro.product.cpu.abilist64"));
+    let triple = bridge::agent::process_abi(before.bits, &list32, &list64, &abi)
+        .and_then(bridge::agent::android_triple_for_abi)
+        .with_context(|| {
+            format!(
+                "process {pid} on {} is {}; no fork dump library for it (arm64-v8a, x86_64, armeabi-v7a and x86 are known)",
+                device.serial(),
+                before.bits.map_or(format!("of ABI {abi:?}"), |b| format!("{b}-bit (ABIs {:?})", if b == 32 { &list32 } else { &list64 }))
+            )
+        })?;
     let lib = bridge::agent::local_build(
         triple,
         "libforkdump.so",
