@@ -183,12 +183,22 @@ pub struct Groups {
     pub fds: Vec<(String, u64)>,
     /// `[name, count]`, largest first.
     pub threads: Vec<(String, u64)>,
+    /// Why `fds` is empty when the descriptors could not be read (an app's, read as adb's
+    /// `shell` user).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fds_missing: Option<String>,
 }
 
-/// The breakdowns of process `pid`.
+/// The breakdowns of process `pid`: an error only when its threads cannot be listed (it is
+/// gone); descriptors closed to this user leave `fds` empty and say why.
 pub fn groups(pid: u32) -> std::io::Result<Groups> {
     let p = Proc::new(pid);
-    Ok(Groups { fds: p.fd_groups()?, threads: p.thread_groups()? })
+    let threads = p.thread_groups()?;
+    let (fds, fds_missing) = match p.fd_groups() {
+        Ok(fds) => (fds, None),
+        Err(e) => (Vec::new(), Some(format!("{}/fd: {e}", p.dir().display()))),
+    };
+    Ok(Groups { fds, threads, fds_missing })
 }
 
 #[cfg(test)]

@@ -369,7 +369,11 @@ mod tests {
             },
             Line::Groups {
                 pid: 7,
-                groups: Groups { fds: vec![("socket".into(), 3)], threads: vec![("main".into(), 1)] },
+                groups: Groups {
+                    fds: vec![("socket".into(), 3)],
+                    threads: vec![("main".into(), 1)],
+                    fds_missing: None,
+                },
             },
             Line::Sample { sample: sample() },
             Line::Sample { sample: shell_sample() },

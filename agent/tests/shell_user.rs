@@ -88,3 +88,25 @@ fn the_owner_reads_every_figure() {
     assert_eq!(sample["bits"], 64);
     assert!(sample.get("missing").is_none(), "{text}");
 }
+
+/// Probe's breakdowns as the shell user: the threads by name (their `comm` files are open to all),
+/// the descriptors unavailable and why, instead of an error line.
+#[test]
+fn groups_of_another_uids_process_keep_the_threads() {
+    require_root();
+    let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
+    let pid = app.0.id();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
+        .args(["groups", "--pid", &pid.to_string()])
+        .uid(SHELL_UID)
+        .gid(SHELL_UID)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(line["type"], "groups", "{text}");
+    assert_eq!(line["groups"]["threads"], serde_json::json!([["sleep", 1]]), "{text}");
+    assert_eq!(line["groups"]["fds"], serde_json::json!([]), "{text}");
+    let why = line["groups"]["fds_missing"].as_str().unwrap();
+    assert!(why.contains(&format!("/proc/{pid}/fd")) && why.contains("Permission denied"), "{why}");
+}

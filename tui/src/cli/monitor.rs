@@ -152,12 +152,17 @@ impl Watch<'_> {
                 "t": self.start.elapsed().as_secs_f64(),
                 "fds": g.fds.iter().map(|(k, n)| serde_json::json!({"kind": k, "count": n})).collect::<Vec<_>>(),
                 "threads": g.threads.iter().map(|(k, n)| serde_json::json!({"name": k, "count": n})).collect::<Vec<_>>(),
+                "fds_missing": g.fds_missing,
             });
             return super::print(&format!("{v}\n"));
         }
         let top =
             |v: &[(String, u64)]| v.iter().take(5).map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ");
-        super::print(&format!("    threads: {}\n    fds: {}\n", top(&g.threads), top(&g.fds)))
+        let fds = match &g.fds_missing {
+            Some(why) => format!("unavailable ({why})"),
+            None => top(&g.fds),
+        };
+        super::print(&format!("    threads: {}\n    fds: {fds}\n", top(&g.threads)))
     }
 
     /// Prints a sample and the events it fires, and dumps with `dump` on the first event when
