@@ -276,9 +276,10 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     }
 
     // A phone whose CPU has no agent build is a clear error.
-    let odd = TestPhone::start(PhoneSpec { abi: "mips".into(), ..Default::default() }).unwrap();
+    let odd =
+        TestPhone::start(PhoneSpec { abi: "mips".into(), abi_list: "mips".into(), ..Default::default() }).unwrap();
     odd.connect(server.0).unwrap();
     let d = AdbDevice::select(server.0, Some(&odd.serial())).unwrap();
-    let e = bridge::agent::Agent::deploy(&d).err().unwrap();
-    assert!(e.to_string().contains("arm64-v8a and x86_64"), "{e}");
+    let e = bridge::agent::Agent::deploy(&d).err().unwrap().to_string();
+    assert!(e.contains("\"mips\"") && e.contains("arm64-v8a, x86_64"), "{e}");
 }
