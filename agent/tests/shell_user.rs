@@ -8,6 +8,8 @@
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 
+mod common;
+
 const SHELL_UID: u32 = 2000;
 const APP_UID: u32 = 10123;
 
@@ -32,7 +34,7 @@ fn a_sample_of_another_uids_process_names_what_it_could_not_read() {
     require_root();
     let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
     let pid = app.0.id();
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
+    let out = common::agent()
         .args(["sample", "--pid", &pid.to_string(), "--count", "1"])
         .uid(SHELL_UID)
         .gid(SHELL_UID)
@@ -73,7 +75,7 @@ fn a_sample_of_another_uids_process_names_what_it_could_not_read() {
 fn the_owner_reads_every_figure() {
     require_root();
     let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
+    let out = common::agent()
         .args(["sample", "--pid", &app.0.id().to_string(), "--count", "1"])
         .uid(APP_UID)
         .gid(APP_UID)
@@ -96,12 +98,8 @@ fn groups_of_another_uids_process_keep_the_threads() {
     require_root();
     let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
     let pid = app.0.id();
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui-agent"))
-        .args(["groups", "--pid", &pid.to_string()])
-        .uid(SHELL_UID)
-        .gid(SHELL_UID)
-        .output()
-        .unwrap();
+    let out =
+        common::agent().args(["groups", "--pid", &pid.to_string()]).uid(SHELL_UID).gid(SHELL_UID).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let line: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     assert_eq!(line["type"], "groups", "{text}");

@@ -277,6 +277,13 @@ impl<'a> Agent<'a> {
             return agent::dump::dump_into(spec.pid, Self::method(spec), spec.mode, spec.live, &dir, &mut out)
                 .map_err(|e| self.dump_failed(&e.to_string()));
         };
+        if !self.device.separate_streams() {
+            // The dump goes on stdout and the agent's lines on stderr: merged, they would mix.
+            return Err(DeviceError::Transfer(format!(
+                "{} has no shell protocol v2 (adbd before Android 7): a streamed dump needs stdout and stderr apart; dump without --stream",
+                self.device.serial()
+            )));
+        }
         let mut text = Vec::new();
         let mut failed = None;
         let code = self.device.run(&Self::dump_command(path, spec, "-"), &mut |s, b| match s {

@@ -114,6 +114,12 @@ pub trait Device: Send + Sync {
         None
     }
 
+    /// Whether [`Device::run`] keeps stdout and stderr apart (a phone's adbd without shell
+    /// protocol v2, before Android 7, merges them).
+    fn separate_streams(&self) -> bool {
+        true
+    }
+
     /// A system property (`getprop NAME`); `None` when unset or the device has none.
     fn property(&self, name: &str) -> Option<String> {
         let o = self.output(&format!("getprop {}", quote(name))).ok().filter(|o| o.code == 0)?;
@@ -544,6 +550,10 @@ impl AdbDevice {
 }
 
 impl Device for AdbDevice {
+    fn separate_streams(&self) -> bool {
+        self.has_feature("shell_v2").unwrap_or(false)
+    }
+
     fn serial(&self) -> &str {
         &self.serial
     }

@@ -600,6 +600,7 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let app = test_phone::App { package: package.into(), uid: 10124, debuggable: false, large_heap: true };
     let spec = spec(vec![app]);
     let sdk = spec.sdk;
+    let shell_v2 = spec.features.iter().any(|f| f == "shell_v2");
     // Built first: the app below lives for a limited time.
     let agents = test_phone::agents_dir();
     let server = AdbServer::start();
@@ -641,6 +642,12 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let sessions = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap();
     assert_eq!(sessions["instances"], 2000);
+    if !shell_v2 {
+        // A streamed dump needs stdout and stderr apart: refused, with the way out.
+        let out = run(&["dump", "-s", &phone.serial(), &pid, "--stream"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains("dump without --stream"), "{err}");
+    }
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
     side
 }
