@@ -4,17 +4,11 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Runs the agent with `args`. Built for another CPU (`--target aarch64-unknown-linux-musl`, the
-/// tests themselves under qemu-user) and without binfmt to hand it to qemu, the kernel refuses
-/// it: then it runs through `qemu-aarch64-static` as binfmt would.
+mod common;
+
+/// Runs the agent with `args`.
 fn agent(args: &[&str]) -> std::process::Output {
-    let exe = env!("CARGO_BIN_EXE_heaptui-agent");
-    match Command::new(exe).args(args).output() {
-        Err(e) if e.raw_os_error() == Some(8) => {
-            Command::new("qemu-aarch64-static").arg(exe).args(args).output().expect("qemu-aarch64-static")
-        }
-        r => r.unwrap(),
-    }
+    common::agent(args).output().unwrap()
 }
 
 fn sample_jvm(gc: &str) -> serde_json::Value {
