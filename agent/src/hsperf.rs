@@ -27,7 +27,7 @@ pub enum PerfError {
 }
 
 fn field<const N: usize>(b: &[u8], at: usize) -> Result<[u8; N], PerfError> {
-    let s = b.get(at..at + N).ok_or(PerfError::Truncated)?;
+    let s = b.get(at..at.checked_add(N).ok_or(PerfError::Truncated)?).ok_or(PerfError::Truncated)?;
     let mut out = [0u8; N];
     out.copy_from_slice(s);
     Ok(out)
@@ -47,25 +47,29 @@ pub fn parse(b: &[u8]) -> Result<Counters, PerfError> {
         let a = field::<8>(b, at)?;
         Ok(if little { i64::from_le_bytes(a) } else { i64::from_be_bytes(a) })
     };
-    let entry_offset = i4(24)? as usize;
+    // Offsets are the file's own i32s: a negative one, or one past the end, is a file shorter
+    // than its header says. Never cast to a position and added unchecked: -1 would be the
+    // address space's last byte, and the next field past it an overflow (32 or 64 bits alike).
+    let offset = |v: i32| usize::try_from(v).map_err(|_| PerfError::Truncated);
+    let add = |a: usize, b: usize| a.checked_add(b).ok_or(PerfError::Truncated);
     let entries = i4(28)?.max(0) as usize;
     let mut counters = Counters::default();
-    let mut at = entry_offset;
+    let mut at = offset(i4(24)?)?;
     for _ in 0..entries.min(100_000) {
         let len = i4(at)?;
         if len <= 0 {
             break;
         }
-        let name_at = at + i4(at + 4)?.max(0) as usize;
-        let vector = i4(at + 8)?;
-        let ty = *b.get(at + 12).ok_or(PerfError::Truncated)?;
-        let data_at = at + i4(at + 16)?.max(0) as usize;
+        let name_at = add(at, offset(i4(add(at, 4)?)?.max(0))?)?;
+        let vector = i4(add(at, 8)?)?;
+        let ty = *b.get(add(at, 12)?).ok_or(PerfError::Truncated)?;
+        let data_at = add(at, offset(i4(add(at, 16)?)?.max(0))?)?;
         let name_end = b.get(name_at..).and_then(|s| s.iter().position(|&c| c == 0)).ok_or(PerfError::Truncated)?;
         let name = String::from_utf8_lossy(&b[name_at..name_at + name_end]).into_owned();
         if ty == b'J' && vector == 0 {
             counters.longs.insert(name, i8(data_at)?);
         }
-        at += len as usize;
+        at = add(at, offset(len)?)?;
     }
     Ok(counters)
 }
@@ -138,5 +142,31 @@ mod tests {
     fn rejects_other_files() {
         assert_eq!(parse(b"not perf data").err(), Some(PerfError::BadMagic));
         assert_eq!(parse(&[0xCA, 0xFE, 0xC0, 0xC0, 1]).err(), Some(PerfError::Truncated));
+    }
+
+    /// A header (little-endian) whose entries start at `entry_offset`, with one entry.
+    fn header(entry_offset: i32) -> Vec<u8> {
+        let mut b = vec![0xCA, 0xFE, 0xC0, 0xC0, 1];
+        b.resize(24, 0);
+        b.extend_from_slice(&entry_offset.to_le_bytes());
+        b.extend_from_slice(&1i32.to_le_bytes());
+        b
+    }
+
+    /// Offsets out of the file, negative or as far as an i32 goes, are a short file, not an
+    /// overflow: a negative one cast to a position sits at the top of the address space, on a
+    /// 32-bit build as on a 64-bit one.
+    #[test]
+    fn offsets_past_the_file_are_truncation() {
+        for entry_offset in [-1, -8, i32::MIN, i32::MAX] {
+            assert_eq!(parse(&header(entry_offset)).err(), Some(PerfError::Truncated), "{entry_offset}");
+        }
+        // One entry at 32: its name and data as far away as an i32 says.
+        let mut b = header(32);
+        for v in [64, i32::MAX, 0, 0x4a, i32::MAX] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b.resize(96, 0);
+        assert_eq!(parse(&b).err(), Some(PerfError::Truncated));
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 /// Runs the agent with `args`.
 fn agent(args: &[&str]) -> std::process::Output {
-    common::agent().args(args).output().unwrap()
+    common::agent(args).output().unwrap()
 }
 
 fn sample_jvm(gc: &str) -> serde_json::Value {

@@ -20,6 +20,11 @@ fn require_root() {
     );
 }
 
+/// This machine's `sleep`: the app under test.
+fn sleep() -> std::path::PathBuf {
+    common::on_path("sleep").expect("sleep on PATH")
+}
+
 struct Kill(std::process::Child);
 
 impl Drop for Kill {
@@ -32,10 +37,9 @@ impl Drop for Kill {
 #[test]
 fn a_sample_of_another_uids_process_names_what_it_could_not_read() {
     require_root();
-    let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
+    let app = Kill(Command::new(sleep()).arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
     let pid = app.0.id();
-    let out = common::agent()
-        .args(["sample", "--pid", &pid.to_string(), "--count", "1"])
+    let out = common::agent(&["sample", "--pid", &pid.to_string(), "--count", "1"])
         .uid(SHELL_UID)
         .gid(SHELL_UID)
         .env("PATH", "/usr/bin:/bin")
@@ -74,9 +78,9 @@ fn a_sample_of_another_uids_process_names_what_it_could_not_read() {
 #[test]
 fn the_owner_reads_every_figure() {
     require_root();
-    let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
-    let out = common::agent()
-        .args(["sample", "--pid", &app.0.id().to_string(), "--count", "1"])
+    let sleep = sleep();
+    let app = Kill(Command::new(&sleep).arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
+    let out = common::agent(&["sample", "--pid", &app.0.id().to_string(), "--count", "1"])
         .uid(APP_UID)
         .gid(APP_UID)
         .env("PATH", "/usr/bin:/bin")
@@ -87,7 +91,10 @@ fn the_owner_reads_every_figure() {
     let sample = &line["sample"];
     assert!(sample["fds"].as_u64().unwrap() >= 3, "{text}");
     assert!(sample["pss_kb"].as_u64().unwrap() > 0, "{text}");
-    assert_eq!(sample["bits"], 64);
+    // The bitness of `sleep`, this machine's executable, whatever CPU the agent is built for (a
+    // 32-bit ARM agent under qemu-user reads a 64-bit x86_64 `sleep` here).
+    let bits = common::elf_bits(&sleep).expect("sleep is an ELF executable");
+    assert_eq!(sample["bits"].as_u64(), Some(u64::from(bits)), "{text}");
     assert!(sample.get("missing").is_none(), "{text}");
 }
 
@@ -96,10 +103,9 @@ fn the_owner_reads_every_figure() {
 #[test]
 fn groups_of_another_uids_process_keep_the_threads() {
     require_root();
-    let app = Kill(Command::new("sleep").arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
+    let app = Kill(Command::new(sleep()).arg("60").uid(APP_UID).gid(APP_UID).spawn().unwrap());
     let pid = app.0.id();
-    let out =
-        common::agent().args(["groups", "--pid", &pid.to_string()]).uid(SHELL_UID).gid(SHELL_UID).output().unwrap();
+    let out = common::agent(&["groups", "--pid", &pid.to_string()]).uid(SHELL_UID).gid(SHELL_UID).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let line: serde_json::Value = serde_json::from_str(text.lines().nth(1).unwrap()).unwrap();
     assert_eq!(line["type"], "groups", "{text}");

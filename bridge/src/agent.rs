@@ -8,12 +8,15 @@ use agent::protocol::{DumpSpec, Dumped, Envelope, Line, Method, PROTOCOL};
 
 use crate::device::{quote, Device, DeviceError, Result, Stream, AGENT_DIR};
 
-/// The Rust target an Android ABI runs (`ro.product.cpu.abi`).
+/// The Rust target of the agent's build for an Android ABI (`ro.product.cpu.abi`): static musl
+/// executables, but for 32-bit ARM a static glibc one (no armv7 musl standard library to build
+/// with; `.cargo/config.toml` says why that runs on a phone all the same).
 pub fn triple_for_abi(abi: &str) -> Option<&'static str> {
     match abi.trim() {
         "arm64-v8a" => Some("aarch64-unknown-linux-musl"),
         "x86_64" => Some("x86_64-unknown-linux-musl"),
         "x86" => Some("i686-unknown-linux-musl"),
+        "armeabi-v7a" => Some("armv7-unknown-linux-gnueabihf"),
         _ => None,
     }
 }
@@ -152,7 +155,7 @@ impl<'a> Agent<'a> {
         let (abi_list, abi) = (prop("ro.product.cpu.abilist")?, prop("ro.product.cpu.abi")?);
         let triple = triple_for_abis(&abi_list, &abi).ok_or_else(|| {
             DeviceError::Transfer(format!(
-                "{} runs {:?}; the agent is built for arm64-v8a, x86_64 and x86 (not yet armeabi-v7a)",
+                "{} runs {:?}; the agent is built for arm64-v8a, armeabi-v7a, x86_64 and x86",
                 device.serial(),
                 if abi_list.is_empty() { &abi } else { &abi_list }
             ))
@@ -400,14 +403,18 @@ mod tests {
     use super::*;
 
     /// ABI lists as phones set them: a 64-bit phone, an old 32-bit emulator, a release before
-    /// `abilist` (Android 4), a 32-bit ARM userspace (Android Go) that has no build yet.
+    /// `abilist` (Android 4), a 32-bit ARM userspace (Android Go), and ABIs with no build
+    /// (ARMv5's `armeabi`, MIPS).
     #[test]
     fn the_first_abi_of_the_list_that_has_a_build() {
         assert_eq!(triple_for_abis("arm64-v8a,armeabi-v7a,armeabi", "arm64-v8a"), Some("aarch64-unknown-linux-musl"));
         assert_eq!(triple_for_abis("x86_64,x86,arm64-v8a", "x86_64"), Some("x86_64-unknown-linux-musl"));
         assert_eq!(triple_for_abis("x86", "x86"), Some("i686-unknown-linux-musl"));
         assert_eq!(triple_for_abis("", "x86"), Some("i686-unknown-linux-musl"));
-        assert_eq!(triple_for_abis("armeabi-v7a,armeabi", "armeabi-v7a"), None);
+        assert_eq!(triple_for_abis("armeabi-v7a,armeabi", "armeabi-v7a"), Some("armv7-unknown-linux-gnueabihf"));
+        assert_eq!(triple_for_abis("", "armeabi-v7a"), Some("armv7-unknown-linux-gnueabihf"));
+        assert_eq!(triple_for_abis("armeabi", "armeabi"), None);
+        assert_eq!(triple_for_abis("mips", "mips"), None);
     }
 
     /// A 32-bit app on a 64-bit phone gets the 32-bit library; a 32-bit-only phone has no 64-bit

@@ -62,6 +62,10 @@ pub enum Limit {
     /// A heap dump record the rewriter would write longer than its `u4` length holds.
     #[error("a heap dump record over 4 GiB")]
     HeapDumpRecord,
+    /// A STRING or LOAD CLASS record the rewriter gathers whole, longer than this build's
+    /// memory addresses (a 32-bit build, and a length near 4 GiB).
+    #[error("a name record larger than this build addresses")]
+    NameRecord,
 }
 
 impl Error {
@@ -143,5 +147,6 @@ mod tests {
         assert_eq!(text(Limit::Classes(17_000_000)), "17000000 classes: more than this engine indexes (16 M)");
         assert_eq!(text(Limit::References(1 << 32)), "4294967296 references: more than this engine indexes (4 G)");
         assert_eq!(text(Limit::SubRecord), "a sub-record larger than 4 GiB");
+        assert_eq!(text(Limit::NameRecord), "a name record larger than this build addresses");
     }
 }

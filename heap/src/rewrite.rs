@@ -451,7 +451,12 @@ impl<W: Write> Rewriter<W> {
                 self.need = record::HEAD_LEN;
             }
             record::STRING | record::LOAD_CLASS if self.plan.zero_fields => {
-                self.need = record::HEAD_LEN + len as usize;
+                // Gathered whole: on a 32-bit build a length near 4 GiB does not fit in memory,
+                // and added to the head's it would wrap.
+                self.need = usize::try_from(len)
+                    .ok()
+                    .and_then(|l| l.checked_add(record::HEAD_LEN))
+                    .ok_or_else(|| self.err(ErrorKind::TooLarge(Limit::NameRecord)).in_record(tag))?;
                 self.st = St::Names { tag, left: len };
                 if len == 0 {
                     self.step()?;

@@ -315,3 +315,30 @@ fn a_later_dump_cut_short_is_warned_of() {
     assert!(w.contains("the dump is truncated: truncated HEAP DUMP"), "{w}");
     assert!(w.contains("the file holds 2 heap dumps; this is dump 1 of them"), "{w}");
 }
+
+/// A STRING record declaring 4 GiB, of which 16 bytes are there, redacted (names are gathered
+/// whole): an error, never a wrapped length. A 64-bit build gathers until the input ends and
+/// reports the cut; a 32-bit one (the armv7 agent) cannot address the record and says so.
+#[test]
+fn a_name_record_of_4_gib_is_an_error() {
+    let mut bytes = b"JAVA PROFILE 1.0.3\0".to_vec();
+    bytes.extend(4u32.to_be_bytes());
+    bytes.extend(0u64.to_be_bytes());
+    bytes.push(0x01);
+    bytes.extend(0u32.to_be_bytes());
+    bytes.extend(u32::MAX.to_be_bytes());
+    bytes.extend([0u8; 16]);
+    let plan =
+        heap::strip::strip_plan(&heap::strip::StripOptions { mode: heap::strip::Mode::Redact, ..Default::default() });
+    let mut r = heap::strip::Rewriter::new(Vec::new(), plan);
+    let err = match r.feed(&bytes) {
+        Err(e) => e,
+        Ok(()) => r.finish().expect_err("the record is cut short"),
+    };
+    if cfg!(target_pointer_width = "32") {
+        assert_eq!(err.kind, ErrorKind::TooLarge(heap::Limit::NameRecord), "{err}");
+    } else {
+        assert!(matches!(err.kind, ErrorKind::Truncated { .. }), "{err}");
+    }
+    assert_eq!(err.record, Some(0x01), "{err}");
+}

@@ -601,6 +601,8 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let spec = spec(vec![app]);
     let sdk = spec.sdk;
     let shell_v2 = spec.features.iter().any(|f| f == "shell_v2");
+    // A large-heap app's limit: the profile's `dalvik.vm.heapsize` (megabytes).
+    let heap_size = spec.heap_size.strip_suffix('m').and_then(|m| m.parse::<u64>().ok()).expect("NNNm") << 20;
     // Built first: the app below lives for a limited time.
     let agents = test_phone::agents_dir();
     let server = AdbServer::start();
@@ -623,7 +625,7 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let lines =
         json_lines(&run(&["monitor", "-s", &phone.serial(), &pid, "--interval", "0.5", "--duration", "0.5", "--json"]));
     let s = lines.iter().find(|l| l["type"] == "sample").expect("a sample");
-    assert_eq!((s["java_used"].as_u64(), s["java_max"].as_u64()), (Some(45056 * 1024), Some(512 << 20)), "{s}");
+    assert_eq!((s["java_used"].as_u64(), s["java_max"].as_u64()), (Some(45056 * 1024), Some(heap_size)), "{s}");
     assert_eq!(s["sources"]["java_max"], "dalvik.vm.heapsize", "{s}");
     assert!(s["rss"].as_u64().unwrap() > 0 && s["threads"].as_u64().unwrap() > 5, "{s}");
     assert!(s["fds"].is_null(), "{s}");
@@ -673,6 +675,14 @@ fn an_android_10_32_bit_phone_monitors_and_dumps() {
 #[test]
 fn an_android_14_arm64_phone_monitors_and_dumps() {
     profile_monitors_and_dumps(PhoneSpec::android14_arm64);
+}
+
+/// Android 8.1 Go edition on a 32-bit ARM userspace: the armv7 agent (static glibc), run under
+/// qemu-user; its `am` has no `-g`.
+#[test]
+fn an_android_go_armv7_phone_monitors_and_dumps() {
+    let side = profile_monitors_and_dumps(PhoneSpec::android_go_armv7);
+    assert!(side.to_string().contains("no -g"), "{side}");
 }
 
 /// The agent for the phone's ABI beside the fork dump's library, as HEAPTUI_AGENT_DIR lays them

@@ -76,8 +76,9 @@ pub struct PhoneSpec {
     pub toolbox: bool,
     /// Whether its `am dumpheap` takes `-g` (some releases answer `Unknown option: -g`).
     pub am_gc: bool,
-    /// A CPU this machine does not have: executables pushed for it run under this qemu-user
-    /// emulator (`qemu-aarch64-static` for an arm64 phone).
+    /// A CPU this machine does not have: ARM executables pushed to it run under this qemu-user
+    /// emulator (`qemu-aarch64-static` for an arm64 phone, `qemu-arm-static` for a 32-bit ARM
+    /// one, which then refuses an arm64 executable as such a phone does).
     pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
@@ -145,6 +146,26 @@ impl PhoneSpec {
             shell_uid: Some(2000),
             apps,
             emulator: Some("qemu-aarch64-static".into()),
+            ..PhoneSpec::default()
+        }
+    }
+
+    /// A strict phone of Android 8.1 Go edition (API 27) with a 32-bit ARM userspace, as cheap
+    /// phones ship: ABI list `armeabi-v7a,armeabi`, smaller heap limits, an `am` without `-g`
+    /// (AOSP's `am dumpheap` has it from Android 9, beside `-m`). The agent pushed to it is the
+    /// armv7 build, which runs under `qemu-arm-static`.
+    pub fn android_go_armv7(apps: Vec<App>) -> PhoneSpec {
+        PhoneSpec {
+            model: "heaptui_test_phone_go".into(),
+            sdk: 27,
+            abi: "armeabi-v7a".into(),
+            abi_list: "armeabi-v7a,armeabi".into(),
+            heap_growth_limit: "128m".into(),
+            heap_size: "256m".into(),
+            shell_uid: Some(2000),
+            apps,
+            am_gc: false,
+            emulator: Some("qemu-arm-static".into()),
             ..PhoneSpec::default()
         }
     }
@@ -766,14 +787,17 @@ impl Service {
     }
 }
 
-/// A file pushed to a phone whose CPU this machine lacks: an executable for that CPU is kept
-/// aside and replaced by a script that runs it under the phone's qemu-user emulator (so its
+/// A file pushed to a phone whose CPU this machine lacks: an ARM executable (arm64 or 32-bit) is
+/// kept aside and replaced by a script that runs it under the phone's qemu-user emulator (so its
 /// `sha256sum` differs from the pushed file's, and the bridge pushes the agent every time).
 fn emulated(root: &Path, spec: &PhoneSpec, data: Vec<u8>) -> std::io::Result<Vec<u8>> {
     use std::os::unix::fs::PermissionsExt;
+    const EM_ARM: u16 = 40;
     const EM_AARCH64: u16 = 183;
     let Some(emulator) = &spec.emulator else { return Ok(data) };
-    let foreign = data.len() > 20 && data[..4] == *b"\x7fELF" && u16::from_le_bytes([data[18], data[19]]) == EM_AARCH64;
+    let foreign = data.len() > 20
+        && data[..4] == *b"\x7fELF"
+        && matches!(u16::from_le_bytes([data[18], data[19]]), EM_ARM | EM_AARCH64);
     if !foreign {
         return Ok(data);
     }
@@ -1036,12 +1060,18 @@ pub fn musl_agent_dir() -> &'static Path {
 }
 
 /// As [`musl_agent_dir`], with every build a test phone can ask for: x86_64, the 32-bit x86 one
-/// (`i686-unknown-linux-musl`, which this machine runs natively) and the arm64 one
-/// (`aarch64-unknown-linux-musl`, which an arm64 test phone runs under qemu-user).
+/// (`i686-unknown-linux-musl`, which this machine runs natively), the arm64 one
+/// (`aarch64-unknown-linux-musl`) and the 32-bit ARM one (`armv7-unknown-linux-gnueabihf`, static
+/// glibc, linked by Debian's `arm-linux-gnueabihf-gcc`), which ARM test phones run under qemu-user.
 pub fn agents_dir() -> &'static Path {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        agent_dir_with(&["x86_64-unknown-linux-musl", "i686-unknown-linux-musl", "aarch64-unknown-linux-musl"])
+        agent_dir_with(&[
+            "x86_64-unknown-linux-musl",
+            "i686-unknown-linux-musl",
+            "aarch64-unknown-linux-musl",
+            "armv7-unknown-linux-gnueabihf",
+        ])
     })
 }
 

@@ -13,8 +13,18 @@ pub fn root() -> PathBuf {
 
 /// Makes sure rustup has the standard library for `triple`, adding it when missing (what a
 /// fresh machine lacks for the phone's agent builds). A toolchain without rustup is left alone:
-/// cargo then says what is missing.
+/// cargo then says what is missing. The armv7 build's linker is no Rust target's to add: without
+/// it, this says which Debian packages bring it.
 pub fn ensure_target(triple: &str) {
+    if triple == "armv7-unknown-linux-gnueabihf" {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let gcc = std::env::split_paths(&path).any(|d| d.join("arm-linux-gnueabihf-gcc").is_file());
+        assert!(
+            gcc,
+            "the armv7 agent is linked by arm-linux-gnueabihf-gcc against a static glibc (.cargo/config.toml): \
+             apt-get install gcc-arm-linux-gnueabihf libc6-dev-armhf-cross (./run-tests does)"
+        );
+    }
     let Ok(out) = Command::new("rustup").args(["target", "list", "--installed"]).output() else { return };
     if String::from_utf8_lossy(&out.stdout).lines().any(|l| l.trim() == triple) {
         return;
