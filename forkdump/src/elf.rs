@@ -56,24 +56,51 @@ pub enum ElfError {
 pub struct Library<'a> {
     data: &'a [u8],
     elf: Elf<'a>,
-    /// The decompressed MiniDebugInfo, when the library has one.
-    mini: Option<Vec<u8>>,
+    /// The decompressed MiniDebugInfo: `None` when the library has none, an error when it has one
+    /// that does not read (then only what it alone holds is lost).
+    mini: Option<Result<Vec<u8>, ElfError>>,
+}
+
+/// The most a MiniDebugInfo may decompress to. libart's holds a few MB (function symbols and
+/// their unwind tables); a file claiming more is not one, and must not take the app's memory.
+pub const MINI_DEBUG_INFO_MAX: usize = 64 << 20;
+
+/// A writer that refuses to grow past a bound (the decompressor stops with its error).
+struct Bounded(Vec<u8>);
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.0.len() + buf.len() > MINI_DEBUG_INFO_MAX {
+            return Err(std::io::Error::other(format!("decompresses past {} MiB", MINI_DEBUG_INFO_MAX >> 20)));
+        }
+        self.0.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl<'a> Library<'a> {
-    /// Parses `data` (the library file's bytes).
+    /// Parses `data` (the library file's bytes). Each symbol table stands alone: a MiniDebugInfo
+    /// that does not decompress (or decompresses past [`MINI_DEBUG_INFO_MAX`]) costs only the
+    /// names it alone holds, and [`Library::mini_debug_info_error`] says why.
     pub fn parse(data: &'a [u8]) -> Result<Library<'a>, ElfError> {
         let elf = Elf::parse(data).map_err(|e| ElfError::Parse(e.to_string()))?;
-        let mini = match section(&elf, data, ".gnu_debugdata") {
-            Some(xz) => {
-                let mut out = Vec::new();
-                lzma_rs::xz_decompress(&mut std::io::BufReader::new(xz), &mut out)
-                    .map_err(|e| ElfError::MiniDebugInfo(e.to_string()))?;
-                Some(out)
-            }
-            None => None,
-        };
+        let mini = section(&elf, data, ".gnu_debugdata").map(|xz| {
+            let mut out = Bounded(Vec::new());
+            lzma_rs::xz_decompress(&mut std::io::BufReader::new(xz), &mut out)
+                .map_err(|e| ElfError::MiniDebugInfo(e.to_string()))?;
+            Elf::parse(&out.0).map_err(|e| ElfError::MiniDebugInfo(format!("not an ELF file: {e}")))?;
+            Ok(out.0)
+        });
         Ok(Library { data, elf, mini })
+    }
+
+    /// Why the library's MiniDebugInfo could not be read, when it has one that could not.
+    pub fn mini_debug_info_error(&self) -> Option<&ElfError> {
+        self.mini.as_ref()?.as_ref().err()
     }
 
     /// Whether the library is 64-bit.
@@ -102,7 +129,7 @@ impl<'a> Library<'a> {
         if let Some(s) = linear(&self.elf.syms, &self.elf.strtab, name) {
             return Some(Symbol { source: Source::Symtab, ..s });
         }
-        let mini = Elf::parse(self.mini.as_deref()?).ok()?;
+        let mini = Elf::parse(self.mini.as_ref()?.as_deref().ok()?).ok()?;
         linear(&mini.syms, &mini.strtab, name).map(|s| Symbol { source: Source::MiniDebugInfo, ..s })
     }
 

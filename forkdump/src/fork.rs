@@ -73,7 +73,7 @@ pub enum ForkError {
     #[error("{0} is not loaded in this process")]
     NotLoaded(String),
     /// A symbol the dump needs is in none of the library's tables.
-    #[error("{lib} has no {what} (looked for {names})")]
+    #[error("{lib} has no {what} (looked for {names}){also}")]
     Missing {
         /// The library.
         lib: String,
@@ -81,6 +81,8 @@ pub enum ForkError {
         what: &'static str,
         /// The symbols looked for.
         names: String,
+        /// What else is known: a MiniDebugInfo that could not be read may have held them.
+        also: String,
     },
     /// Reading the library failed.
     #[error("{0}")]
@@ -130,6 +132,7 @@ impl ArtApi {
             lib: path.display().to_string(),
             what,
             names: names.join(", "),
+            also: lib.mini_debug_info_error().map_or(String::new(), |e| format!("; {e}")),
         };
         use crate::art::*;
         // SAFETY: the addresses are these functions' entry points in the mapped library, whose

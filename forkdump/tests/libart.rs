@@ -128,3 +128,29 @@ fn finds_arts_symbols_by_every_path() {
     assert_eq!((s.value, s.source), (readelf(&symtab, "--syms", HIDDEN), Source::MiniDebugInfo));
     assert_eq!(lib.lookup("no_such_symbol_anywhere"), None);
 }
+
+/// Each table stands alone: a library whose MiniDebugInfo is corrupt (its xz bytes cut short) still
+/// answers from `.dynsym`, loses only what the MiniDebugInfo alone held, and says why.
+#[test]
+fn a_broken_mini_debug_info_loses_only_its_own_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_sysv, _symtab, mini) = variants(dir.path());
+    let mut bytes = std::fs::read(&mini).unwrap();
+    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
+    let sh = elf
+        .section_headers
+        .iter()
+        .find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(".gnu_debugdata"))
+        .unwrap()
+        .clone();
+    drop(elf);
+    // Garble the middle of the compressed stream.
+    let (start, len) = (sh.sh_offset as usize, sh.sh_size as usize);
+    for b in &mut bytes[start + len / 3..start + len / 2] {
+        *b = 0x55;
+    }
+    let lib = Library::parse(&bytes).unwrap();
+    assert!(lib.mini_debug_info_error().is_some());
+    assert_eq!(lib.lookup(forkdump::art::DUMP_HEAP).unwrap().source, Source::GnuHash);
+    assert_eq!(lib.lookup(HIDDEN), None);
+}
