@@ -30,6 +30,17 @@ pub enum Source {
     MiniDebugInfo,
 }
 
+impl Source {
+    /// The table, as `heaptui doctor` names it: `dynsym`, `symtab` or `gnu_debugdata`.
+    pub fn table(self) -> &'static str {
+        match self {
+            Source::GnuHash | Source::SysvHash => "dynsym",
+            Source::Symtab => "symtab",
+            Source::MiniDebugInfo => "gnu_debugdata",
+        }
+    }
+}
+
 /// A symbol found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Symbol {

@@ -127,43 +127,45 @@ impl ArtApi {
         let (path, base) = find_loaded(name).ok_or_else(|| ForkError::NotLoaded(name.to_string()))?;
         let bytes = std::fs::read(&path).map_err(|e| ForkError::Sys("reading the library", e))?;
         let lib = Library::parse(&bytes)?;
-        let at = |sym: &str| lib.lookup(sym).filter(|s| s.value != 0).map(|s| base + s.value as usize);
+        let plan = crate::plan::Plan::of(&lib);
         let missing = |what, names: &[&str]| ForkError::Missing {
             lib: path.display().to_string(),
             what,
             names: names.join(", "),
-            also: lib.mini_debug_info_error().map_or(String::new(), |e| format!("; {e}")),
+            also: plan.mini_debug_info.as_ref().map_or(String::new(), |e| format!("; {e}")),
         };
         use crate::art::*;
+        use crate::plan::{DumpWay, SuspendWay};
+        let at = |offset: u64| base + offset as usize;
         // SAFETY: the addresses are these functions' entry points in the mapped library, whose
         // C++ signatures the types spell out (the `this` pointer first).
-        let suspend = match (at(SUSPEND_ALL), at(RESUME_ALL), at(DBG_SUSPEND), at(DBG_RESUME)) {
-            (Some(c), Some(d), _, _) => unsafe {
+        let suspend = match plan.suspend {
+            Some(SuspendWay::ScopedSuspendAll { ctor, dtor }) => unsafe {
                 Suspend::ScopedSuspendAll {
-                    ctor: std::mem::transmute::<usize, ThisCause>(c),
-                    dtor: std::mem::transmute::<usize, This>(d),
+                    ctor: std::mem::transmute::<usize, ThisCause>(at(ctor)),
+                    dtor: std::mem::transmute::<usize, This>(at(dtor)),
                 }
             },
-            (_, _, Some(s), Some(r)) => unsafe {
+            Some(SuspendWay::Dbg { suspend, resume }) => unsafe {
                 Suspend::Dbg {
-                    suspend: std::mem::transmute::<usize, Plain>(s),
-                    resume: std::mem::transmute::<usize, Plain>(r),
+                    suspend: std::mem::transmute::<usize, Plain>(at(suspend)),
+                    resume: std::mem::transmute::<usize, Plain>(at(resume)),
                 }
             },
-            _ => {
+            None => {
                 return Err(missing("way to suspend the runtime", &[SUSPEND_ALL, RESUME_ALL, DBG_SUSPEND, DBG_RESUME]))
             }
         };
-        let dumper = match (at(HPROF_CTOR), at(HPROF_DUMP), at(HPROF_DTOR).or_else(|| at(HPROF_DTOR1)), at(DUMP_HEAP)) {
-            (Some(c), Some(d), Some(x), _) => unsafe {
+        let dumper = match plan.dump {
+            Some(DumpWay::Hprof { ctor, dump, dtor }) => unsafe {
                 Dumper::Hprof {
-                    ctor: std::mem::transmute::<usize, HprofCtor>(c),
-                    dump: std::mem::transmute::<usize, This>(d),
-                    dtor: std::mem::transmute::<usize, This>(x),
+                    ctor: std::mem::transmute::<usize, HprofCtor>(at(ctor)),
+                    dump: std::mem::transmute::<usize, This>(at(dump)),
+                    dtor: std::mem::transmute::<usize, This>(at(dtor)),
                 }
             },
-            (_, _, _, Some(h)) => unsafe { Dumper::DumpHeap(std::mem::transmute::<usize, DumpHeapFn>(h)) },
-            _ => return Err(missing("heap dumper", &[HPROF_CTOR, HPROF_DUMP, HPROF_DTOR, DUMP_HEAP])),
+            Some(DumpWay::DumpHeap(h)) => unsafe { Dumper::DumpHeap(std::mem::transmute::<usize, DumpHeapFn>(at(h))) },
+            None => return Err(missing("heap dumper", &[HPROF_CTOR, HPROF_DUMP, HPROF_DTOR, DUMP_HEAP])),
         };
         Ok(ArtApi { suspend, dumper })
     }

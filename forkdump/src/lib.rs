@@ -7,6 +7,7 @@
 pub mod agent;
 pub mod elf;
 pub mod fork;
+pub mod plan;
 
 pub use agent::Agent_OnAttach;
 

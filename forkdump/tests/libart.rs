@@ -103,8 +103,11 @@ fn finds_arts_symbols_by_every_path() {
         let s = lib.lookup(name).unwrap_or_else(|| panic!("{name}"));
         assert_eq!((s.value, s.source), (readelf(Path::new(LIBART), "--dyn-syms", name), Source::GnuHash), "{name}");
     }
-    // Android 11 has no Dbg::SuspendVM: the fork dump must take ScopedSuspendAll.
+    // Android 11 has no Dbg::SuspendVM: the fork dump must take ScopedSuspendAll; its Hprof
+    // constructor, Dump and D2 destructor are all exported, so the child dumps with the object.
     assert_eq!(lib.lookup(forkdump::art::DBG_SUSPEND), None);
+    let plan = forkdump::plan::Plan::of(&lib);
+    assert_eq!((plan.suspend_name(), plan.dump_name()), (Some("ScopedSuspendAll"), Some("Hprof")));
     assert_eq!(lib.lookup(HIDDEN), None);
 
     let bytes = std::fs::read(&sysv).unwrap();
@@ -151,6 +154,8 @@ fn a_broken_mini_debug_info_loses_only_its_own_names() {
     }
     let lib = Library::parse(&bytes).unwrap();
     assert!(lib.mini_debug_info_error().is_some());
+    let plan = forkdump::plan::Plan::of(&lib);
+    assert!(plan.mini_debug_info.is_some());
     assert_eq!(lib.lookup(forkdump::art::DUMP_HEAP).unwrap().source, Source::GnuHash);
     assert_eq!(lib.lookup(HIDDEN), None);
 }

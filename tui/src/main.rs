@@ -46,6 +46,8 @@ enum Command {
     Monitor(cli::monitor::MonitorArgs),
     /// Dump a running process's heap (a local JVM through HotSpot's attach protocol, an app on a phone), never over a file.
     Dump(cli::dump::DumpArgs),
+    /// What a phone's runtime offers the dumps: ART's symbols for the fork dump, and which methods work.
+    Doctor(cli::doctor::DoctorArgs),
     /// The whole loop with no phone: start a leaking JVM, watch it until the trigger fires, dump, open the leak.
     Demo(cli::demo::DemoArgs),
 }
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Monitor(args)) => cli::monitor::run(args),
         Some(Command::Dump(args)) => cli::dump::run(args),
         Some(Command::Demo(args)) => cli::demo::run(args),
+        Some(Command::Doctor(args)) => cli::doctor::run(args),
         None => interactive(cli.file, &cli.theme),
     };
     match result {

@@ -364,3 +364,36 @@ fn a_second_analysis_reads_the_index_cache() {
     assert!(note.contains("index cache not used"), "{note}");
     assert_eq!(first, fourth);
 }
+
+/// `doctor --libart` on Debian's build of Android 11's `libart.so`: every symbol the fork dump
+/// looks for is where `readelf` says (exported ones in `.dynsym`; Android 11 has no
+/// `Dbg::SuspendVM` and no D1 destructor), the way is ScopedSuspendAll then the Hprof object, and a
+/// file that is not a library is an error.
+#[test]
+fn doctor_reads_a_real_libart() {
+    let libart = "/usr/lib/x86_64-linux-gnu/android/libart.so.0";
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["doctor", "--libart", libart, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fork"]["path"], "ScopedSuspendAll+Hprof", "{v}");
+    let readelf = Command::new("readelf").args(["-W", "--dyn-syms", libart]).output().unwrap();
+    let exported = String::from_utf8_lossy(&readelf.stdout).to_string();
+    for (name, table) in v["fork"]["symbols"].as_object().unwrap() {
+        let defined = exported.lines().any(|l| l.ends_with(&format!(" {name}")) && !l.contains(" UND "));
+        assert_eq!(table.as_str() == Some("dynsym"), defined, "{name}: {table}");
+    }
+    let methods: Vec<(&str, bool)> = v["methods"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), m["supported"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(methods, [("fork", true), ("perfetto", false), ("am", true), ("attach", false)]);
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["doctor", "--libart", "/etc/hostname"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a library heaptui can read"));
+}

@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod convert;
 pub mod demo;
 pub mod devices;
+pub mod doctor;
 pub mod dump;
 pub mod inspect;
 pub mod monitor;
