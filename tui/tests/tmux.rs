@@ -185,7 +185,10 @@ fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
     );
     t.wait_for("Open a heap dump or watch a process");
     t.keys(&["/"]);
-    t.keys(&["-l", &format!("HeapGrowth {pid}")]);
+    // In two parts: the picker lists this machine's processes as it goes, and a `tmux send-keys`
+    // holding the whole query in its command line would match it best.
+    t.keys(&["-l", "HeapGrowth"]);
+    t.keys(&["-l", &format!(" {pid}")]);
     let s = t.wait_for("[local JVM]");
     assert!(s.contains(&pid.to_string()), "{s}");
     t.keys(&["Enter"]);
@@ -226,7 +229,10 @@ fn d_on_a_phone_ends_on_the_leak() {
     let t = Tmux::start_with_env("phone-dump", &env, &[], 160, 40);
     t.wait_for("Open a heap dump or watch a process");
     t.keys(&["/"]);
-    t.keys(&["-l", &format!("LeakyCache {pid} heaptui_test_phone")]);
+    // In two parts: the picker lists this machine's processes as it goes, and a `tmux send-keys`
+    // holding the whole query in its command line would match it best.
+    t.keys(&["-l", &format!("LeakyCache {pid}")]);
+    t.keys(&["-l", " heaptui_test_phone"]);
     let s = t.wait_for("heaptui_test_phone]");
     assert!(s.contains(&phone.serial()), "{s}");
     t.keys(&["Enter"]);
