@@ -180,8 +180,20 @@ impl DeviceArgs {
     }
 }
 
-/// Writes `s` to stdout, reporting a closed pipe as an `io::Error`.
+/// Writes text for people to stdout, reporting a closed pipe as an `io::Error`. The text is made
+/// safe on its way ([`heap::fmt::safe_lines`]: newlines and tabs kept, every other control
+/// character shown escaped), whatever its strings came from; callers escape names where they put
+/// them in too, so a newline inside a name cannot start a line of its own.
 pub fn print(s: &str) -> anyhow::Result<()> {
+    write_out(&heap::fmt::safe_lines(s))
+}
+
+/// Writes machine output (JSON) to stdout exactly as given: its own escaping is exact.
+pub fn print_json(s: &str) -> anyhow::Result<()> {
+    write_out(s)
+}
+
+fn write_out(s: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
@@ -189,7 +201,7 @@ pub fn print(s: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A note for people on stderr (what was written where).
+/// A note for people on stderr (what was written where), made safe as [`print`] makes stdout.
 pub fn note(s: &str) {
-    eprintln!("{s}");
+    eprintln!("{}", heap::fmt::safe_lines(s));
 }
