@@ -86,7 +86,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             // Errors carry dump strings, file names and devices' answers: shown safe, never sent.
-            let _ = writeln!(std::io::stderr(), "heaptui: {}", heap::fmt::safe_lines(&format!("{e:#}")));
+            let _ = writeln!(std::io::stderr(), "heaptui: {}", heap::fmt::safe(&format!("{e:#}")));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -201,7 +201,8 @@ fn write_out(s: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A note for people on stderr (what was written where), made safe as [`print`] makes stdout.
+/// A one-line note for people on stderr (what was written where), made safe whole
+/// ([`heap::fmt::safe`]: a newline or tab from a name shows escaped too).
 pub fn note(s: &str) {
-    eprintln!("{}", heap::fmt::safe_lines(s));
+    eprintln!("{}", heap::fmt::safe(s));
 }
