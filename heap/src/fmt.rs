@@ -19,7 +19,7 @@ pub fn is_unsafe(c: char) -> bool {
 /// controls), never sent. Borrowed, without allocating, when nothing needs changing.
 ///
 /// The form is for people, not reversible: a backslash in `s` is kept as it is. Machine output
-/// (JSON) never goes through this; it escapes exactly on its own.
+/// (JSON) never goes through this: it escapes exactly, with [`safe_json`] for what serde leaves.
 pub fn safe(s: &str) -> Cow<'_, str> {
     escape(s, false)
 }
@@ -28,6 +28,25 @@ pub fn safe(s: &str) -> Cow<'_, str> {
 /// everything else unsafe is escaped. The last word before text reaches stdout or stderr.
 pub fn safe_lines(s: &str) -> Cow<'_, str> {
     escape(s, true)
+}
+
+/// JSON text (as serde_json writes it) made safe to print, as the same JSON value: serde escapes
+/// C0 controls inside strings but writes DEL, C1 and the bidi controls raw, so those are written
+/// as `\u` escapes here, which a JSON reader decodes to the very same characters. (They can only
+/// occur inside strings; newlines and tabs between values are left alone.)
+pub fn safe_json(json: &str) -> Cow<'_, str> {
+    let raw = |c: char| is_unsafe(c) && c >= '\x7f';
+    let Some(first) = json.find(raw) else { return Cow::Borrowed(json) };
+    let mut out = String::with_capacity(json.len() + 8);
+    out.push_str(&json[..first]);
+    for c in json[first..].chars() {
+        if raw(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn escape(s: &str, lines: bool) -> Cow<'_, str> {
@@ -142,6 +161,10 @@ mod tests {
             assert_eq!(safe(clean), clean);
         }
         assert_eq!(shorten("com.example.\x1b[2J", 10), "…e.\\x1b[2J");
+        let json = serde_json::to_string(&"\x1b]0;t\x07 \u{7f}\u{9b}\u{202e}").unwrap();
+        assert_eq!(json, "\"\\u001b]0;t\\u0007 \u{7f}\u{9b}\u{202e}\"");
+        assert_eq!(safe_json(&json), "\"\\u001b]0;t\\u0007 \\u007f\\u009b\\u202e\"");
+        assert!(matches!(safe_json("{\n  \"a\": \"é\\n\"\n}"), Cow::Borrowed(_)));
     }
 
     proptest::proptest! {
@@ -156,6 +179,13 @@ mod tests {
                 proptest::prop_assert!(matches!(out, Cow::Borrowed(_)));
             }
             proptest::prop_assert_eq!(safe(&out), out.clone());
+            // JSON keeps the exact string and loses the unsafe characters.
+            let json = serde_json::to_string_pretty(&serde_json::json!({"s": s, "v": [s.as_str()]})).unwrap();
+            let printed = safe_json(&json);
+            proptest::prop_assert!(!printed.chars().any(|c| is_unsafe(c) && c != '\n'));
+            let back: serde_json::Value = serde_json::from_str(&printed).unwrap();
+            proptest::prop_assert_eq!(back["s"].as_str(), Some(s.as_str()));
+            proptest::prop_assert_eq!(back["v"][0].as_str(), Some(s.as_str()));
             // Character by character: escaping a whole line is escaping each piece of it.
             let pieces: String = s.chars().map(|c| safe(c.encode_utf8(&mut [0; 4])).into_owned()).collect();
             proptest::prop_assert_eq!(out.as_ref(), pieces.as_str());

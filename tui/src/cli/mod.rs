@@ -188,9 +188,11 @@ pub fn print(s: &str) -> anyhow::Result<()> {
     write_out(&heap::fmt::safe_lines(s))
 }
 
-/// Writes machine output (JSON) to stdout exactly as given: its own escaping is exact.
+/// Writes machine output (JSON, as serde_json wrote it) to stdout: the same JSON value, with the
+/// control characters serde leaves raw written as `\u` escapes ([`heap::fmt::safe_json`]), so
+/// scripts read the exact strings and a terminal gets no control character either.
 pub fn print_json(s: &str) -> anyhow::Result<()> {
-    write_out(s)
+    write_out(&heap::fmt::safe_json(s))
 }
 
 fn write_out(s: &str) -> anyhow::Result<()> {
