@@ -7,7 +7,7 @@ use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::fmt::{hex, human_bytes, shorten};
+use crate::fmt::{hex, human_bytes, safe, shorten};
 use crate::fmt::{shorten_end, wrap};
 use crate::index::classes::{ClassId, ClassKind};
 use crate::index::Node;
@@ -261,7 +261,8 @@ impl Heap {
         o
     }
 
-    /// The `analyze` report as text for people, at most 100 columns wide.
+    /// The `analyze` report as text for people, at most 100 columns wide. Names and strings from
+    /// the dump, and the file's path, are made [`safe`] where they are put in.
     pub fn analyze_text(&self, file: &FileInfo<'_>, top: usize, leaks: &[crate::leaks::Leak]) -> String {
         let idx = &self.index;
         let s = self.summary();
@@ -269,7 +270,7 @@ impl Heap {
         let _ = writeln!(
             out,
             "{}  (HPROF {}, {}-byte ids, {}, size model {})",
-            file.path,
+            safe(file.path),
             idx.header.format.as_str(),
             idx.header.id_size,
             human_bytes(file.bytes),
@@ -286,10 +287,10 @@ impl Heap {
             human_bytes(s.shallow_bytes)
         );
         for (name, objects, bytes) in self.heap_totals() {
-            let _ = writeln!(out, "  heap {name:<10} {objects:>12} objects {:>12}", human_bytes(bytes));
+            let _ = writeln!(out, "  heap {:<10} {objects:>12} objects {:>12}", safe(&name), human_bytes(bytes));
         }
         for w in &idx.warnings {
-            let _ = writeln!(out, "warning: {w}");
+            let _ = writeln!(out, "warning: {}", safe(w));
         }
         let _ = writeln!(out, "\nClasses by retained size (top {top})");
         let _ = writeln!(out, "{:>12} {:>12} {:>12}  class", "instances", "shallow", "retained");
@@ -314,7 +315,7 @@ impl Heap {
                 format!("{:?}", l.kind).to_lowercase(),
                 shorten(&l.class, 66)
             );
-            for line in wrap(&l.reason, 78) {
+            for line in wrap(&safe(&l.reason), 78) {
                 let _ = writeln!(out, "{:>21}{line}", "");
             }
         }
@@ -334,13 +335,14 @@ impl Heap {
         out
     }
 
-    /// One `inspect` entry as text.
+    /// One `inspect` entry as text; names from the dump made [`safe`], the String's value quoted
+    /// with `{:?}` (which escapes control characters).
     pub fn inspect_text(&self, n: Node) -> String {
         let idx = &self.index;
         let d = &self.dominators;
         let mut out = String::new();
-        let _ = writeln!(out, "{} {}", hex(idx.id(n)), self.display_class(n));
-        let heap = idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default");
+        let _ = writeln!(out, "{} {}", hex(idx.id(n)), safe(&self.display_class(n)));
+        let heap = safe(idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default"));
         let _ = writeln!(
             out,
             "  heap {heap}, shallow {}, retained {} in {} objects, {:?}",
@@ -359,15 +361,20 @@ impl Heap {
         }
         for f in idx.fields(n) {
             let st = if f.is_static { "static " } else { "" };
-            let _ = writeln!(out, "  {st}{} {} = {}", f.ty.java_name(), f.name, f.value);
+            let _ = writeln!(out, "  {st}{} {} = {}", f.ty.java_name(), safe(&f.name), f.value);
         }
         let path = self.paths().path(idx, n);
         if !path.is_empty() {
             let _ = writeln!(out, "  path from GC root:");
             for s in path {
                 let r = s.reference.unwrap_or_default();
-                let _ =
-                    writeln!(out, "    {r:<24} {} {}", hex(idx.id(s.node)), shorten(&self.display_class(s.node), 60));
+                let _ = writeln!(
+                    out,
+                    "    {:<24} {} {}",
+                    safe(&r),
+                    hex(idx.id(s.node)),
+                    shorten(&self.display_class(s.node), 60)
+                );
             }
         }
         out

@@ -95,7 +95,7 @@ impl std::fmt::Display for Value {
             Value::Object(id) => write!(f, "0x{id:x}"),
             Value::Boolean(b) => write!(f, "{b}"),
             Value::Char(c) => match char::from_u32(u32::from(c)) {
-                Some(ch) if !ch.is_control() => write!(f, "'{ch}'"),
+                Some(ch) if !crate::fmt::is_unsafe(ch) => write!(f, "'{ch}'"),
                 _ => write!(f, "'\\u{c:04x}'"),
             },
             Value::Float(x) => write!(f, "{x}"),

@@ -88,7 +88,8 @@ fn main() -> ExitCode {
             if e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(std::io::stderr(), "heaptui: {e:#}");
+            // Errors carry dump strings, file names and devices' answers: shown safe, never sent.
+            let _ = writeln!(std::io::stderr(), "heaptui: {}", heap::fmt::safe(&format!("{e:#}")));
             ExitCode::from(EXIT_BAD_INPUT)
         }
     }

@@ -55,6 +55,13 @@ impl Tmux {
         }
     }
 
+    /// Runs a tmux command on this server; its stdout.
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").args(["-L", &self.socket]).args(args).output().unwrap();
+        assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    }
+
     fn alive(&self) -> bool {
         Command::new("tmux")
             .args(["-L", &self.socket, "has-session", "-t", "t"])
@@ -119,6 +126,56 @@ fn walk_every_screen_of_a_fixture() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(!t.alive(), "q did not quit");
+}
+
+/// A dump whose names and strings carry OSC 52 (clipboard), OSC 0 (title) and CSI 2J, every
+/// screen walked in a tmux that takes OSC 52 from applications (`set-clipboard on`): no paste
+/// buffer appears, the pane keeps its title, and the names show escaped.
+#[test]
+fn a_hostile_dump_neither_writes_the_clipboard_nor_retitles() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("hostile.hprof");
+    std::fs::write(&dump, test_support::hostile::dump()).unwrap();
+    let t = Tmux::start("hostile", &[dump.to_str().unwrap()], 160, 40);
+    t.tmux(&["set-option", "-g", "set-clipboard", "on"]);
+    let title = t.tmux(&["display-message", "-p", "-t", "t", "#{pane_title}"]);
+    // Waits for `text`, failing at once when a buffer or a title arrived meanwhile.
+    let wait = |text: &str| -> String {
+        let start = Instant::now();
+        loop {
+            assert_eq!(t.tmux(&["list-buffers"]), "", "a paste buffer was written through OSC 52");
+            assert_eq!(t.tmux(&["display-message", "-p", "-t", "t", "#{pane_title}"]), title, "the title changed");
+            let s = t.screen();
+            if s.contains(text) {
+                return s;
+            }
+            assert!(start.elapsed() < Duration::from_secs(120), "waited for {text:?}; screen:\n{s}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait("Leak suspects (1)");
+    // Every screen, and back to the first, so each is drawn after set-clipboard is on.
+    t.keys(&["2"]);
+    wait("instances    shallow");
+    t.keys(&["3", "Enter"]);
+    let s = wait("Leaking: YES");
+    assert!(s.contains("\\x1b]52;c;cHduZWQ=\\x07"), "{s}");
+    t.keys(&["i"]);
+    wait("history 1");
+    t.keys(&["Down", "Enter"]);
+    t.keys(&["4"]);
+    wait("object");
+    t.keys(&["Right", "Down", "Right", "Down", "Right"]);
+    t.keys(&["6"]);
+    wait("Nothing is being watched");
+    t.keys(&["1"]);
+    wait("Largest retained objects");
+    t.keys(&["?"]);
+    wait("Keys: Overview");
+    t.keys(&["Escape"]);
+    std::thread::sleep(Duration::from_millis(500));
+    wait("Largest retained objects");
+    t.keys(&["q"]);
 }
 
 #[test]

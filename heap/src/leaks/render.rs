@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
-use crate::fmt::hex;
+use crate::fmt::{hex, safe};
 use crate::hprof::RootKind;
 
 use super::inspect::Leaking;
@@ -104,9 +104,9 @@ fn kb(n: u64) -> String {
 fn what(heap: &Heap, n: crate::index::Node) -> String {
     let idx = &heap.index;
     match idx.as_class(n) {
-        Some(c) => format!("{} class", idx.classes[c.index()].name),
-        None if idx.class(n).is_array() => format!("{} array", idx.class(n).name),
-        None => format!("{} instance", idx.class(n).name),
+        Some(c) => format!("{} class", safe(&idx.classes[c.index()].name)),
+        None if idx.class(n).is_array() => format!("{} array", safe(&idx.class(n).name)),
+        None => format!("{} instance", safe(&idx.class(n).name)),
     }
 }
 
@@ -120,7 +120,7 @@ fn owner_simple(heap: &Heap, n: crate::index::Node) -> String {
     simple.trim_end_matches("[]").to_string()
 }
 
-/// One leak trace, drawn as LeakCanary draws it.
+/// One leak trace, drawn as LeakCanary draws it; names and reasons from the dump made [`safe`].
 pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "┬───");
@@ -133,8 +133,8 @@ pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
         let (head, pad) = if last { ("╰→ ", "\u{200b}     ") } else { ("├─ ", "│    ") };
         let _ = writeln!(out, "{head}{}", what(heap, t.node));
         let verdict = match t.leaking {
-            Leaking::Yes => format!("YES ({})", t.why),
-            Leaking::No => format!("NO ({})", t.why),
+            Leaking::Yes => format!("YES ({})", safe(&t.why)),
+            Leaking::No => format!("NO ({})", safe(&t.why)),
             Leaking::Unknown => "UNKNOWN".to_string(),
         };
         let _ = writeln!(out, "{pad}Leaking: {verdict}");
@@ -147,18 +147,20 @@ pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
             );
         }
         for l in &t.labels {
-            let _ = writeln!(out, "{pad}{l}");
+            let _ = writeln!(out, "{pad}{}", safe(l));
         }
         if let Some(r) = &t.reference {
             let is_static = t.reference_type == Some(ReferenceType::StaticField) && r.starts_with('.');
             let owner = owner_simple(heap, t.node);
+            let owner = safe(&owner);
+            let r = safe(r);
             let prefix = format!("│    ↓ {}", if is_static { "static " } else { "" });
             let (shown, name) = if let Some(f) = r.strip_prefix('.') {
                 (format!("{owner}.{f}"), f.to_string())
             } else if t.reference_type == Some(ReferenceType::Local) {
                 (format!("{owner}<Java Local>"), "<Java Local>".to_string())
             } else {
-                (format!("{owner}{r}"), r.clone())
+                (format!("{owner}{r}"), r.to_string())
             };
             let _ = writeln!(out, "{prefix}{shown}");
             if t.suspect_reference {
@@ -170,7 +172,8 @@ pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
     out
 }
 
-/// The whole LeakCanary-style report.
+/// The whole LeakCanary-style report, for people: every name, reason and value from the dump or
+/// the file system made [`safe`] (KOOM's and the `leaks` JSON stay exact).
 pub fn leakcanary_text(heap: &Heap, leaks: &[Leak], meta: &Metadata, file: &str, duration_ms: u128) -> String {
     let bar = "====================================";
     let mut out = String::new();
@@ -193,7 +196,7 @@ pub fn leakcanary_text(heap: &Heap, leaks: &[Leak], meta: &Metadata, file: &str,
                 let _ = writeln!(out, "Description: {}{bug}", lib.description);
             }
             let _ = writeln!(out, "Signature: {}", l.signature);
-            let _ = writeln!(out, "Rule: {} ({})", l.rule, l.reason);
+            let _ = writeln!(out, "Rule: {} ({})", l.rule, safe(&l.reason));
             out.push_str(&leak_trace_text(heap, l));
             out.push('\n');
         }
@@ -203,14 +206,14 @@ pub fn leakcanary_text(heap: &Heap, leaks: &[Leak], meta: &Metadata, file: &str,
     let count: usize = unreachable.iter().map(|l| l.instances.len()).sum();
     let _ = writeln!(out, "{count} UNREACHABLE OBJECTS\n");
     for l in unreachable {
-        let _ = writeln!(out, "{} x {} ({})", l.instances.len(), l.class, kb(l.retained_bytes));
+        let _ = writeln!(out, "{} x {} ({})", l.instances.len(), safe(&l.class), kb(l.retained_bytes));
     }
     let _ = writeln!(out, "{bar}\nMETADATA\n");
     for (k, v) in &meta.entries {
-        let _ = writeln!(out, "{k}: {v}");
+        let _ = writeln!(out, "{}: {}", safe(k), safe(v));
     }
     let _ = writeln!(out, "Analysis duration: {duration_ms} ms");
-    let _ = writeln!(out, "Heap dump file path: {file}");
+    let _ = writeln!(out, "Heap dump file path: {}", safe(file));
     let _ = writeln!(out, "Heap dump timestamp: {}", heap.index.header.timestamp_ms);
     let _ = writeln!(out, "{bar}");
     out

@@ -4,6 +4,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod build;
+pub mod hostile;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

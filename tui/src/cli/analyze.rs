@@ -124,7 +124,7 @@ pub fn report(
     let json = |v: serde_json::Value| -> anyhow::Result<()> {
         let mut s = serde_json::to_string_pretty(&v)?;
         s.push('\n');
-        super::print(&s)
+        super::print_json(&s)
     };
     match format {
         AnalyzeFormat::Json => {
@@ -144,8 +144,8 @@ pub fn report(
                 for g in growing {
                     s.push_str(&format!(
                         "  {} ({}) grew from {} to {} elements, retaining {} (was {})\n",
-                        g.path,
-                        g.class,
+                        heap::fmt::safe(&g.path),
+                        heap::fmt::safe(&g.class),
                         g.elements.0,
                         g.elements.1,
                         human_bytes(g.retained_bytes.1),
@@ -222,7 +222,7 @@ fn histogram_only(args: &Args) -> anyhow::Result<()> {
             });
             let mut s = serde_json::to_string_pretty(&v)?;
             s.push('\n');
-            super::print(&s)
+            super::print_json(&s)
         }
         _ => {
             let mut s = format!("{:>12} {:>12}  class\n", "instances", "shallow");

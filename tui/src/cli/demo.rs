@@ -70,8 +70,11 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         bail!("the demo program did not start: {line:?}");
     }
     let pid = jvm.0.id();
-    eprintln!("heaptui demo: LeakyCache (pid {pid}, -Xmx{}m) caches every request and never evicts.", args.heap_mb);
-    eprintln!("heaptui demo: watching it until KOOM's heap trigger fires...");
+    super::note(&format!(
+        "heaptui demo: LeakyCache (pid {pid}, -Xmx{}m) caches every request and never evicts.",
+        args.heap_mb
+    ));
+    super::note("heaptui demo: watching it until KOOM's heap trigger fires...");
     let device = bridge::device::LocalDevice;
     let agent = bridge::agent::Agent::deploy(&device)?;
     let mut triggers = agent::trigger::Triggers::new(agent::trigger::Config::default());
@@ -90,14 +93,14 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         };
         let events = triggers.feed(&sample);
         if let Some(h) = sample.java_heap {
-            eprintln!(
+            super::note(&format!(
                 "  {:>5.1}s  Java heap {:>10} of {:>10} (trigger at {}), RSS {}",
                 start.elapsed().as_secs_f64(),
                 heap::fmt::human_bytes(h.used),
                 heap::fmt::human_bytes(h.max),
                 triggers.heap_line(h.max).map_or("-".into(), heap::fmt::human_bytes),
                 heap::fmt::human_bytes(sample.rss_kb * 1024)
-            );
+            ));
         }
         fired = events.into_iter().next();
         fired.is_none() && start.elapsed().as_secs_f64() <= args.timeout
@@ -108,7 +111,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
             None => bail!("no trigger fired in {:.0} s", args.timeout),
         }
     };
-    eprintln!("heaptui demo: TRIGGER {}: {}", event.kind, event.message);
+    super::note(&format!("heaptui demo: TRIGGER {}: {}", event.kind, event.message));
     let request = crate::session::dump::DumpRequest {
         pid,
         query: "LeakyCache".into(),

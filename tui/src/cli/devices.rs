@@ -22,15 +22,17 @@ pub fn run(args: DevicesArgs) -> anyhow::Result<()> {
             "local": {"serial": "local", "state": "device", "model": host},
             "adb": note.as_deref().unwrap_or("ok"),
         });
-        return super::print(&format!("{v}\n"));
+        return super::print_json(&format!("{v}\n"));
     }
     let mut s = format!("{:<24} {:<14} model\n", "serial", "state");
+    use heap::fmt::safe;
     for d in &adb {
-        s.push_str(&format!("{:<24} {:<14} {}\n", d.serial, d.state, d.model.as_deref().unwrap_or("-")));
+        let model = d.model.as_deref().unwrap_or("-");
+        s.push_str(&format!("{:<24} {:<14} {}\n", safe(&d.serial), safe(&d.state.to_string()), safe(model)));
     }
-    s.push_str(&format!("{:<24} {:<14} {} (this machine)\n", "local", "device", host));
+    s.push_str(&format!("{:<24} {:<14} {} (this machine)\n", "local", "device", safe(&host)));
     if let Some(n) = note {
-        s.push_str(&format!("\nNo phones: {n}.\n"));
+        s.push_str(&format!("\nNo phones: {}.\n", safe(&n)));
     } else if adb.is_empty() {
         s.push_str("\nNo phones attached: plug one in with USB debugging on, or `adb connect HOST:PORT`.\n");
     }

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let v: Vec<serde_json::Value> = nodes.iter().map(|&n| heap.inspect_json(n)).collect();
             let mut s = serde_json::to_string_pretty(&v)?;
             s.push('\n');
-            super::print(&s)
+            super::print_json(&s)
         }
         Format::Text => {
             let mut s = String::new();

@@ -181,8 +181,22 @@ impl DeviceArgs {
     }
 }
 
-/// Writes `s` to stdout, reporting a closed pipe as an `io::Error`.
+/// Writes text for people to stdout, reporting a closed pipe as an `io::Error`. The text is made
+/// safe on its way ([`heap::fmt::safe_lines`]: newlines and tabs kept, every other control
+/// character shown escaped), whatever its strings came from; callers escape names where they put
+/// them in too, so a newline inside a name cannot start a line of its own.
 pub fn print(s: &str) -> anyhow::Result<()> {
+    write_out(&heap::fmt::safe_lines(s))
+}
+
+/// Writes machine output (JSON, as serde_json wrote it) to stdout: the same JSON value, with the
+/// control characters serde leaves raw written as `\u` escapes ([`heap::fmt::safe_json`]), so
+/// scripts read the exact strings and a terminal gets no control character either.
+pub fn print_json(s: &str) -> anyhow::Result<()> {
+    write_out(&heap::fmt::safe_json(s))
+}
+
+fn write_out(s: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     out.write_all(s.as_bytes())?;
@@ -190,7 +204,8 @@ pub fn print(s: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A note for people on stderr (what was written where).
+/// A one-line note for people on stderr (what was written where), made safe whole
+/// ([`heap::fmt::safe`]: a newline or tab from a name shows escaped too).
 pub fn note(s: &str) {
-    eprintln!("{s}");
+    eprintln!("{}", heap::fmt::safe(s));
 }

@@ -4,6 +4,7 @@
 use agent::protocol::Line;
 use anyhow::{bail, Context};
 use bridge::agent::Agent;
+use heap::fmt::safe;
 
 use crate::session;
 
@@ -137,7 +138,7 @@ impl Watch<'_> {
     fn ended(&self, pid: u32) -> anyhow::Result<()> {
         if self.args.json {
             let line = serde_json::json!({"type": "exit", "t": self.start.elapsed().as_secs_f64(), "pid": pid});
-            super::print(&format!("{line}\n"))
+            super::print_json(&format!("{line}\n"))
         } else {
             super::print(&format!("process {pid} ended\n"))
         }
@@ -154,12 +155,13 @@ impl Watch<'_> {
                 "threads": g.threads.iter().map(|(k, n)| serde_json::json!({"name": k, "count": n})).collect::<Vec<_>>(),
                 "fds_missing": g.fds_missing,
             });
-            return super::print(&format!("{v}\n"));
+            return super::print_json(&format!("{v}\n"));
         }
-        let top =
-            |v: &[(String, u64)]| v.iter().take(5).map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ");
+        let top = |v: &[(String, u64)]| {
+            v.iter().take(5).map(|(k, n)| format!("{n} {}", safe(k))).collect::<Vec<_>>().join(", ")
+        };
         let fds = match &g.fds_missing {
-            Some(why) => format!("unavailable ({why})"),
+            Some(why) => format!("unavailable ({})", safe(why)),
             None => top(&g.fds),
         };
         super::print(&format!("    threads: {}\n    fds: {fds}\n", top(&g.threads)))
@@ -190,9 +192,9 @@ impl Watch<'_> {
                 self.header = true;
                 out.push_str(&format!(
                     "monitoring {} ({}); thresholds: {}\n{:>7} {:>10} {:>10} {:>10} {:>10} {:>8} {:>6}\n",
-                    sample.name,
+                    safe(&sample.name),
                     sample.pid,
-                    session::triggers::describe(&self.triggers, sample),
+                    safe(&session::triggers::describe(&self.triggers, sample)),
                     "t",
                     "java used",
                     "java max",
@@ -219,22 +221,23 @@ impl Watch<'_> {
                 self.told = told;
             }
             for e in &events {
-                out.push_str(&format!("  TRIGGER {}: {}\n", e.kind, e.message));
+                out.push_str(&format!("  TRIGGER {}: {}\n", e.kind, safe(&e.message)));
             }
         }
-        super::print(&out)?;
+        if args.json {
+            super::print_json(&out)?;
+        } else {
+            super::print(&out)?;
+        }
         if let (true, false, Some(e)) = (args.auto_dump, self.dumped, events.first()) {
             self.dumped = true;
             let path = dump(e.kind)?;
-            let line = if args.json {
-                format!(
-                    "{}\n",
-                    serde_json::json!({"type": "dump", "t": self.start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path})
-                )
+            if args.json {
+                let v = serde_json::json!({"type": "dump", "t": self.start.elapsed().as_secs_f64(), "trigger": e.kind, "path": path});
+                super::print_json(&format!("{v}\n"))?;
             } else {
-                format!("  DUMPED to {}\n", path.display())
-            };
-            super::print(&line)?;
+                super::print(&format!("  DUMPED to {}\n", safe(&path.display().to_string())))?;
+            }
         }
         Ok(events.iter().any(|e| matches!(e.kind, agent::trigger::Kind::Threads | agent::trigger::Kind::Fds)))
     }
@@ -286,7 +289,7 @@ fn provenance(s: &agent::sample::Sample) -> String {
         out.push_str(&format!("  read: {}\n", from.join(", ")));
     }
     for m in &s.missing {
-        out.push_str(&format!("  unavailable: {}: {}\n", m.field, m.why));
+        out.push_str(&format!("  unavailable: {}: {}\n", m.field, safe(&m.why)));
     }
     out
 }

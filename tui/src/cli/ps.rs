@@ -20,7 +20,7 @@ pub fn run(args: PsArgs) -> anyhow::Result<()> {
             s.push_str(&serde_json::to_string(p)?);
             s.push('\n');
         }
-        return super::print(&s);
+        return super::print_json(&s);
     }
     let mut s = format!("{:>8} {:>10}  {:<4} {:<16} command\n", "pid", "rss", "jvm", "name");
     for p in &list {
@@ -29,7 +29,7 @@ pub fn run(args: PsArgs) -> anyhow::Result<()> {
             p.pid,
             heap::fmt::human_bytes(p.rss_kb * 1024),
             if p.jvm { "yes" } else { "" },
-            p.name,
+            heap::fmt::safe(&p.name),
             heap::fmt::shorten(&p.cmdline, 80)
         ));
     }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use heap::fmt::{hex, human_bytes};
+use heap::fmt::{hex, human_bytes, safe};
 use heap::leaks::Leak;
 use heap::{ClassId, Heap, Node};
 
@@ -34,7 +34,8 @@ pub enum Rows<'a> {
     Object(Node),
 }
 
-/// The rows as text.
+/// The rows as text, for people: names from the dump made [`safe`] (tabs and newlines are the
+/// file's own).
 pub fn text(s: &Shown<'_>) -> String {
     let heap = s.heap;
     let mut out = String::new();
@@ -44,7 +45,7 @@ pub fn text(s: &Shown<'_>) -> String {
             out = heap.analyze_text(&file, 50, s.leaks);
         }
         Rows::Instances { class, nodes } => {
-            let _ = writeln!(out, "instances of {}", heap.index.classes[class.index()].name);
+            let _ = writeln!(out, "instances of {}", safe(&heap.index.classes[class.index()].name));
             for &n in *nodes {
                 let _ = writeln!(
                     out,
@@ -58,7 +59,7 @@ pub fn text(s: &Shown<'_>) -> String {
         Rows::Classes(rows) => {
             let _ = writeln!(out, "instances\tshallow\tretained\tclass");
             for r in *rows {
-                let _ = writeln!(out, "{}\t{}\t{}\t{}", r.instances, r.shallow, r.retained, r.name);
+                let _ = writeln!(out, "{}\t{}\t{}\t{}", r.instances, r.shallow, r.retained, safe(&r.name));
             }
         }
         Rows::Leaks => {
@@ -71,7 +72,7 @@ pub fn text(s: &Shown<'_>) -> String {
                     out,
                     "{}{} {} {}",
                     "  ".repeat(r.depth),
-                    heap.display_class(r.node),
+                    safe(&heap.display_class(r.node)),
                     hex(heap.index.id(r.node)),
                     human_bytes(heap.dominators.retained(r.node))
                 );

@@ -346,8 +346,11 @@ impl App {
 
     fn export(&mut self) -> Vec<Effect> {
         let Some(shown) = self.shown() else { return Vec::new() };
-        let contents = super::export::text(&shown);
-        let json = serde_json::to_string_pretty(&super::export::json(&shown)).ok();
+        // Files people `cat`: the text made safe as the headless commands make it, the JSON exact.
+        let contents = heap::fmt::safe_lines(&super::export::text(&shown)).into_owned();
+        let json = serde_json::to_string_pretty(&super::export::json(&shown))
+            .ok()
+            .map(|j| heap::fmt::safe_json(&j).into_owned());
         let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
         vec![Effect::Export { stem, contents, json }]
     }

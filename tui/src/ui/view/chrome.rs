@@ -54,6 +54,8 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if let Some(s) = &app.status {
         left.push_str(&format!(" · {s}"));
     }
+    // The dump's class name, the filter typed, an error: escaped before it is measured.
+    let mut left = super::common::safe(left).into_owned();
     let right = "? help  q quit ";
     let width = area.width as usize;
     let room = width.saturating_sub(right.chars().count());

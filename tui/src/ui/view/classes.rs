@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Block, Row, Table};
 use ratatui::Frame;
 
-use super::common::selected_style;
+use super::common::{row, selected_style};
 use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Row::new(["id".to_string(), format!("{:>10}", "shallow"), format!("{:>10}", "retained"), "reach".into()])
                 .style(app.theme.header);
         let rows = nodes.iter().enumerate().skip(cur.offset).take(height).map(|(i, &n)| {
-            Row::new([
+            row([
                 hex(heap.index.id(n)),
                 format!("{:>10}", human_bytes(heap.index.shallow_size(n))),
                 format!("{:>10}", human_bytes(heap.dominators.retained(n))),
@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     ])
     .style(app.theme.header);
     let rows = app.classes.rows.iter().enumerate().skip(app.classes.cursor.offset).take(height).map(|(i, r)| {
-        Row::new([
+        row([
             format!("{:>10}", r.instances),
             format!("{:>10}", human_bytes(r.shallow)),
             format!("{:>10}", human_bytes(r.retained)),

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
 
-use super::common::{bar, selected_style};
+use super::common::{bar, row, selected_style};
 use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -28,7 +28,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         };
         let label =
             format!("{}{marker}{} {}", "  ".repeat(r.depth), heap.display_class(r.node), hex(heap.index.id(r.node)));
-        Row::new([
+        row([
             format!("{:>10}", human_bytes(retained)),
             format!("{:>5.1}% {}", retained as f64 * 100.0 / total as f64, bar(retained, total, 8)),
             shorten(&label, width.saturating_sub(29)),

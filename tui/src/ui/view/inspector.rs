@@ -3,11 +3,12 @@
 
 use heap::fmt::{hex, human_bytes};
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::style::Style;
+use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::common::selected_style;
+use super::common::{line, selected_style, span};
 use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -25,22 +26,22 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let d = &heap.dominators;
     let width = area.width as usize;
     let mut lines: Vec<Line<'_>> = vec![
-        Line::from(vec![
-            Span::styled(heap.display_class(n), t.header),
-            Span::styled(format!(" {}", hex(idx.id(n))), t.dim),
-        ]),
-        Line::raw(format!(
-            "heap {} · shallow {} · retained {} in {} objects · {:?}{}",
-            idx.heaps.get(idx.heap_of(n)).map_or("default", |h| h.name.as_str()),
-            human_bytes(idx.shallow_size(n)),
-            human_bytes(d.retained(n)),
-            d.retained_count(n),
-            d.reach(n),
-            match heap.native_size(n) {
-                0 => String::new(),
-                b => format!(" · native {}", human_bytes(b)),
-            }
-        )),
+        Line::from(vec![span(heap.display_class(n), t.header), span(format!(" {}", hex(idx.id(n))), t.dim)]),
+        line(
+            format!(
+                "heap {} · shallow {} · retained {} in {} objects · {:?}{}",
+                idx.heaps.get(idx.heap_of(n)).map_or("default", |h| h.name.as_str()),
+                human_bytes(idx.shallow_size(n)),
+                human_bytes(d.retained(n)),
+                d.retained_count(n),
+                d.reach(n),
+                match heap.native_size(n) {
+                    0 => String::new(),
+                    b => format!(" · native {}", human_bytes(b)),
+                }
+            ),
+            Style::default(),
+        ),
     ];
     let roots = heap.root_kinds(n);
     if !roots.is_empty() {
@@ -48,7 +49,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.push(Line::styled(format!("GC root: {}", names.join(", ")), t.accent));
     }
     if let Some(s) = idx.string_value(n) {
-        lines.push(Line::raw(format!("value: {:?}", s.chars().take(width.saturating_sub(10)).collect::<String>())));
+        lines.push(line(
+            format!("value: {:?}", s.chars().take(width.saturating_sub(10)).collect::<String>()),
+            Style::default(),
+        ));
     }
     // Link rows, in the order `inspector_links` lists them.
     let mut link = 0usize;
@@ -59,7 +63,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         if link == sel {
             selected_line = lines.len();
         }
-        lines.push(Line::styled(text, style));
+        lines.push(line(text, style));
         link += 1;
     };
     lines.push(Line::styled("Fields", t.header));
@@ -79,7 +83,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         if target.is_some() {
             link_line(&mut lines, text);
         } else {
-            lines.push(Line::styled(text, t.text));
+            lines.push(line(text, t.text));
         }
     }
     if idx.class(n).kind == heap::index::classes::ClassKind::ObjectArray {

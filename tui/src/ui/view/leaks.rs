@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Row, Table};
 use ratatui::Frame;
 
-use super::common::selected_style;
+use super::common::{line, row, selected_style, span};
 use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -37,7 +37,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let width = (area.width as usize).saturating_sub(36).max(10);
         let rows = l.leaks.iter().enumerate().skip(app.leaks.cursor.offset).take(height).map(|(i, k)| {
             let kind = format!("{:?}", k.kind).to_lowercase();
-            Row::new([
+            row([
                 kind,
                 format!("{:>10}", human_bytes(k.retained_bytes)),
                 format!("{:>5}", k.instances.len()),
@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     };
     let Some(leak) = l.leaks.get(app.leaks.cursor.selected) else { return };
-    let mut lines: Vec<Line<'_>> = vec![Line::styled(format!("{} ({})", leak.reason, leak.rule), t.header)];
+    let mut lines: Vec<Line<'_>> = vec![line(format!("{} ({})", leak.reason, leak.rule), t.header)];
     if let Some(lib) = leak.library {
         lines.push(Line::styled(format!("library leak: {} {} — {}", lib.pattern(), lib.bug, lib.description), t.dim));
     }
@@ -70,17 +70,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         }
         lines.push(Line::from(vec![
             Span::raw(head),
-            Span::styled(heap.display_class(step.node), selected_style(app, i == tc.selected)),
+            span(heap.display_class(step.node), selected_style(app, i == tc.selected)),
             Span::styled(format!(" {}", hex(heap.index.id(step.node))), t.dim),
         ]));
         let pad = if last { "     " } else { "│    " };
-        lines.push(Line::from(vec![Span::raw(pad), Span::raw("Leaking: "), Span::styled(verdict, style)]));
+        lines.push(Line::from(vec![Span::raw(pad), Span::raw("Leaking: "), span(verdict, style)]));
         for label in &step.labels {
-            lines.push(Line::styled(format!("{pad}{label}"), t.dim));
+            lines.push(line(format!("{pad}{label}"), t.dim));
         }
         if let Some(r) = &step.reference {
             let s = if step.suspect_reference { t.suspect } else { t.text };
-            lines.push(Line::from(vec![Span::raw(format!("{pad}↓ ")), Span::styled(r.clone(), s)]));
+            lines.push(Line::from(vec![Span::raw(format!("{pad}↓ ")), span(r.as_str(), s)]));
         }
     }
     lines.push(Line::styled(

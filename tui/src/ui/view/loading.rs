@@ -63,7 +63,7 @@ pub fn error(frame: &mut Frame<'_>, area: Rect, app: &App, e: &str) {
     let text = vec![
         Line::styled("The dump could not be opened", app.theme.error),
         Line::raw(""),
-        Line::raw(e.to_string()),
+        super::common::line(e, Style::default()),
         Line::raw(""),
         Line::styled("q quits", app.theme.dim),
     ];

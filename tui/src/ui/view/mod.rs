@@ -2,7 +2,7 @@
 
 mod chrome;
 mod classes;
-mod common;
+pub mod common;
 mod dominators;
 mod help;
 mod inspector;
@@ -18,8 +18,14 @@ use ratatui::Frame;
 use crate::ui::model::{App, Load};
 use crate::ui::screen::Screen;
 
-/// Draws the whole UI.
+/// Draws the whole UI, then [`common::scrub`]s the frame: whatever a screen put there, no cell
+/// sends a control character.
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
+    screens(frame, app);
+    common::scrub(frame.buffer_mut());
+}
+
+fn screens(frame: &mut Frame<'_>, app: &App) {
     let [tabs, body, status] =
         Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
     chrome::tabs(frame, tabs, app);

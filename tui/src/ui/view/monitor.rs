@@ -6,10 +6,11 @@ use heap::fmt::human_bytes;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::symbols::Marker;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph};
 use ratatui::Frame;
 
+use super::common::{self, span};
 use crate::ui::model::App;
 use crate::ui::theme::Theme;
 
@@ -45,13 +46,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     let mut lines = vec![
         Line::from(vec![
-            Span::styled(format!("{} ({}) on {}", name, m.target.pid, m.target.device()), theme.header),
-            Span::raw(format!("  {state}")),
+            span(format!("{} ({}) on {}", name, m.target.pid, m.target.device()), theme.header),
+            span(format!("  {state}"), Style::default()),
         ]),
-        Line::styled(format!("thresholds: {}", m.describe()), theme.dim),
+        common::line(format!("thresholds: {}", m.describe()), theme.dim),
     ];
     lines.push(match &m.editing {
-        Some(spec) => Line::raw(format!("new thresholds (Enter applies, Esc cancels): {}", spec.shown(true))),
+        Some(spec) => {
+            common::line(format!("new thresholds (Enter applies, Esc cancels): {}", spec.shown(true)), Style::default())
+        }
         None => Line::styled("a auto-dump · t thresholds · d dump now", theme.dim),
     });
     frame.render_widget(Paragraph::new(lines), head);
@@ -149,7 +152,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         .take(inner.height as usize)
         .map(|(t, e)| {
             let style = if e.starts_with("TRIGGER") { theme.error } else { Style::default() };
-            Line::styled(format!("{t:>7.1}s  {e}"), style)
+            common::line(format!("{t:>7.1}s  {e}"), style)
         })
         .collect();
     frame.render_widget(Paragraph::new(shown), inner);
@@ -181,7 +184,9 @@ fn chart(frame: &mut Frame<'_>, area: Rect, theme: &Theme, title: &str, unit: &s
         .collect();
     let label = |v: f64| if unit.is_empty() { format!("{v:.0}") } else { format!("{v:.0} {unit}") };
     let chart = Chart::new(datasets)
-        .block(Block::default().borders(Borders::ALL).title(title.to_string()).border_style(theme.dim))
+        .block(
+            Block::default().borders(Borders::ALL).title(common::line(title, Style::default())).border_style(theme.dim),
+        )
         .x_axis(Axis::default().bounds([x0, x1]).labels([format!("{x0:.0}s"), format!("{x1:.0}s")]).style(theme.dim))
         .y_axis(Axis::default().bounds([0.0, y1]).labels(["0".to_string(), label(y1)]).style(theme.dim));
     frame.render_widget(chart, area);

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::common::bar;
+use super::common::{bar, span};
 use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     lines.push(Line::styled("Heaps", t.header));
     for (name, objects, bytes) in &l.heap_totals {
         lines.push(Line::from(vec![
-            Span::raw(format!("  {name:<8} ")),
+            span(format!("  {name:<8} "), Style::default()),
             Span::styled(bar(*bytes, total, barw), Style::default().fg(t.bar)),
             Span::raw(format!(" {:>10} {objects:>10} objects", human_bytes(*bytes))),
         ]));

@@ -1,0 +1,124 @@
+//! Hostile input built by code: a heap dump whose names and strings carry terminal control
+//! sequences, for the tests that check nothing heaptui prints or draws sends them. Written with
+//! the engine tests' HPROF writer (`heap/tests/common/builder.rs`), never edited by hand.
+
+#[path = "../../../heap/tests/common/builder.rs"]
+#[allow(dead_code)]
+mod builder;
+
+use builder::{Builder, BOOL, OBJ};
+
+/// OSC 52: set the clipboard (to "pwned", base64), ended by BEL.
+pub const CLIPBOARD: &str = "\x1b]52;c;cHduZWQ=\x07";
+/// CSI 2 J: clear the screen.
+pub const CLEAR: &str = "\x1b[2J";
+/// OSC 0: set the window title, ended by BEL.
+pub const TITLE: &str = "\x1b]0;owned\x07";
+/// C1 CSI (U+009B) `31m`: red, on terminals that take 8-bit controls.
+pub const C1: &str = "\u{9b}31m";
+/// RIGHT-TO-LEFT OVERRIDE: what follows reads backwards.
+pub const BIDI: &str = "\u{202e}gpj.exe";
+
+/// Every sequence above, one after the other, with a newline and a tab.
+pub fn payload() -> String {
+    format!("{CLIPBOARD}{CLEAR}{TITLE}{C1}{BIDI}\n\t")
+}
+
+/// What `heap::fmt::safe` shows for the start of [`payload`]: the proof it was escaped, not dropped.
+pub const SHOWN: &str = "\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J";
+
+/// The names and strings [`dump`] holds, each carrying [`payload`].
+pub struct Names {
+    /// An `android.app.Activity` subclass, destroyed and still reachable (a leak suspect).
+    pub activity: String,
+    /// A class whose static field holds the activity (the leak's GC root).
+    pub holder: String,
+    /// The activity's field holding [`Names::string`].
+    pub field: String,
+    /// The holder's static field.
+    pub static_field: String,
+    /// A `java.lang.String` value.
+    pub string: String,
+    /// A `java.lang.Thread`'s name (a thread-object root).
+    pub thread: String,
+}
+
+impl Names {
+    /// The names, each with the payload inside.
+    pub fn new() -> Names {
+        let p = payload();
+        Names {
+            activity: format!("com.evil.{p}Activity"),
+            holder: format!("com.evil.Holder{p}"),
+            field: format!("field{p}"),
+            static_field: format!("leaked{p}"),
+            string: format!("a string {p}from a chat message"),
+            thread: format!("worker-{p}1"),
+        }
+    }
+}
+
+impl Default for Names {
+    fn default() -> Names {
+        Names::new()
+    }
+}
+
+/// The id of the destroyed activity instance in [`dump`].
+pub const ACTIVITY_ID: u32 = 0x2000;
+/// The id of the String [`Names::string`] in [`dump`].
+pub const STRING_ID: u32 = 0x3000;
+
+/// A small HPROF 1.0.2 dump (4-byte ids) holding [`Names`]: the activity (its `mDestroyed` true)
+/// with the hostile field pointing to the hostile String, held by the hostile static field of a
+/// sticky class, and a thread object named with the payload.
+pub fn dump() -> Vec<u8> {
+    let n = Names::new();
+    let mut b = Builder::new("1.0.2");
+    // Field name strings.
+    b.string(0x1001, "value");
+    b.string(0x1002, "mDestroyed");
+    b.string(0x1003, &n.field);
+    b.string(0x1004, &n.static_field);
+    b.string(0x1005, "name");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x110, "java.lang.String", 0x100, &[(0x1001, OBJ)]);
+    b.class(0x120, "android.app.Activity", 0x100, &[(0x1002, BOOL)]);
+    b.class(0x130, &n.activity, 0x120, &[(0x1003, OBJ)]);
+    b.class_with_static(0x140, &n.holder, 0x100, &[], 0x1004, ACTIVITY_ID);
+    b.class(0x150, "java.lang.Thread", 0x100, &[(0x1005, OBJ)]);
+    // The activity: its own field (the String), then Activity's (mDestroyed = true).
+    let mut data = STRING_ID.to_be_bytes().to_vec();
+    data.push(1);
+    b.instance_raw(ACTIVITY_ID, 0x130, &data);
+    string(&mut b, STRING_ID, 0x3100, &n.string);
+    b.instance(0x4000, 0x150, &[0x4100]);
+    string(&mut b, 0x4100, 0x4200, &n.thread);
+    // Roots: the holder class (sticky), the thread object.
+    b.raw(&[0x05]).raw(&0x140u32.to_be_bytes());
+    b.raw(&[0x08]).raw(&0x4000u32.to_be_bytes()).raw(&1u32.to_be_bytes()).raw(&0u32.to_be_bytes());
+    b.finish()
+}
+
+/// A `java.lang.String` `id` whose `char[]` `chars` holds `s` (UTF-16, big-endian).
+fn string(b: &mut Builder, id: u32, chars: u32, s: &str) {
+    b.instance(id, 0x110, &[chars]);
+    let units: Vec<u16> = s.encode_utf16().collect();
+    b.raw(&[0x23]).raw(&chars.to_be_bytes()).raw(&0u32.to_be_bytes()).raw(&(units.len() as u32).to_be_bytes());
+    b.raw(&[5]);
+    let data: Vec<u8> = units.iter().flat_map(|u| u.to_be_bytes()).collect();
+    b.raw(&data);
+}
+
+/// The control characters in `text` a terminal could act on (C0 but `\n`, and `\t` when
+/// `tabs`; DEL; C1; bidi overrides and isolates), with their byte offsets: empty when it is safe.
+pub fn unsafe_chars(text: &str, tabs: bool) -> Vec<(usize, char)> {
+    text.char_indices()
+        .filter(|&(_, c)| {
+            let c0 = c < ' ' && c != '\n' && !(tabs && c == '\t');
+            c0 || ('\x7f'..='\u{9f}').contains(&c)
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+        })
+        .collect()
+}
