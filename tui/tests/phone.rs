@@ -19,6 +19,21 @@ fn heaptui(server: &AdbServer, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// What a successful `heaptui dump` stored: its sidecar, and the number of `LeakyCache$Session`
+/// instances `analyze` counts in the dump.
+fn stored_dump(out: &std::process::Output) -> (serde_json::Value, u64) {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", &path, "--format", "json", "--top", "100"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").cloned();
+    (side, row.and_then(|r| r["instances"].as_u64()).unwrap_or(0))
+}
+
 fn json_lines(out: &std::process::Output) -> Vec<serde_json::Value> {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
@@ -554,18 +569,10 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
         .env("XDG_DATA_HOME", &xdg)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    let (side, sessions) = stored_dump(&out);
     assert_eq!(side["method"], "am", "{side}");
     assert!(side["sample"]["fds"].is_null(), "{side}");
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["analyze", &path, "--format", "json", "--top", "100"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let sessions = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap();
-    assert_eq!(sessions["instances"], 2000);
+    assert_eq!(sessions, 2000);
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }
 
@@ -633,17 +640,9 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     assert!(why["why"].as_str().unwrap().contains("not debuggable"), "{why}");
 
     let out = run(&["dump", "-s", &phone.serial(), &pid]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    let (side, sessions) = stored_dump(&out);
     assert_eq!((side["method"].as_str(), side["sdk"].as_u64()), (Some("am"), Some(u64::from(sdk))), "{side}");
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["analyze", &path, "--format", "json", "--top", "100"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let sessions = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "LeakyCache$Session").unwrap();
-    assert_eq!(sessions["instances"], 2000);
+    assert_eq!(sessions, 2000);
     if !shell_v2 {
         // A streamed dump needs stdout and stderr apart: refused, with the way out.
         let out = run(&["dump", "-s", &phone.serial(), &pid, "--stream"]);
