@@ -230,6 +230,17 @@ impl Sampler {
         let bits = self.bits(&p);
         s.bits = bits.as_ref().ok().map(|b| b.0);
         note(&mut s, Field::Bits, bits.map(|b| b.1));
+        // A figure one way failed to read and another way read is not missing.
+        let present = |s: &Sample, f: Field| match f {
+            Field::PssKb => s.pss_kb.is_some(),
+            Field::Fds => s.fds.is_some(),
+            Field::FdLimit => s.fd_limit.is_some(),
+            Field::Bits => s.bits.is_some(),
+            Field::JavaHeap | Field::HeapLimit => s.java_heap.is_some(),
+            Field::Objects => s.objects.is_some(),
+        };
+        let missing = std::mem::take(&mut s.missing);
+        s.missing = missing.into_iter().filter(|m| !present(&s, m.field)).collect();
         s.missing.sort_by_key(|m| m.field);
         Ok(s)
     }
