@@ -67,11 +67,11 @@ pub fn connect(pid: u32, timeout: Duration) -> Result<UnixStream, AttachError> {
     // The trigger file: the JVM looks in its working directory, then in /tmp.
     let name = format!(".attach_pid{}", ns_pid(pid));
     let cwd = PathBuf::from(format!("/proc/{pid}/cwd")).join(&name);
-    let trigger = match std::fs::File::create(&cwd) {
-        Ok(_) => cwd,
+    let trigger = match new_trigger(&cwd) {
+        Ok(()) => cwd,
         Err(_) => {
             let t = tmp_of(pid).join(&name);
-            std::fs::File::create(&t).map_err(|e| AttachError::Io(format!("cannot create {}", t.display()), e))?;
+            new_trigger(&t).map_err(|e| AttachError::Io(format!("cannot create {}", t.display()), e))?;
             t
         }
     };
@@ -94,6 +94,20 @@ pub fn connect(pid: u32, timeout: Duration) -> Result<UnixStream, AttachError> {
 
 /// Removes the trigger file however `connect` ends. (Not `tempfile::TempPath`: the agent is pushed
 /// to phones and keeps its dependencies to serde and libc.)
+/// Creates the attach trigger file, new: never through a link someone planted at its name (that
+/// would truncate the link's target), never one that is there already (another user's: it is not
+/// ours to remove afterwards). The JVM only asks whether it exists.
+fn new_trigger(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .mode(0o600)
+        .open(path)
+        .map(drop)
+}
+
 struct RemoveOnDrop<'a>(&'a Path);
 
 impl Drop for RemoveOnDrop<'_> {

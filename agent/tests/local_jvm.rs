@@ -101,3 +101,40 @@ fn trigger_events_follow_their_sample() {
     let bad = agent(&["sample", "--pid", "1", "--trigger", "bogus=1"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// A link planted where the attach trigger file goes (`.attach_pid<pid>` in the JVM's working
+/// directory) is not followed: its target keeps its bytes, the dump still happens (the trigger
+/// goes to the JVM's `/tmp` instead), and the link is left as it was.
+#[test]
+fn a_planted_trigger_link_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir(&cwd).unwrap();
+    let mut jvm = Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "200", "60"])
+        .current_dir(&cwd)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let pid = jvm.id();
+    let victim = dir.path().join("precious.txt");
+    std::fs::write(&victim, b"precious").unwrap();
+    let link = cwd.join(format!(".attach_pid{pid}"));
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+
+    let out_file = dir.path().join("out.hprof");
+    let out = agent(&["dump", "--pid", &pid.to_string(), "--out", out_file.to_str().unwrap(), "--mode", "none"]);
+    let _ = jvm.kill();
+    let _ = jvm.wait();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::read(&out_file).unwrap().starts_with(b"JAVA PROFILE 1.0.2"));
+    assert!(!Path::new(&format!("/tmp/.attach_pid{pid}")).exists());
+}
