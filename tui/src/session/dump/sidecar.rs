@@ -93,16 +93,21 @@ pub struct Transfer {
     pub streamed: bool,
 }
 
-/// Writes the sidecar `NAME.json` beside the dump (under a temporary name, then renamed; an
-/// existing one is left alone).
+/// Writes the sidecar `NAME.json` beside the dump: under a temporary name only its owner reads,
+/// then hard-linked to its name, which never replaces a file (an existing one is left alone,
+/// whoever put it there and whenever).
 pub(super) fn write_sidecar(dir: &Path, name: &str, sidecar: &Sidecar) -> anyhow::Result<()> {
     let side = dir.join(format!("{name}.json"));
-    if !side.exists() {
-        let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
-        let text = serde_json::to_string_pretty(sidecar)?;
-        std::io::Write::write_all(&mut private_file(&tmp_side)?, format!("{text}\n").as_bytes())
-            .with_context(|| tmp_side.display().to_string())?;
-        std::fs::rename(&tmp_side, &side).with_context(|| side.display().to_string())?;
-    }
-    Ok(())
+    let tmp_side = dir.join(format!(".{name}.json.{}.tmp", std::process::id()));
+    let text = serde_json::to_string_pretty(sidecar)?;
+    let written = private_file(&tmp_side).and_then(|mut f| {
+        std::io::Write::write_all(&mut f, format!("{text}\n").as_bytes())
+            .with_context(|| tmp_side.display().to_string())
+    });
+    let linked = written.and_then(|()| match std::fs::hard_link(&tmp_side, &side) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e).with_context(|| side.display().to_string()),
+        _ => Ok(()),
+    });
+    let _ = std::fs::remove_file(&tmp_side);
+    linked
 }
