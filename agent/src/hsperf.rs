@@ -97,6 +97,10 @@ pub fn pids() -> std::collections::HashSet<u32> {
         .collect()
 }
 
+/// The largest counters file read: HotSpot's is 32 KiB by default (`-XX:PerfDataMemorySize`),
+/// rounded up to pages; this leaves room for any setting and none for a planted giant.
+pub const MAX_PERF_DATA: u64 = 16 << 20;
+
 /// Java heap use of a HotSpot JVM, as `jstat -gc` sums it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JavaHeap {
@@ -108,9 +112,29 @@ pub struct JavaHeap {
 }
 
 impl Counters {
-    /// Reads the counters of the file at `path`.
-    pub fn read(path: &Path) -> std::io::Result<Result<Counters, PerfError>> {
-        Ok(parse(&std::fs::read(path)?))
+    /// Reads the counters of the file at `path`, which must be what a JVM of user `owner` writes:
+    /// a regular file (not a link: opened with `O_NOFOLLOW`; not a FIFO or a device: opened
+    /// without blocking and checked before reading), owned by `owner`, at most
+    /// [`MAX_PERF_DATA`] bytes. Anyone can create a directory `/tmp/hsperfdata_NAME`; a file
+    /// there is trusted only when it is the target's own.
+    pub fn read(path: &Path, owner: u32) -> std::io::Result<Result<Counters, PerfError>> {
+        use std::io::Read;
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)?;
+        let md = f.metadata()?;
+        let refuse = |why: String| Err(std::io::Error::other(format!("{}: {why}", path.display())));
+        if !md.is_file() {
+            return refuse("not a regular file".into());
+        }
+        if md.uid() != owner {
+            return refuse(format!("owned by uid {}, not the process's {owner}", md.uid()));
+        }
+        if md.len() > MAX_PERF_DATA {
+            return refuse(format!("{} bytes, more than a JVM's counters ({MAX_PERF_DATA} at most)", md.len()));
+        }
+        let mut bytes = Vec::with_capacity(md.len() as usize);
+        f.take(MAX_PERF_DATA).read_to_end(&mut bytes)?;
+        Ok(parse(&bytes))
     }
 
     fn long(&self, name: &str) -> u64 {
@@ -168,5 +192,29 @@ mod tests {
         }
         b.resize(96, 0);
         assert_eq!(parse(&b).err(), Some(PerfError::Truncated));
+    }
+
+    /// A FIFO (which would block a plain read forever), a link to `/dev/zero` (endless), another
+    /// user's file and an oversized one are refused at once, without reading them.
+    #[test]
+    fn only_the_processes_own_regular_file_is_read() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let me = std::fs::metadata(dir.path()).unwrap().uid();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(Counters::read(&fifo, me).unwrap_err().to_string().contains("not a regular file"));
+        let zero = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert!(Counters::read(&zero, me).is_err());
+        let big = dir.path().join("big");
+        std::fs::File::create(&big).unwrap().set_len(MAX_PERF_DATA + 1).unwrap();
+        assert!(Counters::read(&big, me).unwrap_err().to_string().contains("more than"));
+        let small = dir.path().join("small");
+        std::fs::write(&small, b"not perf data").unwrap();
+        assert_eq!(Counters::read(&small, me).unwrap().err(), Some(PerfError::BadMagic));
+        assert!(Counters::read(&small, me + 1).unwrap_err().to_string().contains("owned by uid"));
     }
 }

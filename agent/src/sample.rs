@@ -290,8 +290,11 @@ impl Sampler {
     /// PSS, the Java heap and the app's objects, with what could not be read.
     fn read_slow(&mut self, p: &Proc) -> Slow {
         let mut slow = Slow::default();
+        // The counters are trusted only when the process's own uid wrote them.
+        let owner = std::fs::metadata(p.dir()).map(|m| std::os::unix::fs::MetadataExt::uid(&m));
         let hsperf = crate::hsperf::find(self.pid)
-            .and_then(|path| Counters::read(&path).ok())
+            .zip(owner.ok())
+            .and_then(|(path, owner)| Counters::read(&path, owner).ok())
             .and_then(|c| c.ok())
             .and_then(|c| c.java_heap());
         if let Some(heap) = hsperf {
