@@ -138,3 +138,49 @@ fn a_planted_trigger_link_is_not_followed() {
     assert!(std::fs::read(&out_file).unwrap().starts_with(b"JAVA PROFILE 1.0.2"));
     assert!(!Path::new(&format!("/tmp/.attach_pid{pid}")).exists());
 }
+
+/// A socket planted at a process's attach name (`/tmp/.java_pid<pid>`) is never spoken to: not
+/// for a process that is not a JVM (the libjvm check comes first), and not for a JVM while the
+/// socket is another user's (the JVM's own replaces it, and that one is used).
+#[test]
+fn a_planted_attach_socket_is_not_spoken_to() {
+    use std::os::unix::net::UnixListener;
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("out.hprof");
+    let out_arg = out_file.to_str().unwrap();
+
+    let mut sleep = Command::new("sleep").arg("30").spawn().unwrap();
+    let path = format!("/tmp/.java_pid{}", sleep.id());
+    let planted = UnixListener::bind(&path).unwrap();
+    planted.set_nonblocking(true).unwrap();
+    let out = agent(&["dump", "--pid", &sleep.id().to_string(), "--out", out_arg, "--method", "attach"]);
+    let _ = sleep.kill();
+    let _ = sleep.wait();
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains("is not a HotSpot JVM"), "{said}");
+    assert!(planted.accept().is_err(), "the planted socket was connected to");
+    let _ = std::fs::remove_file(&path);
+
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
+    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    let mut jvm = Command::new("java")
+        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
+        .arg(dir.path())
+        .args(["LeakyCache", "200", "60"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let path = format!("/tmp/.java_pid{}", jvm.id());
+    let planted = UnixListener::bind(&path).unwrap();
+    planted.set_nonblocking(true).unwrap();
+    std::os::unix::fs::chown(&path, Some(12345), Some(12345)).unwrap();
+    let out = agent(&["dump", "--pid", &jvm.id().to_string(), "--out", out_arg, "--mode", "none"]);
+    let _ = jvm.kill();
+    let _ = jvm.wait();
+    let _ = std::fs::remove_file(&path);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(planted.accept().is_err(), "the planted socket was connected to");
+    assert!(std::fs::read(&out_file).unwrap().starts_with(b"JAVA PROFILE 1.0.2"));
+}
