@@ -11,20 +11,28 @@ fn agent(args: &[&str]) -> std::process::Output {
     common::agent(args).output().unwrap()
 }
 
-fn sample_jvm(gc: &str) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
+/// The demo's LeakyCache with `sessions` sessions, compiled into `dir`, run under `-Xmx64m` and
+/// collector `gc` in directory `cwd` for up to 60 s; returned once it says it is ready.
+fn leaky_cache(dir: &Path, gc: &str, sessions: &str, cwd: &Path) -> std::process::Child {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
+    assert!(Command::new("javac").arg("-d").arg(dir).arg(&src).status().unwrap().success());
     let mut jvm = Command::new("java")
         .args(["-Xmx64m", gc, "-cp"])
-        .arg(dir.path())
-        .args(["LeakyCache", "2000", "60"])
+        .arg(dir)
+        .args(["LeakyCache", sessions, "60"])
+        .current_dir(cwd)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
     BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
     assert!(line.starts_with("ready "), "{line}");
+    jvm
+}
+
+fn sample_jvm(gc: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let mut jvm = leaky_cache(dir.path(), gc, "2000", dir.path());
     let pid = jvm.id();
 
     let out = agent(&["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "2"]);
@@ -108,20 +116,9 @@ fn trigger_events_follow_their_sample() {
 #[test]
 fn a_planted_trigger_link_is_not_followed() {
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
     let cwd = dir.path().join("cwd");
     std::fs::create_dir(&cwd).unwrap();
-    let mut jvm = Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["LeakyCache", "200", "60"])
-        .current_dir(&cwd)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let mut jvm = leaky_cache(dir.path(), "-XX:+UseSerialGC", "200", &cwd);
     let pid = jvm.id();
     let victim = dir.path().join("precious.txt");
     std::fs::write(&victim, b"precious").unwrap();
@@ -161,17 +158,7 @@ fn a_planted_attach_socket_is_not_spoken_to() {
     assert!(planted.accept().is_err(), "the planted socket was connected to");
     let _ = std::fs::remove_file(&path);
 
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/LeakyCache.java");
-    assert!(Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status().unwrap().success());
-    let mut jvm = Command::new("java")
-        .args(["-Xmx64m", "-XX:+UseSerialGC", "-cp"])
-        .arg(dir.path())
-        .args(["LeakyCache", "200", "60"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let mut jvm = leaky_cache(dir.path(), "-XX:+UseSerialGC", "200", dir.path());
     let path = format!("/tmp/.java_pid{}", jvm.id());
     let planted = UnixListener::bind(&path).unwrap();
     planted.set_nonblocking(true).unwrap();
