@@ -3,8 +3,11 @@
 //! runtime. The options say where the (stripped) dump goes:
 //!
 //! ```text
-//! out=/data/local/tmp/app.hprof,mode=triage,timeout=120,lib=libart.so
+//! out=/data/local/tmp/app.hprof,mode=triage,timeout=120,lib=libart.so,sdk=34
 //! ```
+//!
+//! `sdk` (the platform's SDK level) picks the sequence around `fork`; without it the system
+//! properties, else the library's symbols, do.
 //!
 //! The dump is streamed from the child through the stripper into `out` (under a temporary name,
 //! renamed when whole), and a JSON report (`out` + `.json`) says what happened: the pause, the
@@ -31,6 +34,9 @@ pub struct Options {
     pub timeout: Duration,
     /// The runtime library's file name.
     pub lib: String,
+    /// The platform's SDK level (`ro.build.version.sdk`), which picks the sequence around
+    /// `fork`; unknown, the library's symbols pick it.
+    pub sdk: Option<u32>,
 }
 
 /// Why the options do not parse.
@@ -79,6 +85,7 @@ pub fn parse_options(s: &str) -> Result<Options, OptionsError> {
         mode: Some(Mode::Triage),
         timeout: Duration::from_secs(120),
         lib: "libart.so".into(),
+        sdk: None,
     };
     for part in s.split(',').filter(|p| !p.is_empty()) {
         let (k, v) = part.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(part.to_string()))?;
@@ -97,6 +104,7 @@ pub fn parse_options(s: &str) -> Result<Options, OptionsError> {
                     Duration::from_secs(v.parse().map_err(|_| OptionsError::BadValue("timeout", v.to_string()))?)
             }
             "lib" => o.lib = v.to_string(),
+            "sdk" => o.sdk = Some(v.parse().map_err(|_| OptionsError::BadValue("sdk", v.to_string()))?),
             _ => return Err(OptionsError::Unknown(k.to_string())),
         }
     }
@@ -131,7 +139,7 @@ pub fn run(options: &Options) -> Result<Written, RunError> {
     } else {
         options.lib.clone()
     };
-    let api = ArtApi::from_loaded(&lib)?;
+    let api = ArtApi::from_loaded(&lib, options.sdk.or_else(platform_sdk))?;
     let out = std::path::Path::new(&options.out);
     if out.exists() {
         return Err(RunError::Exists(out.display().to_string()));
@@ -174,6 +182,25 @@ pub fn run(options: &Options) -> Result<Written, RunError> {
             Err(e.into())
         }
     }
+}
+
+/// The platform's SDK level, read from the system properties (bionic only).
+#[cfg(target_os = "android")]
+fn platform_sdk() -> Option<u32> {
+    let mut value = [0 as c_char; 92];
+    // SAFETY: bionic's property read into a buffer of PROP_VALUE_MAX (92) bytes.
+    let n = unsafe { libc::__system_property_get(c"ro.build.version.sdk".as_ptr(), value.as_mut_ptr()) };
+    if n <= 0 {
+        return None;
+    }
+    // SAFETY: NUL-terminated by the call.
+    unsafe { CStr::from_ptr(value.as_ptr()) }.to_str().ok()?.parse().ok()
+}
+
+/// Elsewhere (the tests' JVMs) there are no system properties.
+#[cfg(not(target_os = "android"))]
+fn platform_sdk() -> Option<u32> {
+    None
 }
 
 /// The start of JNI's invocation interface (`JNIInvokeInterface`): what a dump thread needs to
@@ -295,6 +322,8 @@ mod tests {
 
     #[test]
     fn options() {
+        assert_eq!(parse_options("out=x,sdk=35").unwrap().sdk, Some(35));
+        assert!(parse_options("out=x,sdk=fifteen").is_err());
         let o = parse_options("out=/data/local/tmp/a.hprof,mode=koom,timeout=30").unwrap();
         assert_eq!(
             (o.out.as_str(), o.mode, o.timeout, o.lib.as_str()),

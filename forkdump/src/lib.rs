@@ -32,4 +32,41 @@ pub mod art {
     pub const DBG_SUSPEND: &str = "_ZN3art3Dbg9SuspendVMEv";
     /// `art::Dbg::ResumeVM()` (before Android 11).
     pub const DBG_RESUME: &str = "_ZN3art3Dbg8ResumeVMEv";
+    /// `art::gc::ScopedGCCriticalSection::ScopedGCCriticalSection(Thread*, GcCause,
+    /// CollectorType)`: waits for a running GC to finish and keeps a new one from starting.
+    pub const GC_SECTION: &str = "_ZN3art2gc23ScopedGCCriticalSectionC1EPNS_6ThreadENS0_7GcCauseENS0_13CollectorTypeE";
+    /// `art::gc::ScopedGCCriticalSection::~ScopedGCCriticalSection()`.
+    pub const GC_SECTION_END: &str = "_ZN3art2gc23ScopedGCCriticalSectionD1Ev";
+    /// `art::Locks::mutator_lock_`: a pointer to the `ReaderWriterMutex` (an object, not a function).
+    pub const MUTATOR_LOCK: &str = "_ZN3art5Locks13mutator_lock_E";
+    /// `art::ReaderWriterMutex::ExclusiveLock(Thread*)`.
+    pub const RW_LOCK: &str = "_ZN3art17ReaderWriterMutex13ExclusiveLockEPNS_6ThreadE";
+    /// `art::ReaderWriterMutex::ExclusiveUnlock(Thread*)`.
+    pub const RW_UNLOCK: &str = "_ZN3art17ReaderWriterMutex15ExclusiveUnlockEPNS_6ThreadE";
+    /// `art::Locks::thread_list_lock_`: a pointer to the `Mutex` (an object).
+    pub const THREAD_LIST_LOCK: &str = "_ZN3art5Locks17thread_list_lock_E";
+    /// `art::Mutex::ExclusiveLock(Thread*)`.
+    pub const MUTEX_LOCK: &str = "_ZN3art5Mutex13ExclusiveLockEPNS_6ThreadE";
+    /// `art::Mutex::ExclusiveUnlock(Thread*)`.
+    pub const MUTEX_UNLOCK: &str = "_ZN3art5Mutex15ExclusiveUnlockEPNS_6ThreadE";
+    /// `art::Thread::CurrentFromGdb()`: the calling thread's `Thread*` (null when it is not a
+    /// runtime thread); exported on every release for debuggers.
+    pub const CURRENT_THREAD: &str = "_ZN3art6Thread14CurrentFromGdbEv";
+
+    /// `art::gc::kGcCauseHprof` from Android 9 on (`runtime/gc/gc_cause.h`); the GC critical
+    /// section is taken on 11+ only, where it is 15 on every release.
+    pub const GC_CAUSE_HPROF: i32 = 15;
+
+    /// `art::gc::kCollectorTypeHprof` for a platform SDK level (`runtime/gc/collector_type.h`:
+    /// 13 on Android 11–13, 14 on 14 as released, 15 from 14 QPR2 on, where the CMC collector's
+    /// two entries came in). Any value ART does not take for a moving collector serves (only
+    /// those make `StartGC` wait on moving-GC users), and all three are non-moving on every
+    /// release, so an ART module newer than the platform is still safe.
+    pub fn collector_type_hprof(sdk: u32) -> i32 {
+        match sdk {
+            ..=33 => 13,
+            34 => 14,
+            _ => 15,
+        }
+    }
 }

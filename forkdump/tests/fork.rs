@@ -1,16 +1,27 @@
-//! The fork orchestration against the test double of libart (`tests/libart-double`: ART's mangled
-//! functions, writing a fixture dump in many `write()`s), loaded into this process with
-//! `dlopen` and resolved the way the real one is (its file's symbols plus its load base from
-//! `/proc/self/maps`). Covered: the dump streamed through the stripper equals the fixture
-//! stripped (and restored) directly; the fork happens inside the suspension and the parent is
-//! resumed; reads and `waitpid` interrupted by signals (EINTR) are retried; a child that hangs is
-//! killed by the watchdog; a child that crashes is reported; `Agent_OnAttach` end to end.
+//! The fork orchestration against the test double of libart (`tests/libart-double`), loaded
+//! into this process with `dlopen` and resolved the way the real one is (its file's symbols plus
+//! its load base from `/proc/self/maps`). The double models the ART state a forked child
+//! inherits (the mutator lock, the suspension count, a GC half done, `thread_list_lock_`, a
+//! logger's lock), so these tests show both sides:
+//! - the sequence per release survives a GC running at the fork, and the dump streamed through
+//!   the stripper equals the fixture stripped (and restored) directly;
+//! - `ScopedSuspendAll` alone (what heaptui did first) hangs the child in `DumpHeap` and makes the
+//!   `Hprof` object see a segment twice; Android 11's sequence hangs on Android 15's suspension;
+//! - the child's own watchdog ends a child stuck on a lock held at the fork; reads and `waitpid`
+//!   interrupted by signals (EINTR) are retried; a crashed child is reported; `Agent_OnAttach`
+//!   works end to end and refuses a thread the runtime does not know.
+//!
+//! The double is one per process, so the tests take turns.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use forkdump::fork::{fork_dump, ArtApi, Dumper, ForkError, Suspend};
+use forkdump::fork::{fork_dump, ArtApi, Dumper, ForkError};
+use forkdump::plan::Sequence;
 use heap::strip::{restore_plan, rewrite_all, strip_plan, Mode, Rewriter, StripOptions};
+
+static TURN: Mutex<()> = Mutex::new(());
 
 fn fixture() -> PathBuf {
     std::env::var_os("HEAPTUI_FIXTURES")
@@ -29,17 +40,86 @@ fn load_double() -> usize {
     h as usize
 }
 
-fn double_state(handle: usize) -> (i32, i32) {
-    let name = std::ffi::CString::new("heaptui_double_state").unwrap();
-    // SAFETY: the symbol the double exports, with its signature.
+fn sym(handle: usize, name: &str) -> *mut libc::c_void {
+    let c = std::ffi::CString::new(name).unwrap();
+    // SAFETY: a symbol the double exports.
+    let f = unsafe { libc::dlsym(handle as *mut libc::c_void, c.as_ptr()) };
+    assert!(!f.is_null(), "{name}");
+    f
+}
+
+/// The double's `JavaVM*`.
+fn java_vm(handle: usize) -> *mut libc::c_void {
+    // SAFETY: the double's function, with its signature.
+    unsafe { std::mem::transmute::<_, extern "C" fn() -> *mut libc::c_void>(sym(handle, "heaptui_double_java_vm"))() }
+}
+
+/// Makes this thread one of the double's runtime threads, as `AttachCurrentThread` does.
+fn attach(handle: usize) {
+    let vm = java_vm(handle);
+    // SAFETY: the double's JavaVM: its invocation interface's fifth entry attaches.
     unsafe {
-        let f = libc::dlsym(handle as *mut libc::c_void, name.as_ptr());
-        assert!(!f.is_null());
-        let f: unsafe extern "C" fn(*mut i32) -> i32 = std::mem::transmute(f);
+        let table = *(vm as *const *const usize);
+        let f: extern "C" fn(*mut libc::c_void, *mut *mut libc::c_void, *mut libc::c_void) -> i32 =
+            std::mem::transmute(*table.add(4));
+        let mut env = std::ptr::null_mut();
+        assert_eq!(f(vm, &mut env, std::ptr::null_mut()), 0);
+    }
+}
+
+/// Suspensions in effect and ever taken.
+fn double_state(handle: usize) -> (i32, i32) {
+    // SAFETY: the double's function, with its signature.
+    unsafe {
+        let f: unsafe extern "C" fn(*mut i32) -> i32 = std::mem::transmute(sym(handle, "heaptui_double_state"));
         let mut n = 0;
         let s = f(&mut n);
         (s, n)
     }
+}
+
+/// The mutator lock, `thread_list_lock_` and a GC section held: all 0 when the app runs freely.
+fn locks(handle: usize) -> [i32; 3] {
+    let mut out = [0i32; 3];
+    // SAFETY: the double's function, with its signature.
+    unsafe {
+        let f: unsafe extern "C" fn(*mut i32) = std::mem::transmute(sym(handle, "heaptui_double_locks"));
+        f(out.as_mut_ptr());
+    }
+    out
+}
+
+/// The `Hprof` object's functions, for a dump that uses them instead of `DumpHeap`.
+fn hprof_object(handle: usize) -> Dumper {
+    // SAFETY: the double's functions, with ART's signatures.
+    unsafe {
+        Dumper::Hprof {
+            ctor: std::mem::transmute(sym(handle, forkdump::art::HPROF_CTOR)),
+            dump: std::mem::transmute(sym(handle, forkdump::art::HPROF_DUMP)),
+            dtor: std::mem::transmute(sym(handle, forkdump::art::HPROF_DTOR)),
+        }
+    }
+}
+
+/// Sets the double's knobs (the rest unset).
+fn knobs(pairs: &[(&str, &str)]) {
+    for k in ["HEAPTUI_DOUBLE_MODE", "HEAPTUI_DOUBLE_ART", "HEAPTUI_DOUBLE_GC", "HEAPTUI_DOUBLE_LOGGER"] {
+        std::env::remove_var(k);
+    }
+    std::env::set_var("HEAPTUI_DOUBLE_DUMP", fixture());
+    for (k, v) in pairs {
+        std::env::set_var(format!("HEAPTUI_DOUBLE_{k}"), v);
+    }
+}
+
+/// A fork dump's raw bytes, or its error.
+fn dump_raw(api: &ArtApi, timeout: Duration) -> Result<Vec<u8>, ForkError> {
+    let mut out = Vec::new();
+    fork_dump(api, timeout, &mut |b| {
+        out.extend_from_slice(b);
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 fn strip(bytes: &[u8]) -> Vec<u8> {
@@ -54,14 +134,15 @@ extern "C" fn on_usr1(_: libc::c_int) {}
 
 #[test]
 fn fork_dump_through_the_libart_double() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
     let double = load_double();
+    attach(double);
     let raw = std::fs::read(fixture()).unwrap();
-    std::env::set_var("HEAPTUI_DOUBLE_DUMP", fixture());
     // The child pauses now and then, so the parent blocks in read() while the signals arrive.
-    std::env::set_var("HEAPTUI_DOUBLE_MODE", "slow");
-    let api = ArtApi::from_loaded("libart_double.so").unwrap();
-    assert!(matches!(api.suspend, Suspend::ScopedSuspendAll { .. }));
-    assert!(matches!(api.dumper, Dumper::Hprof { .. }));
+    knobs(&[("MODE", "slow")]);
+    let api = ArtApi::from_loaded("libart_double.so", Some(34)).unwrap();
+    assert_eq!(api.sequence, Sequence::ReleaseMutator);
+    assert!(matches!(api.dumper, Dumper::DumpHeap(_)));
 
     // Signals while the parent reads and waits: SIGUSR1 without SA_RESTART, sent to this thread
     // every millisecond.
@@ -93,47 +174,158 @@ fn fork_dump_through_the_libart_double() {
     assert!(report.interrupted > 0, "{report:?}");
     let (streamed, _) = r.finish().unwrap();
     assert_eq!(report.bytes, raw.len() as u64);
-    assert_eq!((report.suspend.as_str(), report.dumper.as_str()), ("ScopedSuspendAll", "Hprof::Dump"));
-    // Resumed, once suspended; the child saw the suspension (it exits 42 otherwise).
+    assert_eq!(
+        (report.suspend.as_str(), report.dumper.as_str()),
+        ("GC section, ScopedSuspendAll, mutator lock released", "hprof::DumpHeap")
+    );
+    // Resumed, once suspended by us (the child's own suspension is the child's); every lock free.
     assert_eq!(double_state(double), (0, before + 1));
+    assert_eq!(locks(double), [0, 0, 0]);
     // What crossed the pipe in pieces, stripped on the way, is the fixture stripped whole.
     assert_eq!(streamed, strip(&raw));
     assert_eq!(restore(&streamed), restore(&strip(&raw)));
 
-    // A child that never finishes: killed at the limit; the parent is resumed all the same.
-    std::env::set_var("HEAPTUI_DOUBLE_MODE", "hang");
+    // A child that never finishes ends itself at the limit; the parent is resumed all the same.
+    knobs(&[("MODE", "hang")]);
+    let e = fork_dump(&api, Duration::from_millis(800), &mut |_| Ok(())).unwrap_err();
+    assert!(matches!(e, ForkError::ChildWatchdog(_)), "{e}");
+    assert_eq!((double_state(double).0, locks(double)), (0, [0, 0, 0]));
+    // One that blocks its watchdog's signal is killed by the parent a little later.
+    knobs(&[("MODE", "hang-hard")]);
     let e = fork_dump(&api, Duration::from_millis(800), &mut |_| Ok(())).unwrap_err();
     assert!(matches!(e, ForkError::Watchdog(_)), "{e}");
     assert_eq!(double_state(double).0, 0);
 
     // A child that crashes.
-    std::env::set_var("HEAPTUI_DOUBLE_MODE", "crash");
+    knobs(&[("MODE", "crash")]);
     let e = fork_dump(&api, Duration::from_secs(60), &mut |_| Ok(())).unwrap_err();
     assert_eq!(e.to_string(), format!("the dumping child died of signal {}", libc::SIGABRT));
     assert_eq!(double_state(double).0, 0, "resumed after a crashed child");
 
-    // The JVMTI entry point, as `cmd activity attach-agent` calls it.
-    std::env::remove_var("HEAPTUI_DOUBLE_MODE");
+    // The JVMTI entry point, as `cmd activity attach-agent` calls it: the dump runs on a thread
+    // of its own, which attaches itself to the runtime through the JavaVM it is given.
+    knobs(&[]);
+    let vm = java_vm(double);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("app.hprof");
-    let opts = std::ffi::CString::new(format!("out={},mode=triage,lib=libart_double.so", out.display())).unwrap();
-    // SAFETY: the options string is NUL-terminated; the VM pointers are unused.
-    let code = unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), opts.as_ptr(), std::ptr::null_mut()) };
+    let options = |out: &Path| {
+        std::ffi::CString::new(format!("out={},mode=triage,lib=libart_double.so,sdk=35", out.display())).unwrap()
+    };
+    // SAFETY: the options string is NUL-terminated; the VM is the double's.
+    let code = unsafe { forkdump::Agent_OnAttach(vm, options(&out).as_ptr(), std::ptr::null_mut()) };
     assert_eq!(code, 0);
     // It returns at once (Android calls it on the app's main thread); the report says when done.
     let report = wait_for(&dir.path().join("app.hprof.json"));
     assert_eq!(report["ok"], true, "{report}");
     assert_eq!(report["report"]["bytes"], raw.len());
+    assert_eq!(report["report"]["suspend"], "GC section, ScopedSuspendAll, thread_list_lock_ held");
     assert_eq!(std::fs::read(&out).unwrap(), strip(&raw));
     // Never over an existing dump: the second one fails, and its report does not replace the first.
-    let code = unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), opts.as_ptr(), std::ptr::null_mut()) };
+    let code = unsafe { forkdump::Agent_OnAttach(vm, options(&out).as_ptr(), std::ptr::null_mut()) };
     assert_eq!(code, 0);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(std::fs::read(&out).unwrap(), strip(&raw));
     assert_eq!(wait_for(&dir.path().join("app.hprof.json"))["ok"], true);
+    // Without a runtime to attach to, the dump refuses to start: ART's suspension needs a
+    // runtime thread.
+    let lost = dir.path().join("lost.hprof");
+    let code = unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), options(&lost).as_ptr(), std::ptr::null_mut()) };
+    assert_eq!(code, 0);
+    let report = wait_for(&dir.path().join("lost.hprof.json"));
+    assert_eq!(report["ok"], false);
+    assert!(report["error"].as_str().unwrap().contains("not attached to the runtime"), "{report}");
+    assert!(!lost.exists());
+    assert_eq!(locks(double), [0, 0, 0]);
     // Options without a usable out= are refused at once.
     let bad = std::ffi::CString::new("mode=triage").unwrap();
     assert_eq!(unsafe { forkdump::Agent_OnAttach(std::ptr::null_mut(), bad.as_ptr(), std::ptr::null_mut()) }, -1);
+}
+
+/// The sequence of each release, on that release's model, with a GC running back to back: the
+/// child never hangs and never sees an object twice, whichever dumper it uses, and the app gets
+/// every lock back.
+#[test]
+fn each_release_survives_a_gc_running_at_the_fork() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let double = load_double();
+    attach(double);
+    let raw = std::fs::read(fixture()).unwrap();
+    for (art, sdk, sequence) in [
+        ("10", 29, Sequence::Debugger),
+        ("14", 30, Sequence::ReleaseMutator),
+        ("14", 34, Sequence::ReleaseMutator),
+        ("15", 35, Sequence::ThreadListLock),
+    ] {
+        knobs(&[("ART", art), ("GC", "1")]);
+        let api = ArtApi::from_loaded("libart_double.so", Some(sdk)).unwrap();
+        assert_eq!(api.sequence, sequence);
+        let mut dumpers = vec![api.dumper];
+        if sequence != Sequence::Debugger {
+            dumpers.push(hprof_object(double));
+        }
+        for dumper in dumpers {
+            let mut api = api;
+            api.dumper = dumper;
+            for attempt in 0..4 {
+                let got = dump_raw(&api, Duration::from_secs(20))
+                    .unwrap_or_else(|e| panic!("Android {art}, {}, attempt {attempt}: {e}", sequence.name()));
+                assert!(got == raw, "Android {art}, {}: the dump differs from what the heap holds", sequence.name());
+                assert_eq!((double_state(double).0, locks(double)), (0, [0, 0, 0]), "Android {art}");
+            }
+        }
+    }
+    knobs(&[]);
+}
+
+/// The negative controls: `ScopedSuspendAll` alone across the fork, and Android 11's sequence on
+/// Android 15's suspension, fail the way ART would.
+#[test]
+fn the_old_sequence_hangs_or_sees_objects_twice() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let double = load_double();
+    attach(double);
+    let raw = std::fs::read(fixture()).unwrap();
+
+    // DumpHeap in a child that inherited the mutator lock held: its suspension waits forever.
+    knobs(&[]);
+    let api = ArtApi::with_sequence("libart_double.so", Sequence::SuspendOnly).unwrap();
+    assert!(matches!(api.dumper, Dumper::DumpHeap(_)));
+    let e = dump_raw(&api, Duration::from_secs(3)).unwrap_err();
+    assert!(matches!(e, ForkError::ChildWatchdog(_)), "{e}");
+
+    // The Hprof object in a child forked while a GC was half done: a segment visited twice.
+    knobs(&[("GC", "1")]);
+    let mut api = api;
+    api.dumper = hprof_object(double);
+    let sizes: Vec<usize> = (0..6).map(|_| dump_raw(&api, Duration::from_secs(20)).unwrap().len()).collect();
+    assert!(sizes.iter().any(|&n| n > raw.len()), "no dump saw objects twice: {sizes:?}");
+    assert_eq!(double_state(double).0, 0);
+
+    // Android 11's sequence on Android 15: the child's suspension waits for the inherited one.
+    knobs(&[("ART", "15")]);
+    let api = ArtApi::from_loaded("libart_double.so", Some(34)).unwrap();
+    let e = dump_raw(&api, Duration::from_secs(3)).unwrap_err();
+    assert!(matches!(e, ForkError::ChildWatchdog(_)), "{e}");
+    assert_eq!(locks(double), [0, 0, 0]);
+    knobs(&[]);
+}
+
+/// A lock held at the fork by a thread the suspension does not stop (here the logger's, which
+/// ART's dumper takes to log): the child ends itself at its limit and the app is not affected.
+#[test]
+fn the_childs_own_watchdog_ends_a_child_stuck_on_a_lock() {
+    let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let double = load_double();
+    attach(double);
+    knobs(&[("LOGGER", "1")]);
+    let api = ArtApi::from_loaded("libart_double.so", Some(35)).unwrap();
+    let started = std::time::Instant::now();
+    let e = dump_raw(&api, Duration::from_secs(1)).unwrap_err();
+    assert!(matches!(e, ForkError::ChildWatchdog(_)), "{e}");
+    // Its own timer, not the parent's kill (which comes at twice the limit).
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert_eq!((double_state(double).0, locks(double)), (0, [0, 0, 0]));
+    knobs(&[]);
 }
 
 fn wait_for(report: &Path) -> serde_json::Value {

@@ -146,7 +146,9 @@ pub(super) fn fork_dump(
         bail!("run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
     }
     let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
-    let options = format!("out={out},mode={},timeout=120,lib={art}", spec.mode);
+    // The SDK level picks the order of ART calls around the fork (`forkdump::plan::Sequence`).
+    let sdk = prop("ro.build.version.sdk").trim().parse::<u32>().map_or(String::new(), |s| format!(",sdk={s}"));
+    let options = format!("out={out},mode={},timeout=120,lib={art}{sdk}", spec.mode);
     let o = device.output(&format!("cmd activity attach-agent {pid} {}", quote(&format!("{loaded}={options}"))))?;
     if o.code != 0 {
         bail!(
