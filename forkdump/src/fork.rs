@@ -20,12 +20,14 @@ use crate::elf::Library;
 use crate::plan::{DumpWay, Plan, Sequence};
 
 type ThisCause = unsafe extern "C" fn(*mut c_void, *const c_char, bool);
-type This = unsafe extern "C" fn(*mut c_void);
+/// A member function with no arguments but `this` (`Hprof::Dump`, destructors).
+pub type This = unsafe extern "C" fn(*mut c_void);
 type Plain = unsafe extern "C" fn();
 type Current = unsafe extern "C" fn() -> *mut c_void;
 type GcBegin = unsafe extern "C" fn(*mut c_void, *mut c_void, c_int, c_int);
 type LockFn = unsafe extern "C" fn(*mut c_void, *mut c_void);
-type HprofCtor = unsafe extern "C" fn(*mut c_void, *const c_char, c_int, bool);
+/// `Hprof::Hprof(this, path, fd, direct_to_ddms)`.
+pub type HprofCtor = unsafe extern "C" fn(*mut c_void, *const c_char, c_int, bool);
 type DumpHeapFn = unsafe extern "C" fn(*const c_char, c_int, bool);
 
 /// How the child dumps.
@@ -107,7 +109,9 @@ pub enum ForkError {
     #[error("{0}: {1}")]
     Sys(&'static str, std::io::Error),
     /// The child ran past its limit and its own watchdog ended it.
-    #[error("the dumping child ran past {0:?} and its own watchdog ended it (a lock held at the fork, or a dump too slow)")]
+    #[error(
+        "the dumping child ran past {0:?} and its own watchdog ended it (a lock held at the fork, or a dump too slow)"
+    )]
     ChildWatchdog(Duration),
     /// The child outlived its own watchdog and the parent killed it.
     #[error("the dumping child ran past {0:?} and was killed")]

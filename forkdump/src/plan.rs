@@ -201,6 +201,19 @@ impl Plan {
         self.symbols.iter().find(|f| f.0 == name).and_then(|f| f.1).map(|f| f.0)
     }
 
+    /// Whether the fork dump calls `name`: the sequence's symbols and the dumper's.
+    pub fn uses(&self, name: &str) -> bool {
+        self.sequence.needs().contains(&name)
+            || match self.dump {
+                Some(DumpWay::DumpHeap(_)) | None => name == DUMP_HEAP,
+                Some(DumpWay::Hprof { .. }) => {
+                    [HPROF_CTOR, HPROF_DUMP].contains(&name)
+                        || name == HPROF_DTOR
+                        || name == HPROF_DTOR1 && self.at(HPROF_DTOR).is_none()
+                }
+            }
+    }
+
     /// Whether the fork dump can run: the sequence's symbols and a dumper are all there.
     pub fn ready(&self) -> bool {
         self.missing.is_empty()

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use forkdump::fork::{fork_dump, ArtApi, Dumper, ForkError};
+use forkdump::fork::{fork_dump, ArtApi, Dumper, ForkError, HprofCtor, This};
 use forkdump::plan::Sequence;
 use heap::strip::{restore_plan, rewrite_all, strip_plan, Mode, Rewriter, StripOptions};
 
@@ -51,7 +51,12 @@ fn sym(handle: usize, name: &str) -> *mut libc::c_void {
 /// The double's `JavaVM*`.
 fn java_vm(handle: usize) -> *mut libc::c_void {
     // SAFETY: the double's function, with its signature.
-    unsafe { std::mem::transmute::<_, extern "C" fn() -> *mut libc::c_void>(sym(handle, "heaptui_double_java_vm"))() }
+    unsafe {
+        std::mem::transmute::<*mut libc::c_void, extern "C" fn() -> *mut libc::c_void>(sym(
+            handle,
+            "heaptui_double_java_vm",
+        ))()
+    }
 }
 
 /// Makes this thread one of the double's runtime threads, as `AttachCurrentThread` does.
@@ -94,9 +99,9 @@ fn hprof_object(handle: usize) -> Dumper {
     // SAFETY: the double's functions, with ART's signatures.
     unsafe {
         Dumper::Hprof {
-            ctor: std::mem::transmute(sym(handle, forkdump::art::HPROF_CTOR)),
-            dump: std::mem::transmute(sym(handle, forkdump::art::HPROF_DUMP)),
-            dtor: std::mem::transmute(sym(handle, forkdump::art::HPROF_DTOR)),
+            ctor: std::mem::transmute::<*mut libc::c_void, HprofCtor>(sym(handle, forkdump::art::HPROF_CTOR)),
+            dump: std::mem::transmute::<*mut libc::c_void, This>(sym(handle, forkdump::art::HPROF_DUMP)),
+            dtor: std::mem::transmute::<*mut libc::c_void, This>(sym(handle, forkdump::art::HPROF_DTOR)),
         }
     }
 }

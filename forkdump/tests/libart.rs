@@ -7,9 +7,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use forkdump::art::*;
 use forkdump::elf::{Library, Source};
+use forkdump::plan::{Plan, Sequence};
+use test_support::libart::{debian_14, device_shaped, readelf as readelf_of, xz_blocks, Shape, DEBIAN_11};
 
-const LIBART: &str = "/usr/lib/x86_64-linux-gnu/android/libart.so.0";
+const LIBART: &str = DEBIAN_11;
 /// The address given to the symbol only `.symtab` holds: `Hprof::Dump`'s in this build (any
 /// value would do; this one is plausible).
 const HIDDEN: &str = "heaptui_hidden_hprof_dump";
@@ -21,11 +24,7 @@ fn run(cmd: &mut Command) {
 
 /// `readelf`'s value of `name` in `lib` (`--dyn-syms` or `--syms`).
 fn readelf(lib: &Path, table: &str, name: &str) -> u64 {
-    let out = Command::new("readelf").args(["-W", table]).arg(lib).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line =
-        text.lines().find(|l| l.split_whitespace().last() == Some(name)).unwrap_or_else(|| panic!("{name} in {table}"));
-    u64::from_str_radix(line.split_whitespace().nth(1).unwrap(), 16).unwrap()
+    readelf_of(lib, table, name).unwrap_or_else(|| panic!("{name} in {table}")).0
 }
 
 /// The library as if linked with `--hash-style=sysv`: its `.gnu.hash` section typed PROGBITS and
@@ -106,8 +105,10 @@ fn finds_arts_symbols_by_every_path() {
     // Android 11 has no Dbg::SuspendVM: the fork dump must take ScopedSuspendAll; its Hprof
     // constructor, Dump and D2 destructor are all exported, so the child dumps with the object.
     assert_eq!(lib.lookup(forkdump::art::DBG_SUSPEND), None);
-    let plan = forkdump::plan::Plan::of(&lib);
-    assert_eq!((plan.suspend_name(), plan.dump_name()), (Some("ScopedSuspendAll"), Some("Hprof")));
+    // Android 11 has no Dbg::SuspendVM; DumpHeap is exported, which is how the sequence is
+    // inferred without an SDK level.
+    let plan = forkdump::plan::Plan::of(&lib, None);
+    assert_eq!((plan.sequence, plan.dump_name()), (Sequence::ReleaseMutator, Some("DumpHeap")));
     assert_eq!(lib.lookup(HIDDEN), None);
 
     let bytes = std::fs::read(&sysv).unwrap();
@@ -154,8 +155,101 @@ fn a_broken_mini_debug_info_loses_only_its_own_names() {
     }
     let lib = Library::parse(&bytes).unwrap();
     assert!(lib.mini_debug_info_error().is_some());
-    let plan = forkdump::plan::Plan::of(&lib);
+    let plan = forkdump::plan::Plan::of(&lib, None);
     assert!(plan.mini_debug_info.is_some());
     assert_eq!(lib.lookup(forkdump::art::DUMP_HEAP).unwrap().source, Source::GnuHash);
     assert_eq!(lib.lookup(HIDDEN), None);
+}
+
+/// Debian's builds of Android 11 and 14: the sequence of the release, every symbol it and
+/// `DumpHeap` need, each where `readelf` puts it; asked for another release's sequence, the
+/// plan names what the library lacks.
+#[test]
+fn android_11_and_14_take_their_releases_sequence() {
+    let art14 = debian_14();
+    for (lib, sdk) in [(Path::new(DEBIAN_11), 30), (art14.as_path(), 34)] {
+        let bytes = std::fs::read(lib).unwrap();
+        let l = Library::parse(&bytes).unwrap();
+        for asked in [Some(sdk), None] {
+            let plan = Plan::of(&l, asked);
+            assert_eq!(plan.sequence, Sequence::ReleaseMutator, "{} {asked:?}", lib.display());
+            assert!(plan.ready(), "{}: missing {:?}", lib.display(), plan.missing);
+            assert_eq!(plan.dump_name(), Some("DumpHeap"));
+            for &name in Sequence::ReleaseMutator.needs().iter().chain([&DUMP_HEAP]) {
+                assert!(plan.uses(name));
+                let (value, _) = readelf_of(lib, "--dyn-syms", name).unwrap_or_else(|| panic!("{name}"));
+                assert_eq!(plan.at(name), Some(value), "{name} in {}", lib.display());
+                assert_eq!(l.lookup(name).unwrap().source, Source::GnuHash, "{name}");
+            }
+        }
+        // 15's sequence needs thread_list_lock_ and Mutex, which both builds export.
+        assert!(Plan::of(&l, Some(35)).ready());
+        // 8-10's needs Dbg::SuspendVM, gone since 11: the plan says which names are missing.
+        let old = Plan::of(&l, Some(29));
+        assert_eq!((old.sequence, old.missing.clone()), (Sequence::Debugger, vec![DBG_SUSPEND, DBG_RESUME]));
+    }
+}
+
+/// A library shaped as a phone's: `DumpHeap` and the `Hprof` object hidden (as ART's 2024
+/// `HIDDEN` macros hide them), the MiniDebugInfo in `create_minidebuginfo`'s layout holding
+/// `DumpHeap` and `Hprof::Dump` (not the constructor, which 14 inlines) among 4000 others in
+/// several xz blocks. Without an SDK level the plan infers 15's sequence (`DumpHeap` not
+/// exported) and finds `DumpHeap` in `.gnu_debugdata` at the real build's address; a
+/// MiniDebugInfo that does not decompress loses `DumpHeap` alone, and the plan names it.
+#[test]
+fn a_device_shaped_library_is_read_through_its_mini_debug_info() {
+    let art14 = debian_14();
+    let dir = tempfile::tempdir().unwrap();
+    let shaped = dir.path().join("libart15.so");
+    let hidden = [DUMP_HEAP, HPROF_CTOR, HPROF_DUMP, HPROF_DTOR];
+    device_shaped(&art14, &Shape { hide: &hidden, mini: &[DUMP_HEAP, HPROF_DUMP, HPROF_DTOR], filler: 4000 }, &shaped);
+    assert!(xz_blocks(&dir.path().join("libart15.so.mdi.xz")) > 1, "a MiniDebugInfo of several blocks");
+    let bytes = std::fs::read(&shaped).unwrap();
+    let lib = Library::parse(&bytes).unwrap();
+    assert!(lib.mini_debug_info_error().is_none(), "{:?}", lib.mini_debug_info_error());
+    for name in hidden {
+        assert_eq!(readelf_of(&shaped, "--dyn-syms", name), None, "{name} hidden");
+    }
+    let plan = Plan::of(&lib, None);
+    assert_eq!(plan.sequence, Sequence::ThreadListLock);
+    assert!(plan.ready(), "missing {:?}", plan.missing);
+    assert_eq!(plan.dump_name(), Some("DumpHeap"));
+    let s = lib.lookup(DUMP_HEAP).unwrap();
+    assert_eq!((s.value, s.source), (readelf_of(&art14, "--dyn-syms", DUMP_HEAP).unwrap().0, Source::MiniDebugInfo));
+    assert_eq!(lib.lookup(HPROF_DUMP).unwrap().source, Source::MiniDebugInfo);
+    assert_eq!(lib.lookup(HPROF_CTOR), None, "the constructor is in no table");
+    for &name in Sequence::ThreadListLock.needs() {
+        assert_eq!(lib.lookup(name).map(|s| s.source), Some(Source::GnuHash), "{name}");
+    }
+    // With the SDK level the same.
+    assert_eq!(Plan::of(&lib, Some(35)).sequence, Sequence::ThreadListLock);
+
+    // 14 QPR2's shape: the Hprof constructor gone, DumpHeap still exported.
+    let qpr2 = dir.path().join("libart14.so");
+    device_shaped(&art14, &Shape { hide: &[HPROF_CTOR], mini: &[HPROF_DUMP], filler: 100 }, &qpr2);
+    let bytes = std::fs::read(&qpr2).unwrap();
+    let lib = Library::parse(&bytes).unwrap();
+    let plan = Plan::of(&lib, Some(34));
+    assert_eq!((plan.sequence, plan.dump_name(), plan.ready()), (Sequence::ReleaseMutator, Some("DumpHeap"), true));
+    assert_eq!(plan.at(HPROF_CTOR), None);
+
+    // The MiniDebugInfo garbled: only what it alone held is lost, and the plan says so.
+    let mut bytes = std::fs::read(&shaped).unwrap();
+    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
+    let sh = elf
+        .section_headers
+        .iter()
+        .find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(".gnu_debugdata"))
+        .unwrap()
+        .clone();
+    drop(elf);
+    let (start, len) = (sh.sh_offset as usize, sh.sh_size as usize);
+    for b in &mut bytes[start + len / 3..start + len / 2] {
+        *b = 0x55;
+    }
+    let lib = Library::parse(&bytes).unwrap();
+    let plan = Plan::of(&lib, None);
+    assert!(plan.mini_debug_info.is_some());
+    assert_eq!(plan.missing, [DUMP_HEAP]);
+    assert_eq!(lib.lookup(SUSPEND_ALL).unwrap().source, Source::GnuHash);
 }

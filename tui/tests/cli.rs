@@ -365,33 +365,67 @@ fn a_second_analysis_reads_the_index_cache() {
     assert_eq!(first, fourth);
 }
 
-/// `doctor --libart` on Debian's build of Android 11's `libart.so`: every symbol the fork dump
-/// looks for is where `readelf` says (exported ones in `.dynsym`; Android 11 has no
-/// `Dbg::SuspendVM` and no D1 destructor), the way is ScopedSuspendAll then the Hprof object, and a
-/// file that is not a library is an error.
+/// `doctor --libart` on every libart the tests have: Debian's builds of Android 11 and 14 and a
+/// phone-shaped one (`DumpHeap` hidden, in a `create_minidebuginfo` MiniDebugInfo). Every symbol
+/// the fork dump looks for is where `readelf` says (the MiniDebugInfo's where `.dynsym` lacks
+/// it); the sequence is the release's; a library that lacks what its sequence needs is reported
+/// with the missing names; a file that is not a library is an error.
 #[test]
 fn doctor_reads_a_real_libart() {
-    let libart = "/usr/lib/x86_64-linux-gnu/android/libart.so.0";
-    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["doctor", "--libart", libart, "--format", "json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["fork"]["path"], "ScopedSuspendAll+Hprof", "{v}");
-    let readelf = Command::new("readelf").args(["-W", "--dyn-syms", libart]).output().unwrap();
-    let exported = String::from_utf8_lossy(&readelf.stdout).to_string();
-    for (name, table) in v["fork"]["symbols"].as_object().unwrap() {
-        let defined = exported.lines().any(|l| l.ends_with(&format!(" {name}")) && !l.contains(" UND "));
-        assert_eq!(table.as_str() == Some("dynsym"), defined, "{name}: {table}");
+    use test_support::libart::{debian_14, device_shaped, Shape, DEBIAN_11};
+    let doctor = |lib: &std::path::Path, sdk: Option<u32>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_heaptui"));
+        cmd.arg("doctor").arg("--libart").arg(lib).args(["--format", "json"]);
+        if let Some(sdk) = sdk {
+            cmd.args(["--sdk", &sdk.to_string()]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let methods = |v: &serde_json::Value| -> Vec<(String, bool)> {
+        v["methods"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["name"].as_str().unwrap().to_string(), m["supported"].as_bool().unwrap()))
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let art14 = debian_14();
+    let shaped = dir.path().join("libart.so");
+    let hprof = ["_ZN3art5hprof8DumpHeapEPKcib", "_ZN3art5hprof5HprofC2EPKcib", "_ZN3art5hprof5Hprof4DumpEv"];
+    device_shaped(&art14, &Shape { hide: &hprof, mini: &hprof[..1], filler: 2000 }, &shaped);
+    for (lib, sdk, sequence) in [
+        (std::path::Path::new(DEBIAN_11), None, "GC section, ScopedSuspendAll, mutator lock released"),
+        (art14.as_path(), Some(34), "GC section, ScopedSuspendAll, mutator lock released"),
+        (shaped.as_path(), None, "GC section, ScopedSuspendAll, thread_list_lock_ held"),
+    ] {
+        let v = doctor(lib, sdk);
+        assert_eq!(v["fork"]["sequence"], sequence, "{}: {v}", lib.display());
+        assert_eq!(v["fork"]["dump"], "DumpHeap");
+        assert_eq!(v["fork"]["missing"], serde_json::json!([]));
+        let perfetto = sdk.is_some();
+        let expected: Vec<(String, bool)> = [("fork", true), ("perfetto", perfetto), ("am", true), ("attach", false)]
+            .map(|(n, b)| (n.to_string(), b))
+            .into();
+        assert_eq!(methods(&v), expected);
+        for (name, table) in v["fork"]["symbols"].as_object().unwrap() {
+            let expected = if test_support::libart::readelf(lib, "--dyn-syms", name).is_some() {
+                Some("dynsym")
+            } else if lib == shaped && name == hprof[0] {
+                Some("gnu_debugdata")
+            } else {
+                None
+            };
+            assert_eq!(table.as_str(), expected, "{name} in {}", lib.display());
+        }
     }
-    let methods: Vec<(&str, bool)> = v["methods"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| (m["name"].as_str().unwrap(), m["supported"].as_bool().unwrap()))
-        .collect();
-    assert_eq!(methods, [("fork", true), ("perfetto", false), ("am", true), ("attach", false)]);
+    // Told it is Android 10, a library without Dbg::SuspendVM cannot fork-dump, and says why.
+    let v = doctor(&art14, Some(29));
+    assert_eq!(methods(&v)[0], ("fork".to_string(), false));
+    assert_eq!(v["fork"]["missing"], serde_json::json!(["_ZN3art3Dbg9SuspendVMEv", "_ZN3art3Dbg8ResumeVMEv"]));
+    assert!(v["methods"][0]["why"].as_str().unwrap().contains("_ZN3art3Dbg9SuspendVMEv"), "{v}");
     let out =
         Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["doctor", "--libart", "/etc/hostname"]).output().unwrap();
     assert!(!out.status.success());

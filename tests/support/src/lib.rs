@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod hostile;
+pub mod libart;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use forkdump::plan::Plan;
+use forkdump::plan::{Chosen, Plan};
 
 use super::{DeviceArgs, Format};
 
@@ -16,6 +16,10 @@ pub struct DoctorArgs {
     /// A `libart.so` on disk instead of a phone's.
     #[arg(long, value_name = "FILE")]
     pub libart: Option<PathBuf>,
+    /// The Android SDK level the library on disk is from (a phone says its own): it picks the
+    /// order of ART calls around the fork. Without it the library's symbols pick it.
+    #[arg(long, value_name = "LEVEL", requires = "libart")]
+    pub sdk: Option<u32>,
     #[command(flatten)]
     pub device: DeviceArgs,
     /// `text` for people, `json` for scripts.
@@ -43,13 +47,13 @@ struct Method {
 pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
     let (bytes, from, sdk) = match &args.libart {
         Some(file) => {
-            (std::fs::read(file).with_context(|| format!("{}", file.display()))?, file.display().to_string(), None)
+            (std::fs::read(file).with_context(|| format!("{}", file.display()))?, file.display().to_string(), args.sdk)
         }
         None => pull_libart(&args.device)?,
     };
     let lib =
         forkdump::elf::Library::parse(&bytes).with_context(|| format!("{from} is not a library heaptui can read"))?;
-    let plan = Plan::of(&lib);
+    let plan = Plan::of(&lib, sdk);
     let methods = methods(&plan, sdk);
     match args.format {
         Format::Json => super::print(&format!("{}\n", json(&plan, &from, sdk, &methods))),
@@ -80,16 +84,26 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u
 /// The dump methods and whether this runtime supports them. App-specific conditions (debuggable,
 /// profileable) are said, not checked: they are the app's, not the runtime's.
 fn methods(plan: &Plan, sdk: Option<u32>) -> Vec<Method> {
-    let fork = match (plan.suspend_name(), plan.dump_name(), sdk) {
-        (_, _, Some(s)) if s < 26 => (false, format!("Android API {s}: ART attaches agents from Android 8 (API 26)")),
-        (Some(s), Some(d), _) => (
-            true,
+    let fork = match sdk {
+        Some(s) if s < 26 => (false, format!("Android API {s}: ART attaches agents from Android 8 (API 26)")),
+        _ if !plan.ready() => (
+            false,
             format!(
-                "{s} then fork, the child dumps with {d}; the app must be debuggable (no GC critical section is taken yet: a GC running at the fork can make the child see objects twice)"
+                "the sequence for {} ({}) needs {}, not in this library",
+                plan.sequence.releases(),
+                plan.sequence.name(),
+                plan.missing.join(", ")
             ),
         ),
-        (None, _, _) => (false, "no way to suspend the runtime: neither ScopedSuspendAll nor Dbg::SuspendVM".into()),
-        (_, None, _) => (false, "no heap dumper: neither the Hprof object nor DumpHeap".into()),
+        _ => (
+            true,
+            format!(
+                "{} ({}), then fork; the child dumps with {}; the app must be debuggable",
+                plan.sequence.name(),
+                plan.sequence.releases(),
+                plan.dump_name().unwrap_or("?")
+            ),
+        ),
     };
     let perfetto = match sdk {
         Some(s) if s >= 30 => (true, "ART's own fork dump (Android 11+) for a profileable or debuggable app".into()),
@@ -112,7 +126,7 @@ fn json(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> serde_
     let symbols: serde_json::Map<String, serde_json::Value> = plan
         .symbols
         .iter()
-        .map(|(name, src)| (name.to_string(), src.map_or(serde_json::Value::Null, |s| s.table().into())))
+        .map(|(name, found)| (name.to_string(), found.map_or(serde_json::Value::Null, |f| f.1.table().into())))
         .collect();
     serde_json::json!({
         "libart": from,
@@ -120,9 +134,14 @@ fn json(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> serde_
         "bits": if plan.is_64 { 64 } else { 32 },
         "methods": methods.iter().map(|m| serde_json::json!({"name": m.name, "supported": m.supported, "why": m.why})).collect::<Vec<_>>(),
         "fork": {
-            "path": plan.suspend_name().zip(plan.dump_name()).map(|(s, d)| format!("{s}+{d}")),
-            "suspend": plan.suspend_name(),
+            "path": plan.dump_name().map(|d| format!("{}+{d}", plan.sequence.name())),
+            "sequence": plan.sequence.name(),
+            "releases": plan.sequence.releases(),
+            "chosen_by": match plan.chosen { Chosen::Sdk(_) => "sdk", Chosen::Symbols => "symbols" },
+            "suspend": plan.sequence.name(),
             "dump": plan.dump_name(),
+            "needs": plan.sequence.needs(),
+            "missing": plan.missing,
             "symbols": symbols,
             "gnu_debugdata_error": plan.mini_debug_info,
         },
@@ -139,13 +158,23 @@ fn text(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> String
         s.push_str(&format!("  {:<9} {:<4} {}\n", m.name, if m.supported { "yes" } else { "no" }, m.why));
     }
     s.push_str(&format!(
-        "\nfork dump: suspends with {}, dumps with {}\n",
-        plan.suspend_name().unwrap_or("(none)"),
+        "\nfork dump: {} ({}, chosen by {}), then the child dumps with {}\n",
+        plan.sequence.name(),
+        plan.sequence.releases(),
+        match plan.chosen {
+            Chosen::Sdk(level) => format!("the Android API level, {level}"),
+            Chosen::Symbols => "the library's symbols".to_string(),
+        },
         plan.dump_name().unwrap_or("(none)")
     ));
-    for (name, src) in &plan.symbols {
-        s.push_str(&format!("  {:<14} {name}\n", src.map_or("missing", |s| s.table())));
+    for (name, found) in &plan.symbols {
+        s.push_str(&format!(
+            "  {:<14} {} {name}\n",
+            found.map_or("missing", |f| f.1.table()),
+            if plan.uses(name) { "*" } else { " " }
+        ));
     }
+    s.push_str("  (* the fork dump calls it)\n");
     if let Some(e) = &plan.mini_debug_info {
         s.push_str(&format!("  ({e})\n"));
     }

@@ -216,7 +216,7 @@ pub(super) fn fork_dump(
         dump_ms: report.child_ms,
         strip_ms: 0,
         message: format!(
-            "app paused {} µs ({} then fork); the child dumped with {}",
+            "app paused {} µs around the fork ({}); the child dumped with {}",
             report.pause_us, report.suspend, report.dumper
         ),
         sha256,
