@@ -648,6 +648,9 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let (side, sessions) = stored_dump(&out);
     assert_eq!((side["method"].as_str(), side["sdk"].as_u64()), (Some("am"), Some(u64::from(sdk))), "{side}");
     assert_eq!(sessions, 2000);
+    // `auto` took ART's own dump, and said why.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--method auto took am: am dumpheap is ART's own dump"), "{said}");
     if !shell_v2 {
         // A streamed dump needs stdout and stderr apart: refused, with the way out.
         let out = run(&["dump", "-s", &phone.serial(), &pid, "--stream"]);

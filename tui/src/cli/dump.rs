@@ -70,6 +70,13 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         }
     };
     let outcome = session::dump::dump(&agent, &request, &mut progress)?;
+    if args.method == super::MethodArg::Auto {
+        super::note(&format!(
+            "heaptui: --method auto took {}: {}",
+            outcome.sidecar.method,
+            session::dump::why_auto(outcome.sidecar.method)
+        ));
+    }
     tell(&outcome);
     super::print(&format!("{}\n", outcome.path.display()))
 }

@@ -274,6 +274,22 @@ fn fetch<'a>(
     Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
 }
 
+/// Why `--method auto` takes `method`: the safest way the process offers. A JVM has HotSpot's
+/// attach protocol. An app gets `am dumpheap`, ART's own dump, which every app allows and which
+/// cannot leave a half-made copy of the app behind; it pauses the app while ART writes. The fork
+/// dump pauses it only around `fork` but runs ART's dumper where ART never planned it (README,
+/// "The fork dump"), so it is taken only when asked for.
+pub fn why_auto(method: Method) -> &'static str {
+    match method {
+        Method::Attach => "the process is a JVM, and HotSpot's attach protocol is its own way to dump",
+        Method::Am => {
+            "am dumpheap is ART's own dump, for every app; it pauses the app while it writes (--method fork \
+             pauses a debuggable app only around fork, at the risks the README lists)"
+        }
+        Method::Fork => "asked for",
+    }
+}
+
 /// Whether `method` (`None`: what the process offers) and `stream` can dump on `device`: `am`
 /// and the fork dump are an Android app's, and a fork dump cannot be streamed. Callers may ask
 /// before they touch the process; [`dump`] asks again.
