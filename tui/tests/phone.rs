@@ -740,3 +740,32 @@ fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
     assert!(start.elapsed() < std::time::Duration::from_secs(60), "{:?}", start.elapsed());
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }
+
+/// `doctor -s`: the phone's `libart.so` pulled from the ART module's directory (Debian's Android
+/// 14 build stands for it), its SDK level read from the phone, the sequence of that release
+/// reported ready, and a phone without one told so.
+#[test]
+fn doctor_reads_the_phones_libart() {
+    let art14 = test_support::libart::debian_14();
+    let server = AdbServer::start();
+    let files = vec![("/apex/com.android.art/lib64/libart.so".to_string(), art14.clone())];
+    let phone = TestPhone::start(PhoneSpec { sdk: 34, files, ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    let out = heaptui(&server, &["doctor", "-s", &phone.serial(), "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["libart"], format!("{}:/apex/com.android.art/lib64/libart.so", phone.serial()));
+    assert_eq!((v["sdk"].as_u64(), v["bits"].as_u64()), (Some(34), Some(64)));
+    assert_eq!(v["fork"]["sequence"], "GC section, ScopedSuspendAll, mutator lock released");
+    assert_eq!(v["fork"]["chosen_by"], "sdk");
+    assert_eq!(v["fork"]["missing"], serde_json::json!([]));
+    let supported: Vec<bool> =
+        v["methods"].as_array().unwrap().iter().map(|m| m["supported"].as_bool().unwrap()).collect();
+    assert_eq!(supported, [true, true, true, false], "{v}");
+
+    let bare = TestPhone::start(PhoneSpec::default()).unwrap();
+    bare.connect(server.0).unwrap();
+    let out = heaptui(&server, &["doctor", "-s", &bare.serial()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no libart.so where Android keeps it"));
+}

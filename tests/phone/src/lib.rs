@@ -82,6 +82,18 @@ pub struct PhoneSpec {
     pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
+    /// The phone's own files outside `/data/local/tmp`, each a device path and the local file
+    /// standing for it (its `libart.so`, say), mapped in commands and file transfers alike.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+impl PhoneSpec {
+    /// `text` with each of [`PhoneSpec::files`]' device paths replaced by its local file.
+    fn map_paths(&self, text: &str) -> String {
+        self.files
+            .iter()
+            .fold(text.to_string(), |t, (device, local)| t.replace(device.as_str(), &local.to_string_lossy()))
+    }
 }
 
 impl Default for PhoneSpec {
@@ -100,6 +112,7 @@ impl Default for PhoneSpec {
             am_gc: true,
             emulator: None,
             recv_delay_ms: 0,
+            files: Vec::new(),
         }
     }
 }
@@ -657,7 +670,7 @@ enum Service {
 
 fn open_service(service: &str, root: &Path, spec: &PhoneSpec) -> Option<Service> {
     let tmp = root.join("tmp");
-    let map = |c: &str| c.replace(DEVICE_TMP, &tmp.to_string_lossy());
+    let map = |c: &str| spec.map_paths(&c.replace(DEVICE_TMP, &tmp.to_string_lossy()));
     if let Some(rest) = service.strip_prefix("shell,") {
         if !spec.features.iter().any(|f| f == "shell_v2") {
             return None;
@@ -927,7 +940,7 @@ fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()>
     let tmp = root.join("tmp");
     let map = |p: &[u8]| -> PathBuf {
         let p = String::from_utf8_lossy(p).to_string();
-        PathBuf::from(p.replace(DEVICE_TMP, &tmp.to_string_lossy()))
+        PathBuf::from(spec.map_paths(&p.replace(DEVICE_TMP, &tmp.to_string_lossy())))
     };
     loop {
         let Some(head) = io.read_exact(8) else { return Ok(()) };
