@@ -1,5 +1,5 @@
 //! The JVMTI entry point: `cmd activity attach-agent <process> <path>=<options>` loads this
-//! library into a debuggable app (Android 9+) and calls [`Agent_OnAttach`] on a thread of the
+//! library into a debuggable app (Android 8+) and calls [`Agent_OnAttach`] on a thread of the
 //! runtime. The options say where the (stripped) dump goes:
 //!
 //! ```text

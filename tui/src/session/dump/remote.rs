@@ -92,7 +92,8 @@ const LOAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 /// into the app's data directory with `run-as`, loaded with `cmd activity attach-agent`; it
 /// suspends ART, forks, resumes the app at once and writes the child's dump, stripped, into the
 /// app's cache directory with a [`ForkOutcome`] beside it; heaptui reads both with `run-as`,
-/// checks the hash, and removes what it wrote. The app must be debuggable (Android 9+).
+/// checks the hash, and removes what it wrote. The app must be debuggable (Android 8+, where ART
+/// attaches agents at run time).
 pub(super) fn fork_dump(
     agent: &Agent<'_>,
     spec: &DumpSpec,
