@@ -68,7 +68,8 @@ impl Data {
     }
 
     /// Maps the file at `path`; a gzip or zstd file (a dump someone compressed, or a stripped
-    /// dump written with `--zstd`) is decompressed into memory.
+    /// dump written with `--zstd`) is decompressed into an unnamed temporary file, which is mapped
+    /// (see [`Data::decompress`]).
     pub fn open(path: &Path) -> Result<Data> {
         let file = File::open(path).map_err(|e| io_error(path, "open", e))?;
         let meta = file.metadata().map_err(|e| io_error(path, "stat", e))?;
@@ -83,22 +84,76 @@ impl Data {
         if map.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
             #[cfg(feature = "zstd")]
             {
-                let mut out = Vec::new();
-                zstd::stream::read::Decoder::new(&map[..])
-                    .and_then(|mut d| d.read_to_end(&mut out))
-                    .map_err(|e| io_error(path, "decompress (zstd)", e))?;
-                return Ok(Data::Owned(out));
+                let d =
+                    zstd::stream::read::Decoder::new(&map[..]).map_err(|e| io_error(path, "decompress (zstd)", e))?;
+                return Data::decompress(path, "zstd", map.len() as u64, d);
             }
             #[cfg(not(feature = "zstd"))]
             return Err(io_error(path, "read", std::io::Error::other("a zstd file (this build reads no zstd)")));
         }
         if map.starts_with(&[0x1f, 0x8b]) {
-            let mut out = Vec::new();
-            flate2::read::MultiGzDecoder::new(&map[..])
-                .read_to_end(&mut out)
-                .map_err(|e| io_error(path, "decompress (gzip)", e))?;
-            return Ok(Data::Owned(out));
+            let d = flate2::read::MultiGzDecoder::new(&map[..]);
+            return Data::decompress(path, "gzip", map.len() as u64, d);
         }
         Ok(Data::Mapped(map))
     }
+
+    /// Decompresses `reader` (the `compressed`-byte file at `path`, in format `how`) into an
+    /// unnamed temporary file beside it (else in `TMPDIR`), created exclusively and gone when
+    /// closed, and maps it: the dump costs disk and page cache, not the process's memory. The
+    /// first bytes must be an HPROF header, checked before anything more is decompressed, and the
+    /// output may be at most [`max_expansion`] times the input.
+    pub fn decompress(path: &Path, how: &str, compressed: u64, mut reader: impl Read) -> Result<Data> {
+        let what = format!("decompress ({how})");
+        let fail = |e: std::io::Error| io_error(path, &what, e);
+        let ratio = max_expansion();
+        let limit = compressed.saturating_mul(ratio).max(1 << 20);
+        let mut head = [0u8; 13];
+        let mut got = 0;
+        while got < head.len() {
+            match reader.read(&mut head[got..]).map_err(fail)? {
+                0 => break,
+                n => got += n,
+            }
+        }
+        if &head[..got] != b"JAVA PROFILE ".as_slice() {
+            return Err(Error::new(0, ErrorKind::NotHprof));
+        }
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let mut out = tempfile::tempfile_in(dir).or_else(|_| tempfile::tempfile()).map_err(fail)?;
+        use std::io::Write;
+        out.write_all(&head).map_err(fail)?;
+        let mut written = head.len() as u64;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(fail(e)),
+            };
+            written += n as u64;
+            if written > limit {
+                return Err(fail(std::io::Error::other(format!(
+                    "it expands past {ratio} times its size ({} bytes): set HEAPTUI_MAX_EXPANSION to a larger ratio to open it",
+                    limit
+                ))));
+            }
+            out.write_all(&buf[..n]).map_err(fail)?;
+        }
+        // SAFETY: the file is ours alone (unnamed), and nothing writes it while mapped.
+        let map = unsafe { Mmap::map(&out) }.map_err(|e| io_error(path, "map the decompressed dump", e))?;
+        Ok(Data::Mapped(map))
+    }
 }
+
+/// How many times its size a compressed dump may expand to: `HEAPTUI_MAX_EXPANSION`, else
+/// [`MAX_EXPANSION`].
+pub fn max_expansion() -> u64 {
+    std::env::var("HEAPTUI_MAX_EXPANSION").ok().and_then(|v| v.parse().ok()).filter(|&r| r > 0).unwrap_or(MAX_EXPANSION)
+}
+
+/// The most a compressed dump may expand by default, as a multiple of its size. HPROF dumps
+/// compress 3 to 20 times with gzip or zstd (ids and zeroed arrays); a file that expands 200
+/// times is a bomb or a dump of zeros.
+pub const MAX_EXPANSION: u64 = 200;

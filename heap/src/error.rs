@@ -66,6 +66,18 @@ pub enum Limit {
     /// memory addresses (a 32-bit build, and a length near 4 GiB).
     #[error("a name record larger than this build addresses")]
     NameRecord,
+    /// Class layouts that resolve, through their superclasses, to far more fields than the
+    /// classes declare: many subclasses of a deep, wide class, which no VM writes and which would
+    /// take memory out of all proportion to the dump.
+    #[error(
+        "class layouts resolve to more than {limit} inherited fields from {declared} declared ones: no VM writes classes this deep and wide"
+    )]
+    Layouts {
+        /// Fields the classes declare.
+        declared: u64,
+        /// The most the layouts may resolve to.
+        limit: u64,
+    },
 }
 
 impl Error {
@@ -112,6 +124,11 @@ impl fmt::Display for Error {
                 self.fmt_where(f)
             }
             ErrorKind::Io(msg) => write!(f, "{msg}"),
+            // Where a limit was met matters only for what one record says (a layout).
+            ErrorKind::TooLarge(limit @ Limit::Layouts { .. }) => {
+                write!(f, "{limit}; met at ")?;
+                self.fmt_where(f)
+            }
             ErrorKind::TooLarge(limit) => write!(f, "{limit}"),
         }
     }

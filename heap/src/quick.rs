@@ -112,7 +112,7 @@ pub fn quick_histogram(path: &Path, model: Option<SizeModel>, dump: usize) -> Re
         let &(off, len) = t.strings.get(&id)?;
         data.get(off as usize..off as usize + len as usize).map(|b| String::from_utf8_lossy(b).into_owned())
     };
-    let table = class_table(&data, id_size, &t.class_dumps, &t.load_class, &string, &|_| None);
+    let table = class_table(&data, id_size, &t.class_dumps, &t.load_class, &string, &|_| None)?;
     let sizer = sizer_for(model, &header, &table.classes, t.mat_compressed, None);
     let inst_sizes = sizer.instance_sizes(&table.classes);
     let mut per_class = vec![(0u64, 0u64); table.classes.len()];

@@ -816,7 +816,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
 
     drop(span);
     let span = crate::trace::span("index: classes");
-    let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id).map(Node));
+    let table = class_table(&data, id_size, &p.class_dumps, &p.load_class, &string, &|id| ids.node(id).map(Node))?;
     if table.classes.len() as u64 > Column::<u16>::MAX + 1 {
         return Err(Error::new(0, ErrorKind::TooLarge(Limit::Classes(table.classes.len() as u64))));
     }
@@ -1146,13 +1146,15 @@ pub(crate) fn class_table(
     load_class: &FxHashMap<u64, u64>,
     string: &dyn Fn(u64) -> Option<String>,
     node_of: &dyn Fn(u64) -> Option<Node>,
-) -> ClassTable {
+) -> Result<ClassTable> {
     let mut classes: Vec<Class> = Vec::with_capacity(class_dumps.len() + 16);
     let mut dumps: Vec<ClassDump<'_>> = Vec::with_capacity(class_dumps.len());
+    let mut offsets: Vec<usize> = Vec::with_capacity(class_dumps.len());
     for &off in class_dumps {
         let mut c = Cursor::new(data, off, id_size);
         if let Ok(SubRecord::Class(cd)) = read_sub_record(&mut c) {
             dumps.push(cd);
+            offsets.push(off);
         }
     }
     let mut class_by_id: FxHashMap<u64, u32> = FxHashMap::default();
@@ -1200,7 +1202,7 @@ pub(crate) fn class_table(
         classes[i].super_class = class_by_id.get(&cd.super_id).copied().filter(|&s| s as usize != i).map(ClassId);
     }
     drop(dumps);
-    resolve_layouts(&mut classes, id_size);
+    resolve_layouts(&mut classes, id_size, &offsets)?;
 
     let synth = |classes: &mut Vec<Class>, name: &str, kind: ClassKind| -> u32 {
         if let Some(i) = classes.iter().position(|c| c.name == name && c.kind == kind) {
@@ -1231,7 +1233,7 @@ pub(crate) fn class_table(
     let java_lang_class = synth(&mut classes, "java.lang.Class", ClassKind::Instance);
     let unknown_class = synth(&mut classes, "unknown class", ClassKind::Instance);
 
-    ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class }
+    Ok(ClassTable { classes, by_id: class_by_id, prim_class, object_array_class, java_lang_class, unknown_class })
 }
 
 fn class_kind(name: &str) -> ClassKind {
@@ -1242,10 +1244,22 @@ fn class_kind(name: &str) -> ClassKind {
         .map_or(ClassKind::ObjectArray, |&t| ClassKind::PrimitiveArray(t))
 }
 
+/// The most inherited fields the layouts may resolve to, for classes that declare `declared`:
+/// real dumps resolve to 5-15 times what they declare (an app's classes average a few
+/// superclasses), and a few million are room for any class library. Each resolved field costs
+/// about 50 bytes.
+pub fn layout_budget(declared: u64) -> u64 {
+    declared.saturating_mul(64).max(4 << 20)
+}
+
 /// Places every field: an instance's data holds its class's own fields first, then its
-/// superclass's, and so on up to `java.lang.Object`.
-fn resolve_layouts(classes: &mut [Class], id_size: u32) {
+/// superclass's, and so on up to `java.lang.Object`. Fails when the layouts would resolve to
+/// more fields than [`layout_budget`] allows (`offsets`: where each class's CLASS DUMP is).
+fn resolve_layouts(classes: &mut [Class], id_size: u32, offsets: &[usize]) -> Result<()> {
     let n = classes.len();
+    let declared: u64 = classes.iter().map(|c| c.own_fields as u64).sum();
+    let budget = layout_budget(declared);
+    let mut resolved = 0u64;
     // Chain of each class, guarded against cycles in a corrupt dump.
     for i in 0..n {
         let mut chain = vec![i];
@@ -1257,10 +1271,17 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
             chain.push(s.index());
             cur = classes[s.index()].super_class;
         }
-        let mut fields = Vec::new();
-        let mut offset = 0u32;
         // A corrupt dump could chain classes of 65535 fields each; no real layout comes near this.
         const MAX_FIELDS: usize = 1 << 16;
+        let count = chain.iter().map(|&k| classes[k].own_fields).sum::<usize>().min(MAX_FIELDS);
+        resolved += count as u64;
+        if resolved > budget {
+            let at = offsets.get(i).copied().unwrap_or(0) as u64;
+            return Err(Error::new(at, ErrorKind::TooLarge(Limit::Layouts { declared, limit: budget }))
+                .in_sub_record(crate::spec::sub::CLASS_DUMP));
+        }
+        let mut fields = Vec::with_capacity(count);
+        let mut offset = 0u32;
         for &k in &chain {
             let room = MAX_FIELDS.saturating_sub(fields.len());
             for f in classes[k].fields.iter().take(classes[k].own_fields.min(room)) {
@@ -1295,6 +1316,7 @@ fn resolve_layouts(classes: &mut [Class], id_size: u32) {
         c.fields = fields;
         c.referent = referent;
     }
+    Ok(())
 }
 
 struct Pass2<'a> {

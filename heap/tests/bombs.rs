@@ -1,0 +1,99 @@
+//! Small inputs built to take memory out of all proportion: class layouts that multiply through
+//! their superclasses, compressed files that expand thousands of times. Each must end in a clear
+//! error, quickly, with the process's peak memory (getrusage) far below what the input asks for.
+//! One test per binary concern, in one test function each, since the peak is the process's.
+
+use std::io::Write;
+
+use heap::{Error, ErrorKind, Index, Limit, Options};
+
+mod common;
+
+use common::builder::{Builder, OBJ};
+
+/// The process's peak resident set, in bytes.
+fn peak_rss() -> u64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    u.ru_maxrss as u64 * 1024
+}
+
+/// A base class of `fields` reference fields and `subclasses` classes that extend it and
+/// declare nothing: about 85 bytes per subclass, each inheriting every field.
+fn layout_bomb(fields: u32, subclasses: u32) -> Vec<u8> {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "f");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    let own: Vec<(u32, u8)> = (0..fields).map(|_| (0x10, OBJ)).collect();
+    b.class(0x200, "Wide", 0x100, &own);
+    for i in 0..subclasses {
+        b.class(0x1000 + i * 4, "S", 0x200, &[]);
+    }
+    b.finish()
+}
+
+#[test]
+fn bombs_end_in_errors_within_bounded_memory() {
+    // 20 000 subclasses of a class of 20 000 fields: 1.7 MB (with a LOAD CLASS and a name per
+    // class) that would resolve to 400 M fields (some 20 GB). The budget (64 times the declared
+    // fields, at least 4 M) stops it.
+    let bytes = layout_bomb(20_000, 20_000);
+    assert!(bytes.len() < 2 << 20, "{}", bytes.len());
+    let e = Index::from_bytes(bytes, Options::default()).err().expect("an error");
+    assert!(matches!(e.kind, ErrorKind::TooLarge(Limit::Layouts { declared: 20_000, limit: 4_194_304 })), "{e}");
+    assert!(e.to_string().contains("CLASS DUMP"), "{e}");
+    assert!(peak_rss() < 600 << 20, "peak {} MB", peak_rss() >> 20);
+
+    // A real class hierarchy well inside the budget still opens: 2 000 subclasses of 200 fields.
+    let index = Index::from_bytes(layout_bomb(200, 2_000), Options::default()).unwrap();
+    assert!(index.classes.iter().filter(|c| c.name == "S").all(|c| c.fields.len() == 200));
+
+    // Compressed bombs: an HPROF header and 1 GiB of zeros, in zstd and gzip (a few hundred KB).
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = |w: &mut dyn Write| {
+        w.write_all(b"JAVA PROFILE 1.0.2\0").unwrap();
+        let block = vec![0u8; 1 << 20];
+        for _ in 0..1024 {
+            w.write_all(&block).unwrap();
+        }
+    };
+    let zst = dir.path().join("bomb.hprof.zst");
+    let mut z = zstd::stream::write::Encoder::new(std::fs::File::create(&zst).unwrap(), 3).unwrap();
+    zeros(&mut z);
+    z.finish().unwrap();
+    let gz = dir.path().join("bomb.hprof.gz");
+    let mut g = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::fast());
+    zeros(&mut g);
+    g.finish().unwrap();
+    for file in [&zst, &gz] {
+        let size = std::fs::metadata(file).unwrap().len();
+        assert!(size < 8 << 20, "{size}");
+        let start = std::time::Instant::now();
+        let e = Index::open(file, Options::default()).err().expect("an error");
+        assert!(e.to_string().contains("expands past 200 times its size"), "{e}");
+        assert!(e.to_string().contains("HEAPTUI_MAX_EXPANSION"), "{e}");
+        // It stopped at the bound, not after decompressing the gigabyte.
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        // Nothing left beside it: the temporary file had no name.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+    assert!(peak_rss() < 600 << 20, "peak {} MB", peak_rss() >> 20);
+
+    // A compressed file that is not a dump is refused at its first bytes.
+    let not = dir.path().join("not.gz");
+    let mut g = flate2::write::GzEncoder::new(std::fs::File::create(&not).unwrap(), flate2::Compression::fast());
+    g.write_all(&vec![b'x'; 1 << 20]).unwrap();
+    g.finish().unwrap();
+    let e: Error = Index::open(&not, Options::default()).err().expect("an error");
+    assert!(matches!(e.kind, ErrorKind::NotHprof), "{e}");
+
+    // A real dump, compressed, opens as it does plain (the peers' fixture through zstd).
+    let fixture = common::fixture("android/ahat-art__test-dump.hprof");
+    let raw = std::fs::read(&fixture).unwrap();
+    let packed = dir.path().join("real.hprof.zst");
+    std::fs::write(&packed, zstd::encode_all(&raw[..], 3).unwrap()).unwrap();
+    let a = Index::open(&fixture, Options::default()).unwrap();
+    let b = Index::open(&packed, Options::default()).unwrap();
+    assert_eq!((a.len(), a.classes.len()), (b.len(), b.classes.len()));
+}
