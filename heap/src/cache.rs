@@ -183,6 +183,34 @@ impl Cache {
         Some(Cache::new(base.join("heaptui").join("index")))
     }
 
+    /// Whether the directory may hold the cache: when it exists, it must be a directory owned by
+    /// this user that no one else can write. A cache file is trusted to describe a dump; one that
+    /// another user planted (a shared `HEAPTUI_INDEX_CACHE`) could describe it falsely. Says why
+    /// not.
+    pub fn check_dir(&self) -> std::result::Result<(), String> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = match std::fs::metadata(&self.dir) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(format!("{}: {e}", self.dir.display())),
+        };
+        // SAFETY: geteuid cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if !meta.is_dir() {
+            Err(format!("{} is not a directory", self.dir.display()))
+        } else if meta.uid() != me {
+            Err(format!("{} belongs to uid {}, not to this user (uid {me})", self.dir.display(), meta.uid()))
+        } else if meta.mode() & 0o022 != 0 {
+            Err(format!(
+                "others can write {} (mode {:o}): a cache there could be planted; `chmod go-w` it or choose another",
+                self.dir.display(),
+                meta.mode() & 0o7777
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir

@@ -363,6 +363,22 @@ fn a_second_analysis_reads_the_index_cache() {
     let (fourth, note) = run(&[]);
     assert!(note.contains("index cache not used"), "{note}");
     assert_eq!(first, fourth);
+    // A cache directory others can write (a shared HEAPTUI_INDEX_CACHE): not read, not written,
+    // and said why.
+    use std::os::unix::fs::PermissionsExt;
+    for f in std::fs::read_dir(&cache).unwrap() {
+        std::fs::remove_file(f.unwrap().path()).unwrap();
+    }
+    run(&[]);
+    let planted: Vec<_> =
+        std::fs::read_dir(&cache).unwrap().map(|f| std::fs::read(f.unwrap().path()).unwrap()).collect();
+    std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let (fifth, note) = run(&[]);
+    assert!(note.contains("index cache not used") && note.contains("others can write"), "{note}");
+    assert!(!note.contains("from the cache"), "{note}");
+    assert_eq!(first, fifth);
+    let after: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|f| std::fs::read(f.unwrap().path()).unwrap()).collect();
+    assert_eq!(planted, after, "the shared directory is left as it was");
 }
 
 /// `doctor --libart` on every libart the tests have: Debian's builds of Android 11 and 14 and a

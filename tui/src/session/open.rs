@@ -67,8 +67,12 @@ pub fn index_cache() -> Option<heap::Cache> {
 pub fn open(path: &Path, options: heap::Options<'_>, request: &Request) -> anyhow::Result<Opened> {
     // What else changes the analysis: the mapping file's content.
     let extra = request.mapping.as_deref().map(heap::cache::content_hash).unwrap_or_default();
-    let cache = if request.no_cache { None } else { index_cache() };
+    let mut cache = if request.no_cache { None } else { index_cache() };
     let mut notes = Vec::new();
+    if let Some(why) = cache.as_ref().and_then(|c| c.check_dir().err()) {
+        notes.push(format!("index cache not used: {why}"));
+        cache = None;
+    }
     if let Some(cache) = &cache {
         match cache.load(path, options, &extra) {
             Ok(heap) => {

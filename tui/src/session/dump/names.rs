@@ -12,9 +12,7 @@ pub fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
         .context("neither XDG_DATA_HOME nor HOME is set; give -o FILE")?;
-    let safe =
-        |s: &str| s.chars().map(|c| if c.is_alphanumeric() || "._-".contains(c) { c } else { '_' }).collect::<String>();
-    let dir = base.join("heaptui/dumps").join(safe(device)).join(safe(process));
+    let dir = base.join("heaptui/dumps").join(safe_component(device)).join(safe_component(process));
     let stamp = utc_stamp(time_ms);
     // Two dumps in one second get `-2`, `-3`... (an existing file is never the answer).
     for i in 1..1000 {
@@ -25,6 +23,24 @@ pub fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result
         }
     }
     bail!("no free name for {stamp}.hprof in {}", dir.display())
+}
+
+/// A device's serial or a process's name as one path component: letters, digits, `.`, `_` and
+/// `-` kept, anything else (`/`, control characters, bidi overrides) `_`; a leading `.` becomes `_`
+/// too, so `.` and `..` (which would name this directory or its parent) and hidden names cannot
+/// come out; at most 100 characters; never empty. Serials and process names are what a phone
+/// or a process says they are.
+pub fn safe_component(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(100)
+        .enumerate()
+        .map(|(i, c)| if (c.is_alphanumeric() || "._-".contains(c)) && !(i == 0 && c == '.') { c } else { '_' })
+        .collect();
+    if out.is_empty() {
+        out.push('_');
+    }
+    out
 }
 
 /// `20261123T014126Z` for a time in ms since the epoch (UTC; civil date from days, as in Howard
@@ -46,6 +62,25 @@ pub fn utc_stamp(time_ms: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn hostile_names_stay_one_component_below() {
+        use super::safe_component as c;
+        assert_eq!(c(".."), "_.");
+        assert_eq!(c("."), "_");
+        assert_eq!(c(""), "_");
+        assert_eq!(c("../../etc"), "_._.._etc");
+        assert_eq!(c("a/b"), "a_b");
+        assert_eq!(c("\x1b]52;c;x\x07"), "__52_c_x_");
+        assert_eq!(c("emulator-5554"), "emulator-5554");
+        assert_eq!(c("com.example.app:remote"), "com.example.app_remote");
+        assert_eq!(c(&"x".repeat(300)).len(), 100);
+        for hostile in ["..", ".", "../x", "/", "\u{202e}gpj", "a\0b"] {
+            let p = std::path::Path::new("/base").join(c(hostile));
+            assert_eq!(p.parent(), Some(std::path::Path::new("/base")), "{hostile}");
+            assert_eq!(p.components().count(), 3, "{hostile}");
+        }
+    }
+
     /// Against `date -u -d @SECONDS +%Y%m%dT%H%M%SZ`.
     #[test]
     fn stamps_in_utc() {
