@@ -33,10 +33,17 @@ pub enum DeviceError {
     /// A file transfer failed.
     #[error("{0}")]
     Transfer(String),
+    /// A command wrote more than heaptui gathers from one (it was hung up).
+    #[error("`{0}` wrote more than {max} MiB, more than heaptui gathers from a command; it was stopped", max = OUTPUT_MAX >> 20)]
+    TooMuch(String),
     /// Anything else from the operating system.
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
+
+/// The most [`Device::output`] gathers from one command: far more than any answer heaptui reads
+/// that way (`getprop`, `dumpsys meminfo`, `ps`, a report file).
+pub const OUTPUT_MAX: usize = 64 << 20;
 
 /// Result of this module.
 pub type Result<T> = std::result::Result<T, DeviceError>;
@@ -140,13 +147,22 @@ pub trait Device: Send + Sync {
     /// as closing an adb shell does); then the result is `None`.
     fn run_until(&self, command: &str, sink: &mut dyn FnMut(Stream, &[u8]) -> bool) -> Result<Option<i32>>;
 
-    /// Runs `command` and returns everything it wrote and its exit code.
+    /// Runs `command` and returns everything it wrote and its exit code; a command that writes
+    /// more than [`OUTPUT_MAX`] is stopped and is an error (what a phone answers is untrusted,
+    /// and a dump travels by [`Device::run`] or [`Device::pull`], never through here).
     fn output(&self, command: &str) -> Result<Output> {
         let mut o = Output::default();
-        o.code = self.run(command, &mut |s, b| match s {
-            Stream::Stdout => o.stdout.extend_from_slice(b),
-            Stream::Stderr => o.stderr.extend_from_slice(b),
+        let code = self.run_until(command, &mut |s, b| {
+            if o.stdout.len() + o.stderr.len() + b.len() > OUTPUT_MAX {
+                return false;
+            }
+            match s {
+                Stream::Stdout => o.stdout.extend_from_slice(b),
+                Stream::Stderr => o.stderr.extend_from_slice(b),
+            }
+            true
         })?;
+        o.code = code.ok_or_else(|| DeviceError::TooMuch(command.to_string()))?;
         Ok(o)
     }
 

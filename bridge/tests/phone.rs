@@ -233,6 +233,21 @@ fn a_phone_that_goes_away_mid_command() {
     assert!(e.to_string().contains("went away"), "{e}");
 }
 
+/// A phone that answers without end (here 200 MiB of `y`): the command is stopped at the bound
+/// and is an error, not 200 MiB (or more) of memory.
+#[test]
+fn an_answer_without_end_is_cut_at_the_bound() {
+    let server = Server::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let d = AdbDevice::select(server.0, None).unwrap();
+    let e = d.output("yes | head -c 209715200").unwrap_err();
+    assert!(matches!(e, DeviceError::TooMuch(_)), "{e}");
+    assert!(e.to_string().contains("more than 64 MiB"), "{e}");
+    // The phone is still usable.
+    assert_eq!(d.output("echo ok").unwrap().stdout, b"ok\n");
+}
+
 #[test]
 fn the_agent_is_pushed_once_and_lists_processes() {
     let server = Server::start();

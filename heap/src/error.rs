@@ -66,6 +66,12 @@ pub enum Limit {
     /// memory addresses (a 32-bit build, and a length near 4 GiB).
     #[error("a name record larger than this build addresses")]
     NameRecord,
+    /// NODATA arrays that would be written back with more zeros than the rewrite allows.
+    #[error("its NODATA arrays declare more than {limit} bytes of values to write back as zeros")]
+    Restored {
+        /// The bound.
+        limit: u64,
+    },
     /// Class layouts that resolve, through their superclasses, to far more fields than the
     /// classes declare: many subclasses of a deep, wide class, which no VM writes and which would
     /// take memory out of all proportion to the dump.
@@ -125,7 +131,7 @@ impl fmt::Display for Error {
             }
             ErrorKind::Io(msg) => write!(f, "{msg}"),
             // Where a limit was met matters only for what one record says (a layout).
-            ErrorKind::TooLarge(limit @ Limit::Layouts { .. }) => {
+            ErrorKind::TooLarge(limit @ (Limit::Layouts { .. } | Limit::Restored { .. })) => {
                 write!(f, "{limit}; met at ")?;
                 self.fmt_where(f)
             }

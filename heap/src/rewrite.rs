@@ -57,6 +57,9 @@ pub struct Plan {
     pub keep_arrays: Option<std::collections::HashSet<u64>>,
     /// ...and arrays removed outright (duplicates whose referrers were re-pointed).
     pub remove_arrays: std::collections::HashSet<u64>,
+    /// The most bytes of zeros NODATA arrays may be written back with (restoring, converting):
+    /// a NODATA record of 14 bytes can declare 4 GiB. `None`: no bound.
+    pub max_restored: Option<u64>,
 }
 
 impl Plan {
@@ -73,6 +76,7 @@ impl Plan {
             heap_per_record: false,
             keep_arrays: None,
             remove_arrays: Default::default(),
+            max_restored: None,
         }
     }
 }
@@ -140,6 +144,8 @@ pub struct RewriteStats {
     pub arrays_emptied: u64,
     /// NODATA arrays written back with zeros.
     pub arrays_restored: u64,
+    /// Bytes of zeros they were written back with.
+    pub bytes_restored: u64,
 }
 
 /// The streaming rewriter. Feed it with [`Rewriter::feed`], end with [`Rewriter::finish`].
@@ -621,6 +627,10 @@ impl<W: Write> Rewriter<W> {
             if self.plan.restore_nodata || self.plan.to_hotspot {
                 // HotSpot has no NODATA: a full array of zeros (hprof-conv writes the head
                 // alone, which leaves a malformed record when the count is not zero).
+                self.stats.bytes_restored = self.stats.bytes_restored.saturating_add(bytes);
+                if let Some(limit) = self.plan.max_restored.filter(|&l| self.stats.bytes_restored > l) {
+                    return Err(self.err(ErrorKind::TooLarge(Limit::Restored { limit })));
+                }
                 head[0] = sub::PRIMITIVE_ARRAY_DUMP;
                 self.stats.arrays_restored += 1;
                 self.emit_sized(head, bytes)?;

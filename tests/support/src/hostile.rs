@@ -122,3 +122,16 @@ pub fn unsafe_chars(text: &str, tabs: bool) -> Vec<(usize, char)> {
         })
         .collect()
 }
+
+/// An Android (1.0.3) dump of `arrays` PRIMITIVE ARRAY NODATA records, each declaring `length`
+/// `long`s: 14 bytes a record, `8 × length` bytes each once restored (4 GiB × 8 at most).
+pub fn nodata_bomb(arrays: u32, length: u32) -> Vec<u8> {
+    let mut b = Builder::new("1.0.3");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    for i in 0..arrays {
+        // NODATA (0xc3): id, stack serial, length, element type (11: long).
+        b.raw(&[0xc3]).raw(&(0x5000 + i).to_be_bytes()).raw(&0u32.to_be_bytes()).raw(&length.to_be_bytes());
+        b.raw(&[11]);
+    }
+    b.finish()
+}

@@ -17,6 +17,10 @@ pub struct ConvertArgs {
     /// Leave out the zygote and image heaps' objects (hprof-conv's -z).
     #[arg(short = 'z')]
     pub drop_zygote: bool,
+    /// The most bytes of zeros to write in place of NODATA arrays' values (default: 100 times
+    /// the input, at least 1 GiB, and no more than the output's disk has free).
+    #[arg(long, value_name = "BYTES")]
+    pub max_output: Option<u64>,
 }
 
 /// Runs `convert`.
@@ -32,8 +36,12 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     }
     let chained = std::io::Cursor::new(head.to_vec()).chain(r);
     let (out, writer) = Output::create(&a.output)?;
+    let plan = heap::strip::Plan {
+        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        ..convert_plan(a.drop_zygote)
+    };
     let (mut w, _) =
-        heap::strip::rewrite_all(chained, writer, convert_plan(a.drop_zygote)).with_context(|| a.input.clone())?;
+        heap::strip::rewrite_all(chained, writer, plan).map_err(|e| super::stream::explain(e, &a.input))?;
     w.flush()?;
     drop(w);
     out.commit()

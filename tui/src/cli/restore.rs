@@ -11,9 +11,17 @@ pub struct RestoreArgs {
     pub input: String,
     /// The standard HPROF to write, or `-`.
     pub output: String,
+    /// The most bytes of zeros to write back in place of dropped array values (default: 100
+    /// times the input, at least 1 GiB, and no more than the output's disk has free).
+    #[arg(long, value_name = "BYTES")]
+    pub max_output: Option<u64>,
 }
 
 /// Runs `restore`.
 pub fn run(a: RestoreArgs) -> anyhow::Result<()> {
-    run_plan(&a.input, &a.output, restore_plan(), false)
+    let plan = heap::strip::Plan {
+        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        ..restore_plan()
+    };
+    run_plan(&a.input, &a.output, plan, false)
 }
