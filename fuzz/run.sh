@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes each target for a bounded time (default 300 s each): `fuzz/run.sh [SECONDS]`.
+# Fuzzes each target (the reader and index, the stripper, the decompressing reader) for a bounded
+# time (default 300 s each): `fuzz/run.sh [SECONDS]`.
 # Needs a nightly toolchain and cargo-fuzz (`rustup toolchain install nightly --profile minimal`,
 # `cargo install cargo-fuzz`). Not part of CI's run. The corpus is seeded from the peers' fixtures
 # (small ones, and the first kilobytes of others) into target/fuzz-corpus, outside the repo; crashes
@@ -9,19 +10,25 @@ cd "$(dirname "$0")"
 secs="${1:-300}"
 fixtures="${HEAPTUI_FIXTURES:-../../shared/fixtures}"
 corpus=../target/fuzz-corpus
-for t in index strip; do
+for t in index strip decompress; do
   mkdir -p "$corpus/$t"
   for f in "$fixtures"/jvm/jdk8u-jhat__minimal.bin "$fixtures"/jvm/hprof-slurp__hprof-32.bin \
            "$fixtures"/android/ahat-art__RI.hprof "$fixtures"/android/adt-tools-base__dialer.android-hprof; do
     [ -f "$f" ] || continue
     name=$(basename "$f")
+    if [ "$t" = decompress ]; then
+      # The target reads a selector byte (even: gzip, odd: zstd), then the compressed bytes.
+      { printf '\0'; head -c 60000 "$f" | gzip -c; } > "$corpus/$t/$name.60k.gz"
+      { printf '\0'; head -c 4096 "$f" | gzip -c; } > "$corpus/$t/$name.4k.gz"
+      continue
+    fi
     head -c 4096 "$f" > "$corpus/$t/$name.4k"
     head -c 60000 "$f" > "$corpus/$t/$name.60k"
   done
 done
 mkdir -p ../target/fuzz-logs
 status=0
-for t in index strip; do
+for t in index strip decompress; do
   log=../target/fuzz-logs/$t.log
   if cargo +nightly fuzz run "$t" "$corpus/$t" -- -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 >"$log" 2>&1; then
     echo "$t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1)"

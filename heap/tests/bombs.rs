@@ -9,7 +9,7 @@ use heap::{Error, ErrorKind, Index, Limit, Options};
 
 mod common;
 
-use common::builder::{Builder, OBJ};
+use test_support::hostile::{gzip_bomb, layout_bomb, zstd_bomb};
 
 /// The process's peak resident set, in bytes.
 fn peak_rss() -> u64 {
@@ -17,20 +17,6 @@ fn peak_rss() -> u64 {
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
     u.ru_maxrss as u64 * 1024
-}
-
-/// A base class of `fields` reference fields and `subclasses` classes that extend it and
-/// declare nothing: about 85 bytes per subclass, each inheriting every field.
-fn layout_bomb(fields: u32, subclasses: u32) -> Vec<u8> {
-    let mut b = Builder::new("1.0.2");
-    b.string(0x10, "f");
-    b.class(0x100, "java.lang.Object", 0, &[]);
-    let own: Vec<(u32, u8)> = (0..fields).map(|_| (0x10, OBJ)).collect();
-    b.class(0x200, "Wide", 0x100, &own);
-    for i in 0..subclasses {
-        b.class(0x1000 + i * 4, "S", 0x200, &[]);
-    }
-    b.finish()
 }
 
 #[test]
@@ -51,21 +37,10 @@ fn bombs_end_in_errors_within_bounded_memory() {
 
     // Compressed bombs: an HPROF header and 1 GiB of zeros, in zstd and gzip (a few hundred KB).
     let dir = tempfile::tempdir().unwrap();
-    let zeros = |w: &mut dyn Write| {
-        w.write_all(b"JAVA PROFILE 1.0.2\0").unwrap();
-        let block = vec![0u8; 1 << 20];
-        for _ in 0..1024 {
-            w.write_all(&block).unwrap();
-        }
-    };
     let zst = dir.path().join("bomb.hprof.zst");
-    let mut z = zstd::stream::write::Encoder::new(std::fs::File::create(&zst).unwrap(), 3).unwrap();
-    zeros(&mut z);
-    z.finish().unwrap();
+    std::fs::write(&zst, zstd_bomb(1024).unwrap()).unwrap();
     let gz = dir.path().join("bomb.hprof.gz");
-    let mut g = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::fast());
-    zeros(&mut g);
-    g.finish().unwrap();
+    std::fs::write(&gz, gzip_bomb(1024).unwrap()).unwrap();
     for file in [&zst, &gz] {
         let size = std::fs::metadata(file).unwrap().len();
         assert!(size < 8 << 20, "{size}");

@@ -50,3 +50,51 @@ fn nodata_bombs_are_refused_before_anything_is_written() {
     assert!(!out.status.success());
     assert!(!out_file.exists());
 }
+
+/// The whole corpus through `analyze`, each file under a name that carries the terminal payload
+/// too: each case ends as its `Expect` says, within a minute, with no control character on
+/// stdout or stderr; and no child took more than 1 GiB at its peak (`getrusage` of the children).
+#[test]
+fn the_corpus_gives_each_cases_outcome() {
+    use test_support::hostile::{corpus, payload, unsafe_chars, Expect};
+    let dir = tempfile::tempdir().unwrap();
+    for case in corpus().unwrap() {
+        let path = dir.path().join(format!("{}{}", payload(), case.name));
+        std::fs::write(&path, &case.bytes).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .arg("analyze")
+            .arg(&path)
+            .env("HEAPTUI_INDEX_CACHE", "off")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{}: still running after 60 s", case.name);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(unsafe_chars(&stdout, true), [], "{}: stdout", case.name);
+        assert_eq!(unsafe_chars(&stderr, false), [], "{}: stderr {stderr}", case.name);
+        match case.expect {
+            Expect::Opens => assert!(out.status.success(), "{}: {stderr}", case.name),
+            Expect::Error(text) => {
+                assert!(!out.status.success(), "{}", case.name);
+                assert!(stderr.contains(text), "{}: {stderr}", case.name);
+                // The file's name, escaped, names what failed.
+                assert!(stderr.contains(test_support::hostile::SHOWN), "{}: {stderr}", case.name);
+            }
+        }
+    }
+    // SAFETY: getrusage fills the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
+    assert!((u.ru_maxrss as u64) < (1 << 20), "a child peaked at {} MB", u.ru_maxrss >> 10);
+    // Nothing was left beside the files (the decompressed dumps had no names).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), corpus().unwrap().len());
+}

@@ -1,12 +1,16 @@
-//! Hostile input built by code: a heap dump whose names and strings carry terminal control
-//! sequences, for the tests that check nothing heaptui prints or draws sends them. Written with
-//! the engine tests' HPROF writer (`heap/tests/common/builder.rs`), never edited by hand.
+//! Hostile input built by code, never edited by hand: a heap dump whose names and strings carry
+//! terminal control sequences, dumps that ask for memory out of all proportion (class layouts,
+//! NODATA arrays, compressed zeros), and [`corpus`], every case with the outcome heaptui must
+//! give. Written with the engine tests' HPROF writer (`heap/tests/common/builder.rs`);
+//! `cargo run -p test-support --bin hostile-corpus DIR` writes the corpus out (for fuzzing
+//! seeds, or to try a build by hand).
 
 #[path = "../../../heap/tests/common/builder.rs"]
 #[allow(dead_code)]
 mod builder;
 
 use builder::{Builder, BOOL, OBJ};
+use std::io::Write;
 
 /// OSC 52: set the clipboard (to "pwned", base64), ended by BEL.
 pub const CLIPBOARD: &str = "\x1b]52;c;cHduZWQ=\x07";
@@ -134,4 +138,90 @@ pub fn nodata_bomb(arrays: u32, length: u32) -> Vec<u8> {
         b.raw(&[11]);
     }
     b.finish()
+}
+
+/// A base class of `fields` reference fields and `subclasses` classes that extend it and
+/// declare nothing: about 85 bytes per subclass (its LOAD CLASS, name and CLASS DUMP), each
+/// inheriting every field.
+pub fn layout_bomb(fields: u32, subclasses: u32) -> Vec<u8> {
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "f");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    let own: Vec<(u32, u8)> = (0..fields).map(|_| (0x10, OBJ)).collect();
+    b.class(0x200, "Wide", 0x100, &own);
+    for i in 0..subclasses {
+        b.class(0x1000 + i * 4, "S", 0x200, &[]);
+    }
+    b.finish()
+}
+
+/// An HPROF header and `mib` MiB of zeros, through `compress`.
+fn zeros(mib: u32, w: &mut dyn Write) -> std::io::Result<()> {
+    w.write_all(b"JAVA PROFILE 1.0.2\0")?;
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..mib {
+        w.write_all(&block)?;
+    }
+    Ok(())
+}
+
+/// A gzip file of an HPROF header and `mib` MiB of zeros (about 1 KB a MiB).
+pub fn gzip_bomb(mib: u32) -> std::io::Result<Vec<u8>> {
+    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    zeros(mib, &mut g)?;
+    g.finish()
+}
+
+/// A zstd file of an HPROF header and `mib` MiB of zeros (a few dozen bytes a MiB).
+pub fn zstd_bomb(mib: u32) -> std::io::Result<Vec<u8>> {
+    let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3)?;
+    zeros(mib, &mut z)?;
+    z.finish()
+}
+
+/// What heaptui must do with a case of the corpus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    /// Open it; what it prints holds no control character.
+    Opens,
+    /// Refuse it with an error containing this text.
+    Error(&'static str),
+}
+
+/// A case of the corpus: a file name, its bytes, and the outcome.
+pub struct Case {
+    /// The file name (itself harmless: a test that wants a hostile name adds one).
+    pub name: &'static str,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// What `heaptui analyze` must do with it.
+    pub expect: Expect,
+}
+
+/// Every case: control characters in every name and string kind, a layout bomb, a NODATA bomb
+/// (which opens: only restoring it would expand), compressed bombs, and a compressed file that is
+/// not a dump.
+pub fn corpus() -> std::io::Result<Vec<Case>> {
+    let mut not_a_dump = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    not_a_dump.write_all(&[b'x'; 4096])?;
+    Ok(vec![
+        Case { name: "names.hprof", bytes: dump(), expect: Expect::Opens },
+        Case {
+            name: "layouts.hprof",
+            bytes: layout_bomb(20_000, 20_000),
+            expect: Expect::Error("class layouts resolve to more than"),
+        },
+        Case { name: "nodata.hprof", bytes: nodata_bomb(20, u32::MAX), expect: Expect::Opens },
+        Case {
+            name: "zeros.hprof.gz",
+            bytes: gzip_bomb(1024)?,
+            expect: Expect::Error("expands past 200 times its size"),
+        },
+        Case {
+            name: "zeros.hprof.zst",
+            bytes: zstd_bomb(1024)?,
+            expect: Expect::Error("expands past 200 times its size"),
+        },
+        Case { name: "text.gz", bytes: not_a_dump.finish()?, expect: Expect::Error("not an HPROF file") },
+    ])
 }
