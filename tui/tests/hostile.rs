@@ -98,3 +98,48 @@ fn the_corpus_gives_each_cases_outcome() {
     // Nothing was left beside the files (the decompressed dumps had no names).
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), corpus().unwrap().len());
 }
+
+/// Links planted where `strip`, `restore` and `convert` write: at the output's name (dangling,
+/// pointing at a file that does not exist yet, and pointing at one that does) and at the
+/// temporary names the next processes would use. Each command fails or writes its own file;
+/// the planted targets are never created or changed.
+#[test]
+fn planted_links_redirect_no_write() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let names = dir.path().join("names.hprof");
+    std::fs::write(&names, test_support::hostile::dump()).unwrap();
+    let android = dir.path().join("android.hprof");
+    std::fs::write(&android, test_support::hostile::nodata_bomb(2, 16)).unwrap();
+    let victim = dir.path().join("victim");
+    let kept = dir.path().join("kept");
+    std::fs::write(&kept, b"the user's file").unwrap();
+    for (cmd, input) in [("strip", &names), ("restore", &android), ("convert", &android)] {
+        // At the output's name: a dangling link, then a link to an existing file.
+        for (target, exists) in [(&victim, false), (&kept, true)] {
+            let out_path = dir.path().join(format!("{cmd}-out.hprof"));
+            symlink(target, &out_path).unwrap();
+            let out = heaptui(&[cmd, input.to_str().unwrap(), out_path.to_str().unwrap()]);
+            assert!(!out.status.success(), "{cmd} wrote through a link to {}", target.display());
+            assert!(!victim.exists(), "{cmd} created the link's target");
+            assert_eq!(std::fs::read(&kept).unwrap(), b"the user's file");
+            assert_eq!(exists, target.exists());
+            std::fs::remove_file(&out_path).unwrap();
+        }
+        // At the temporary names of the next 300 processes.
+        let last: u32 = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid").unwrap().trim().parse().unwrap();
+        let out_path = dir.path().join(format!("{cmd}-next.hprof"));
+        for pid in last + 1..last + 300 {
+            symlink(&victim, dir.path().join(format!(".{cmd}-next.hprof.{pid}.tmp"))).unwrap();
+        }
+        let out = heaptui(&[cmd, input.to_str().unwrap(), out_path.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        // It wrote its own file, or it met a planted name and said so; never the victim.
+        assert!(out.status.success() || err.contains("cannot create"), "{cmd}: {err}");
+        assert!(!victim.exists(), "{cmd} wrote through a planted temporary name");
+        assert_eq!(out.status.success(), out_path.exists() && !out_path.is_symlink(), "{cmd}");
+        for pid in last + 1..last + 300 {
+            let _ = std::fs::remove_file(dir.path().join(format!(".{cmd}-next.hprof.{pid}.tmp")));
+        }
+    }
+}

@@ -769,3 +769,25 @@ fn doctor_reads_the_phones_libart() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no libart.so where Android keeps it"));
 }
+
+/// A phone whose model (in its banner and `getprop`) carries terminal controls: `devices` and
+/// `ps` print no control character (the adb server itself reduces a banner's model to letters,
+/// digits and `_`; heaptui escapes what it is given either way).
+#[test]
+fn a_phone_with_a_hostile_model_is_shown_escaped() {
+    use test_support::hostile::{unsafe_chars, CLEAR, TITLE};
+    let server = AdbServer::start();
+    let model = format!("Pixel{CLEAR}{TITLE}\u{202e}9");
+    let phone = TestPhone::start(PhoneSpec { model: model.clone(), ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    for args in [vec!["devices"], vec!["ps", "-s", &phone.serial()]] {
+        let out = heaptui(&server, &args);
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert_eq!(unsafe_chars(&stdout, false), [], "{args:?}: {stdout}");
+        assert_eq!(unsafe_chars(&stderr, false), [], "{args:?}: {stderr}");
+        if args[0] == "devices" {
+            assert!(stdout.contains("Pixel"), "{stdout}");
+        }
+    }
+}

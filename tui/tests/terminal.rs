@@ -287,3 +287,22 @@ fn picker_shows_a_hostile_file_name_escaped() {
     key(&mut app, KeyCode::Char('\u{1b}'));
     render(&mut app, 200, 24, "picker, filtered");
 }
+
+/// The picker's row for a process whose name and command line carry the payload (a real
+/// process, read from /proc as the picker reads it): drawn escaped.
+#[test]
+fn picker_shows_a_hostile_process_name_escaped() {
+    use std::os::unix::process::CommandExt;
+    let argv0 = format!("{}{}{}{}", hostile::CLIPBOARD, hostile::CLEAR, hostile::C1, hostile::BIDI);
+    let mut child = Command::new("sleep").arg0(&argv0).arg("60").spawn().unwrap();
+    let pid = child.id();
+    let found = agent::proc::list().into_iter().find(|p| p.pid == pid);
+    let _ = child.kill();
+    let _ = child.wait();
+    let p = found.expect("the process, from /proc");
+    let item = heaptui::ui::picker::process_item(&p, None, 3, "local");
+    let mut app = App::picker(Theme::plain(), vec![item]);
+    let screen = render(&mut app, 200, 24, "process picker");
+    assert!(screen.contains(&pid.to_string()), "{screen}");
+    assert!(screen.contains("\\x1b]52;c;cHduZWQ=\\x07"), "{screen}");
+}

@@ -68,6 +68,26 @@ impl Picker {
     }
 }
 
+/// The picker's row for process `p` (on phone `serial`, or this machine): its name, pid, RSS
+/// and command line, as `ps` gives them; the view escapes what the process says of itself.
+pub fn process_item(p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8, place: &str) -> PickItem {
+    PickItem {
+        label: format!(
+            "{:<24} {:>7} {:>10}  [{place}]  {}",
+            heap::fmt::shorten(&agent::proc::display_name(p), 24),
+            p.pid,
+            heap::fmt::human_bytes(p.rss_kb * 1024),
+            heap::fmt::shorten(&p.cmdline, 60)
+        ),
+        source: Source::Process(super::monitor::Target {
+            serial: serial.map(str::to_string),
+            pid: p.pid,
+            name: agent::proc::display_name(p),
+        }),
+        rank,
+    }
+}
+
 /// What the picker offers: the bundled demo, heap dumps in `dir`, and dumps heaptui stored before
 /// (`$XDG_DATA_HOME/heaptui/dumps`), newest first.
 pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {

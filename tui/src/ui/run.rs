@@ -156,24 +156,9 @@ fn spawn_dump(target: super::monitor::Target, trigger: agent::trigger::Kind, tx:
 /// Finds processes to offer, after the picker is up: this machine's at once, then each phone's
 /// (its agent pushed first, which takes a moment).
 fn spawn_picks(tx: Sender<Msg>) {
-    use super::monitor::Target;
     use super::picker::PickItem;
     std::thread::spawn(move || {
-        let item = |p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8, place: &str| PickItem {
-            label: format!(
-                "{:<24} {:>7} {:>10}  [{place}]  {}",
-                heap::fmt::shorten(&agent::proc::display_name(p), 24),
-                p.pid,
-                heap::fmt::human_bytes(p.rss_kb * 1024),
-                heap::fmt::shorten(&p.cmdline, 60)
-            ),
-            source: Source::Process(Target {
-                serial: serial.map(str::to_string),
-                pid: p.pid,
-                name: agent::proc::display_name(p),
-            }),
-            rank,
-        };
+        let item = super::picker::process_item;
         let me = std::process::id();
         let local: Vec<PickItem> = agent::proc::list()
             .iter()
