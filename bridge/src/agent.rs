@@ -330,9 +330,17 @@ impl<'a> Agent<'a> {
             cmd.push_str(&format!(" --count {c}"));
         }
         let mut pending = Vec::new();
-        self.device.run_until(&cmd, &mut |s, b| {
+        // A sample line is a few hundred bytes: a phone that sends a megabyte without a newline
+        // is not speaking the protocol, and is hung up on rather than gathered.
+        const LINE_MAX: usize = 1 << 20;
+        let mut overlong = false;
+        let stopped = self.device.run_until(&cmd, &mut |s, b| {
             if s != Stream::Stdout {
                 return true;
+            }
+            if pending.len() + b.len() > LINE_MAX && !b[..].contains(&b'\n') {
+                overlong = true;
+                return false;
             }
             pending.extend_from_slice(b);
             while let Some(nl) = pending.iter().position(|&c| c == b'\n') {
@@ -344,7 +352,14 @@ impl<'a> Agent<'a> {
                 }
             }
             true
-        })
+        })?;
+        if overlong {
+            return Err(DeviceError::Transfer(format!(
+                "`{cmd}` sent a line longer than {} MiB; it was stopped",
+                LINE_MAX >> 20
+            )));
+        }
+        Ok(stopped)
     }
 }
 
