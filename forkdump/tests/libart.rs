@@ -60,6 +60,24 @@ fn sysv_only(elf: &[u8]) -> Vec<u8> {
     b
 }
 
+/// The library at `lib` with the middle of its `.gnu_debugdata` (the compressed stream) garbled.
+fn garbled_mini_debug_info(lib: &Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(lib).unwrap();
+    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
+    let sh = elf
+        .section_headers
+        .iter()
+        .find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(".gnu_debugdata"))
+        .unwrap()
+        .clone();
+    drop(elf);
+    let (start, len) = (sh.sh_offset as usize, sh.sh_size as usize);
+    for b in &mut bytes[start + len / 3..start + len / 2] {
+        *b = 0x55;
+    }
+    bytes
+}
+
 fn variants(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     let sysv = dir.join("sysv.so");
     std::fs::write(&sysv, sysv_only(&std::fs::read(LIBART).unwrap())).unwrap();
@@ -139,20 +157,7 @@ fn finds_arts_symbols_by_every_path() {
 fn a_broken_mini_debug_info_loses_only_its_own_names() {
     let dir = tempfile::tempdir().unwrap();
     let (_sysv, _symtab, mini) = variants(dir.path());
-    let mut bytes = std::fs::read(&mini).unwrap();
-    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
-    let sh = elf
-        .section_headers
-        .iter()
-        .find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(".gnu_debugdata"))
-        .unwrap()
-        .clone();
-    drop(elf);
-    // Garble the middle of the compressed stream.
-    let (start, len) = (sh.sh_offset as usize, sh.sh_size as usize);
-    for b in &mut bytes[start + len / 3..start + len / 2] {
-        *b = 0x55;
-    }
+    let bytes = garbled_mini_debug_info(&mini);
     let lib = Library::parse(&bytes).unwrap();
     assert!(lib.mini_debug_info_error().is_some());
     let plan = forkdump::plan::Plan::of(&lib, None);
@@ -234,19 +239,7 @@ fn a_device_shaped_library_is_read_through_its_mini_debug_info() {
     assert_eq!(plan.at(HPROF_CTOR), None);
 
     // The MiniDebugInfo garbled: only what it alone held is lost, and the plan says so.
-    let mut bytes = std::fs::read(&shaped).unwrap();
-    let elf = goblin::elf::Elf::parse(&bytes).unwrap();
-    let sh = elf
-        .section_headers
-        .iter()
-        .find(|h| elf.shdr_strtab.get_at(h.sh_name) == Some(".gnu_debugdata"))
-        .unwrap()
-        .clone();
-    drop(elf);
-    let (start, len) = (sh.sh_offset as usize, sh.sh_size as usize);
-    for b in &mut bytes[start + len / 3..start + len / 2] {
-        *b = 0x55;
-    }
+    let bytes = garbled_mini_debug_info(&shaped);
     let lib = Library::parse(&bytes).unwrap();
     let plan = Plan::of(&lib, None);
     assert!(plan.mini_debug_info.is_some());
