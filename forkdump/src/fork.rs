@@ -257,10 +257,7 @@ unsafe fn child_start(timeout: Duration) {
     libc::sigprocmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
     let timer = libc::itimerval {
         it_interval: libc::timeval { tv_sec: 0, tv_usec: 0 },
-        it_value: libc::timeval {
-            tv_sec: timeout.as_secs() as libc::time_t,
-            tv_usec: timeout.subsec_micros().max(1) as libc::suseconds_t,
-        },
+        it_value: libc::timeval { tv_sec: timeout.as_secs() as _, tv_usec: timeout.subsec_micros().max(1) as _ },
     };
     libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut());
 }
