@@ -148,21 +148,20 @@ impl ArtApi {
     /// symbol values from its file (see [`crate::elf`]) plus its load base. `sdk`, the
     /// platform's SDK level, picks the sequence; unknown, the library's symbols do.
     pub fn from_loaded(name: &str, sdk: Option<u32>) -> Result<ArtApi, ForkError> {
-        let (path, base) = find_loaded(name).ok_or_else(|| ForkError::NotLoaded(name.to_string()))?;
-        let bytes = std::fs::read(&path).map_err(|e| ForkError::Sys("reading the library", e))?;
-        let plan = Plan::of(&Library::parse(&bytes)?, sdk);
-        // SAFETY: `base` is where the library that `plan` was read from is mapped.
-        unsafe { ArtApi::resolve(&plan, base, &path.display().to_string()) }
+        ArtApi::loaded(name, |lib| Plan::of(lib, sdk))
     }
 
     /// The same with a sequence chosen by the caller (the tests' negative control).
     pub fn with_sequence(name: &str, sequence: Sequence) -> Result<ArtApi, ForkError> {
+        ArtApi::loaded(name, |lib| Plan::of(lib, None).with_sequence(sequence))
+    }
+
+    /// Reads the loaded library named `name`, plans with `plan`, resolves.
+    fn loaded(name: &str, plan: impl FnOnce(&Library<'_>) -> Plan) -> Result<ArtApi, ForkError> {
         let (path, base) = find_loaded(name).ok_or_else(|| ForkError::NotLoaded(name.to_string()))?;
         let bytes = std::fs::read(&path).map_err(|e| ForkError::Sys("reading the library", e))?;
-        let mut plan = Plan::of(&Library::parse(&bytes)?, None);
-        plan.sequence = sequence;
-        plan.missing = sequence.needs().iter().copied().filter(|n| plan.at(n).is_none()).collect();
-        // SAFETY: as above.
+        let plan = plan(&Library::parse(&bytes)?);
+        // SAFETY: `base` is where the library that `plan` was read from is mapped.
         unsafe { ArtApi::resolve(&plan, base, &path.display().to_string()) }
     }
 

@@ -172,7 +172,29 @@ impl Plan {
             }
             None => (Sequence::ThreadListLock, Chosen::Symbols),
         };
-        let at = |name: &str| found(name).map(|f| f.0);
+        let mut plan = Plan {
+            sequence,
+            chosen,
+            dump: None,
+            symbols,
+            missing: Vec::new(),
+            mini_debug_info: lib.mini_debug_info_error().map(|e| e.to_string()),
+            is_64: lib.is_64(),
+        };
+        plan.settle();
+        plan
+    }
+
+    /// The same library taken through `sequence` instead (the tests' negative control).
+    pub fn with_sequence(mut self, sequence: Sequence) -> Plan {
+        self.sequence = sequence;
+        self.settle();
+        self
+    }
+
+    /// The dumper and what is missing, for the sequence.
+    fn settle(&mut self) {
+        let at = |name: &str| self.at(name);
         let dump = match (at(DUMP_HEAP), at(HPROF_CTOR), at(HPROF_DUMP), at(HPROF_DTOR).or_else(|| at(HPROF_DTOR1))) {
             (Some(h), ..) => Some(DumpWay::DumpHeap(h)),
             (None, Some(ctor), Some(dump), Some(dtor)) => Some(DumpWay::Hprof { ctor, dump, dtor }),
@@ -180,20 +202,13 @@ impl Plan {
         };
         // `Dbg::SuspendVM` leaves the mutator lock free and the sequence has no call to take it
         // in the child, which the `Hprof` object needs: on 8–10 only `DumpHeap` will do.
-        let dump = dump.filter(|d| sequence != Sequence::Debugger || matches!(d, DumpWay::DumpHeap(_)));
-        let mut missing: Vec<&'static str> = sequence.needs().iter().copied().filter(|n| found(n).is_none()).collect();
+        let dump = dump.filter(|d| self.sequence != Sequence::Debugger || matches!(d, DumpWay::DumpHeap(_)));
+        let mut missing: Vec<&'static str> =
+            self.sequence.needs().iter().copied().filter(|n| at(n).is_none()).collect();
         if dump.is_none() {
             missing.push(DUMP_HEAP);
         }
-        Plan {
-            sequence,
-            chosen,
-            dump,
-            symbols,
-            missing,
-            mini_debug_info: lib.mini_debug_info_error().map(|e| e.to_string()),
-            is_64: lib.is_64(),
-        }
+        (self.dump, self.missing) = (dump, missing);
     }
 
     /// The value of a symbol looked for.
