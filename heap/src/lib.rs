@@ -29,6 +29,7 @@ pub mod hprof;
 pub mod index;
 pub mod leaks;
 pub mod paths;
+pub mod perfetto;
 mod prefetch;
 pub mod proguard;
 pub mod quick;
