@@ -164,3 +164,81 @@ fn gzip_and_garbage() {
         let _ = read(&raw[..cut]);
     }
 }
+
+/// The graph indexed by the engine (written as HPROF, then given the graph's sizes): every
+/// object Perfetto lists is a node of the class Perfetto names (deobfuscated where it says),
+/// with Perfetto's size, a root exactly when Perfetto gives it a root kind, and reachable
+/// exactly when Perfetto's `reachable` says so.
+#[test]
+fn the_engine_indexes_a_graph_as_perfetto_sees_it() {
+    use heap::dominators::Reach;
+    use heap::{Heap, Index, Options};
+    for (trace, expected) in [
+        ("heap_graph_baseapk", "heap_graph_object.out"),
+        ("heap_graph_deobfuscate_pkg", "heap_graph_object.out"),
+        ("heap_graph_legacy", "heap_graph_object.out"),
+        ("heap_graph", "heap_graph_object_3.out"),
+        ("heap_graph_two_locations", "heap_graph_two_locations.out"),
+    ] {
+        let graphs = read(&encode(trace)).unwrap();
+        assert_eq!(graphs.len(), 1, "{trace}");
+        let index = Index::from_perfetto(&graphs[0], Options::default()).unwrap();
+        let heap = Heap::analyse(index, Options::default());
+        let order = numbering(&graphs);
+        for (row, &(_, id)) in csv(expected).iter().zip(&order) {
+            let want = |col: &str| row.get(col).cloned().flatten();
+            let n = heap.index.node(id).unwrap_or_else(|| panic!("{trace}: {id:#x} not indexed"));
+            let name = want("deobfuscated_type_name").or(want("type_name")).unwrap();
+            assert_eq!(heap.index.class(n).name, name, "{trace} {id:#x}");
+            assert_eq!(heap.index.shallow_size(n).to_string(), want("self_size").unwrap(), "{trace} {id:#x}");
+            let is_root = heap.index.roots().iter().any(|r| r.0 == n);
+            assert_eq!(is_root, want("root_type").is_some(), "{trace} {id:#x}");
+            let reachable = heap.dominators.reach(n) != Reach::Unreachable;
+            assert_eq!(reachable, want("reachable").as_deref() == Some("1"), "{trace} {id:#x}: reachable");
+        }
+    }
+}
+
+/// Perfetto's dominator-tree test (its standard library's `heap_graph_dominator_tree`): each
+/// object's immediate dominator (by type: every type has one object), how many objects and bytes
+/// it dominates, and its depth (1 under the root). The phantom reference's `referent` does not
+/// keep its object, in Perfetto's tree and in ours.
+#[test]
+fn the_dominator_tree_as_perfetto_computes_it() {
+    use heap::{Heap, Index, Options};
+    let graphs = read(&encode("heap_graph_for_dominator_tree")).unwrap();
+    let heap = Heap::analyse(Index::from_perfetto(&graphs[0], Options::default()).unwrap(), Options::default());
+    let g = &graphs[0];
+    let order = numbering(&graphs);
+    let rows = csv("heap_graph_dominator_tree.out");
+    let type_of_row = |id: &str| -> String {
+        let (_, oid) = order[id.parse::<usize>().unwrap()];
+        let o = g.objects.iter().find(|o| o.id == oid).unwrap();
+        g.type_of(o.type_id).unwrap().name.clone()
+    };
+    for row in &rows {
+        let want = |col: &str| row.get(col).cloned().flatten();
+        let name = want("type_name").unwrap();
+        let n = heap.index.node(order[want("id").unwrap().parse::<usize>().unwrap()].1).unwrap();
+        assert_eq!(heap.index.class(n).name, name);
+        assert_eq!(heap.dominators.retained(n).to_string(), want("dominated_size_bytes").unwrap(), "{name}: bytes");
+        assert_eq!(
+            heap.dominators.retained_count(n).to_string(),
+            want("dominated_obj_count").unwrap(),
+            "{name}: count"
+        );
+        let idom = heap.dominator(n).expect("reachable");
+        assert_eq!(
+            idom.map(|d| heap.index.class(d).name.clone()),
+            want("idom_id").map(|i| type_of_row(&i)),
+            "{name}: idom"
+        );
+        let mut depth = 1;
+        let mut at = idom;
+        while let Some(d) = at {
+            depth += 1;
+            at = heap.dominator(d).flatten();
+        }
+        assert_eq!(depth.to_string(), want("depth").unwrap(), "{name}: depth");
+    }
+}

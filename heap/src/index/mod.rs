@@ -257,6 +257,31 @@ impl Index {
         Index::from_data(Data::Owned(bytes), options)
     }
 
+    /// Indexes a Perfetto heap graph: written as HPROF ([`crate::perfetto::hprof`]) and indexed
+    /// as one, then each object given the size the graph records (the runtime's own figure,
+    /// which no size model recomputes) and each type's class object none (the graph has its
+    /// `java.lang.Class<…>` objects apart).
+    pub fn from_perfetto(graph: &crate::perfetto::Graph, options: Options<'_>) -> Result<Index> {
+        let mut index = Index::from_bytes(crate::perfetto::hprof::write(graph), options)?;
+        let mut set = |id: u64, size: u64| {
+            let Some(n) = index.ids.node(id) else { return };
+            if size >= u64::from(BIG_SHALLOW) {
+                index.shallow[n as usize] = BIG_SHALLOW;
+                index.big_shallow.insert(n, size);
+            } else {
+                index.shallow[n as usize] = size as u16;
+                index.big_shallow.remove(&n);
+            }
+        };
+        for o in &graph.objects {
+            set(o.id, o.self_size);
+        }
+        for t in &graph.types {
+            set(crate::perfetto::hprof::class_id(t.id), 0);
+        }
+        Ok(index)
+    }
+
     /// Indexes the dump in `data`.
     pub fn from_data(data: Data, options: Options<'_>) -> Result<Index> {
         let header = parse_header(&data)?;

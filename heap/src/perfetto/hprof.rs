@@ -1,0 +1,346 @@
+//! A heap graph written as an Android HPROF (1.0.3, 8-byte ids), so the engine indexes it like
+//! any dump and other tools (Android Studio, MAT) open it. What the graph lacks is not made up:
+//! field values and primitive array contents are absent (instances carry only their reference
+//! fields; primitive arrays are NODATA records of the length their size allows).
+//!
+//! The graph keeps types and objects apart (a class's `java.lang.Class<…>` object is an ordinary
+//! object of its own type), so each type becomes a class with an id of its own ([`class_id`]),
+//! outside the objects' ids; its layout is its own reference fields (names without the class
+//! prefix, deobfuscated where a mapping says), then, for objects whose references outnumber the
+//! fields their types name (references the runtime holds, or objects that list their own fields
+//! in older traces), extra fields named `<runtime>`. Roots keep their kinds (Android's root
+//! tags); heaps their types (HEAP DUMP INFO `app`, `zygote`, `image`). Sizes are the graph's:
+//! [`crate::Index::from_perfetto`] sets them after indexing.
+
+use std::collections::HashMap;
+
+use super::{Graph, RootType};
+use crate::spec::{record, sub};
+
+/// The bit that sets a type's class id apart from object ids (ART's object ids are addresses
+/// below 2^48).
+pub const CLASS_BIT: u64 = 1 << 62;
+
+/// The class id of type `type_id`.
+pub fn class_id(type_id: u64) -> u64 {
+    CLASS_BIT | type_id
+}
+
+/// A primitive element type by name (`int` → HPROF's 10) and its size.
+fn primitive(name: &str) -> Option<(u8, u64)> {
+    Some(match name {
+        "boolean" => (4, 1),
+        "char" => (5, 2),
+        "float" => (6, 4),
+        "double" => (7, 8),
+        "byte" => (8, 1),
+        "short" => (9, 2),
+        "int" => (10, 4),
+        "long" => (11, 8),
+        _ => return None,
+    })
+}
+
+struct Writer {
+    out: Vec<u8>,
+    strings: HashMap<String, u64>,
+    heap: Vec<u8>,
+}
+
+impl Writer {
+    fn record(&mut self, tag: u8, body: &[u8]) {
+        self.out.push(tag);
+        self.out.extend_from_slice(&0u32.to_be_bytes());
+        self.out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        self.out.extend_from_slice(body);
+    }
+
+    fn string(&mut self, s: &str) -> u64 {
+        if let Some(&id) = self.strings.get(s) {
+            return id;
+        }
+        let id = self.strings.len() as u64 + 1;
+        let mut body = id.to_be_bytes().to_vec();
+        body.extend_from_slice(s.as_bytes());
+        self.record(record::STRING, &body);
+        self.strings.insert(s.to_string(), id);
+        id
+    }
+
+    fn u8(&mut self, v: u8) {
+        self.heap.push(v);
+    }
+
+    fn u32(&mut self, v: u32) {
+        self.heap.extend_from_slice(&v.to_be_bytes());
+    }
+
+    fn id(&mut self, v: u64) {
+        self.heap.extend_from_slice(&v.to_be_bytes());
+    }
+
+    /// Ends the current heap dump segment when it nears the u32 length limit.
+    fn flush_segment(&mut self, force: bool) {
+        if !self.heap.is_empty() && (force || self.heap.len() > 1 << 30) {
+            let heap = std::mem::take(&mut self.heap);
+            self.record(record::HEAP_DUMP_SEGMENT, &heap);
+        }
+    }
+}
+
+/// A class as written: its graph type's id, name, superclass and fields (indexes into
+/// [`Graph::fields`]), its extra `<runtime>` fields, loader and instance size.
+struct Class {
+    id: u64,
+    name: String,
+    superclass: Option<u64>,
+    fields: Vec<u32>,
+    extras: usize,
+    loader: u64,
+    size: u64,
+}
+
+/// The id of the `java.lang.Reference` class written when the graph's reference types do not
+/// reach one (the engine knows weak references by their `referent` declared there).
+const REFERENCE: u64 = CLASS_BIT | (1 << 61);
+
+/// The classes to write: the graph's types, each with the fields its objects use (older traces
+/// name fields per object, not per type), a `referent` moved to a `java.lang.ref.Reference` the
+/// reference types reach, and room for the references no field names.
+fn classes(g: &Graph) -> Vec<Class> {
+    let mut out: Vec<Class> = g
+        .types
+        .iter()
+        .map(|t| Class {
+            id: t.id,
+            name: t.deobfuscated.clone().unwrap_or_else(|| t.name.clone()),
+            superclass: t.superclass,
+            fields: t.fields.clone(),
+            extras: 0,
+            loader: t.classloader.unwrap_or(0),
+            size: t.object_size,
+        })
+        .collect();
+    let by_id: HashMap<u64, usize> = out.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let chain = |out: &[Class], id: u64| -> Vec<usize> {
+        let mut v = Vec::new();
+        let mut cur = Some(id);
+        while let Some(i) = cur.and_then(|c| by_id.get(&c).copied()) {
+            if v.contains(&i) || v.len() > 512 {
+                break;
+            }
+            v.push(i);
+            cur = out[i].superclass;
+        }
+        v
+    };
+    // Fields objects name that their type chain does not: the object's own type's.
+    for o in &g.objects {
+        let Some(&i) = by_id.get(&o.type_id) else { continue };
+        let known: Vec<u32> = chain(&out, o.type_id).iter().flat_map(|&k| out[k].fields.clone()).collect();
+        for f in o.refs.iter().filter_map(|r| r.field) {
+            if !known.contains(&f) && !out[i].fields.contains(&f) {
+                out[i].fields.push(f);
+            }
+        }
+    }
+    // The referent of reference types, declared by java.lang.ref.Reference.
+    let has_reference = out.iter().any(|c| c.name == "java.lang.ref.Reference");
+    if !has_reference {
+        let mut referent = None;
+        for (i, t) in g.types.iter().enumerate() {
+            if !(8..=11).contains(&t.kind) {
+                continue;
+            }
+            let Some(at) =
+                out[i].fields.iter().position(|&f| g.fields[f as usize].name.ends_with("Reference.referent"))
+            else {
+                continue;
+            };
+            referent.get_or_insert(out[i].fields.remove(at));
+            let top = *chain(&out, t.id).last().unwrap_or(&i);
+            out[top].superclass = Some(REFERENCE);
+        }
+        if let Some(f) = referent {
+            out.push(Class {
+                id: REFERENCE,
+                name: "java.lang.ref.Reference".into(),
+                superclass: None,
+                fields: vec![f],
+                extras: 0,
+                loader: 0,
+                size: 0,
+            });
+        }
+    }
+    // Room for references no field of the object's chain names.
+    let by_id: HashMap<u64, usize> = out.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    for o in &g.objects {
+        let Some(&i) = by_id.get(&o.type_id) else { continue };
+        let mut named: Vec<u32> = Vec::new();
+        let mut cur = Some(o.type_id);
+        while let Some(k) = cur.and_then(|c| by_id.get(&c).copied()) {
+            if named.len() > 1 << 16 {
+                break;
+            }
+            named.extend(&out[k].fields);
+            cur = out[k].superclass.filter(|&s| s != out[k].id);
+        }
+        let unnamed = o.refs.iter().filter(|r| r.field.is_none_or(|f| !named.contains(&f))).count();
+        out[i].extras = out[i].extras.max(unnamed);
+    }
+    out
+}
+
+/// The graph as HPROF bytes.
+pub fn write(g: &Graph) -> Vec<u8> {
+    let mut w = Writer { out: b"JAVA PROFILE 1.0.3\0".to_vec(), strings: HashMap::new(), heap: Vec::new() };
+    w.out.extend_from_slice(&8u32.to_be_bytes());
+    w.out.extend_from_slice(&g.timestamp.to_be_bytes());
+    let classes = classes(g);
+    let by_id: HashMap<u64, usize> = classes.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let types: HashMap<u64, usize> = g.types.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
+    // Classes: LOAD CLASS and CLASS DUMP each.
+    for (serial, c) in classes.iter().enumerate() {
+        let name_id = w.string(&c.name);
+        let mut body = (serial as u32 + 1).to_be_bytes().to_vec();
+        body.extend_from_slice(&class_id(c.id).to_be_bytes());
+        body.extend_from_slice(&0u32.to_be_bytes());
+        body.extend_from_slice(&name_id.to_be_bytes());
+        w.record(record::LOAD_CLASS, &body);
+        let mut fields: Vec<u64> = c
+            .fields
+            .iter()
+            .map(|&f| {
+                let field = &g.fields[f as usize];
+                let full = field.deobfuscated.as_deref().unwrap_or(&field.name);
+                let short = full.rsplit('.').next().unwrap_or(full).to_string();
+                w.string(&short)
+            })
+            .collect();
+        let runtime = w.string("<runtime>");
+        fields.extend(std::iter::repeat_n(runtime, c.extras));
+        w.u8(sub::CLASS_DUMP);
+        w.id(class_id(c.id));
+        w.u32(0);
+        w.id(c.superclass.filter(|s| by_id.contains_key(s)).map_or(0, class_id));
+        w.id(c.loader);
+        w.id(0);
+        w.id(0);
+        w.id(0);
+        w.id(0);
+        w.u32(c.size.min(u64::from(u32::MAX)) as u32);
+        w.heap.extend_from_slice(&0u16.to_be_bytes());
+        w.heap.extend_from_slice(&0u16.to_be_bytes());
+        w.heap.extend_from_slice(&(fields.len().min(u16::MAX as usize) as u16).to_be_bytes());
+        for name in fields.into_iter().take(u16::MAX as usize) {
+            w.id(name);
+            w.u8(2);
+        }
+        w.flush_segment(false);
+    }
+    // Roots, with Android's tags.
+    for &(id, RootType(kind)) in &g.roots {
+        let tag = match kind {
+            1 => sub::ROOT_JNI_GLOBAL,
+            2 => sub::ROOT_JNI_LOCAL,
+            3 => sub::ROOT_JAVA_FRAME,
+            4 => sub::ROOT_NATIVE_STACK,
+            5 => sub::ROOT_STICKY_CLASS,
+            6 => sub::ROOT_THREAD_BLOCK,
+            7 => sub::ROOT_MONITOR_USED,
+            8 => sub::ROOT_THREAD_OBJECT,
+            9 => sub::ROOT_INTERNED_STRING,
+            10 => sub::ROOT_FINALIZING,
+            11 => sub::ROOT_DEBUGGER,
+            12 => sub::ROOT_REFERENCE_CLEANUP,
+            13 => sub::ROOT_VM_INTERNAL,
+            14 => sub::ROOT_JNI_MONITOR,
+            _ => sub::ROOT_UNKNOWN,
+        };
+        w.u8(tag);
+        w.id(id);
+        let tail = sub::root_tail_len(tag, 8).unwrap_or(0);
+        w.heap.extend(std::iter::repeat_n(0u8, tail));
+    }
+    // Objects, each heap announced when it changes.
+    let mut heap = None;
+    for o in &g.objects {
+        let kind = match o.heap.0 {
+            2 => Some((u32::from(b'Z'), "zygote")),
+            3 => Some((u32::from(b'I'), "image")),
+            1 => Some((u32::from(b'A'), "app")),
+            _ => None,
+        };
+        if kind.is_some() && kind != heap {
+            if let Some((code, name)) = kind {
+                let name_id = w.string(name);
+                w.u8(sub::HEAP_DUMP_INFO);
+                w.u32(code);
+                w.id(name_id);
+            }
+            heap = kind;
+        }
+        let name = types.get(&o.type_id).map_or("", |&i| g.types[i].name.as_str());
+        let element = name.strip_suffix("[]");
+        match element {
+            Some(e) if !e.ends_with("[]") && primitive(e).is_some() => {
+                let (code, size) = primitive(e).unwrap_or((8, 1));
+                w.u8(sub::PRIMITIVE_ARRAY_NODATA);
+                w.id(o.id);
+                w.u32(0);
+                w.u32((o.self_size / size).min(u64::from(u32::MAX)) as u32);
+                w.u8(code);
+            }
+            Some(_) => {
+                w.u8(sub::OBJECT_ARRAY_DUMP);
+                w.id(o.id);
+                w.u32(0);
+                w.u32(o.refs.len() as u32);
+                w.id(class_id(o.type_id));
+                for r in &o.refs {
+                    w.id(r.target);
+                }
+            }
+            None => {
+                // Class by class up the chain, each slot filled with the reference its field
+                // names; at the object's own class, the references no slot takes.
+                let mut left: Vec<Option<&super::Reference>> = o.refs.iter().map(Some).collect();
+                let mut take = |f: u32| -> u64 {
+                    let at = left.iter().position(|r| r.is_some_and(|r| r.field == Some(f)));
+                    at.and_then(|i| left[i].take()).map_or(0, |r| r.target)
+                };
+                let mut data: Vec<u64> = Vec::new();
+                let mut own_extras = 0;
+                let (mut cur, mut depth) = (Some(o.type_id), 0);
+                while let (Some(i), true) = (cur.and_then(|c| by_id.get(&c).copied()), depth < 512) {
+                    data.extend(classes[i].fields.iter().map(|&f| take(f)));
+                    if depth == 0 {
+                        own_extras = data.len();
+                    }
+                    data.extend(std::iter::repeat_n(0, classes[i].extras));
+                    cur = classes[i].superclass;
+                    depth += 1;
+                }
+                // The unnamed references, into the object's own class's extra slots.
+                let unnamed: Vec<u64> = left.iter().flatten().map(|r| r.target).collect();
+                let room = by_id.get(&o.type_id).map_or(0, |&i| classes[i].extras);
+                for (k, t) in unnamed.into_iter().take(room).enumerate() {
+                    data[own_extras + k] = t;
+                }
+                w.u8(sub::INSTANCE_DUMP);
+                w.id(o.id);
+                w.u32(0);
+                w.id(class_id(o.type_id));
+                w.u32(data.len() as u32 * 8);
+                for v in data {
+                    w.id(v);
+                }
+            }
+        }
+        w.flush_segment(false);
+    }
+    w.flush_segment(true);
+    w.record(record::HEAP_DUMP_END, &[]);
+    w.out
+}
