@@ -249,6 +249,50 @@ struct Pass1 {
 impl Index {
     /// Opens the dump at `path` (plain or gzip).
     pub fn open(path: &Path, options: Options<'_>) -> Result<Index> {
+        if crate::perfetto::is_trace(path) {
+            let bytes = std::fs::read(path)
+                .map_err(|e| Error::new(0, ErrorKind::Io(format!("cannot read {}: {e}", path.display()))))?;
+            let graphs = crate::perfetto::read(&bytes)
+                .map_err(|e| Error::new(0, ErrorKind::Io(format!("{}: {e}", path.display()))))?;
+            let Some(graph) = graphs.get(options.dump) else {
+                return Err(Error::new(
+                    0,
+                    ErrorKind::Io(format!(
+                        "{} holds {} Java heap graph{} (--dump 1 to {})",
+                        path.display(),
+                        graphs.len(),
+                        if graphs.len() == 1 { "" } else { "s" },
+                        graphs.len()
+                    )),
+                ));
+            };
+            let mut index = Index::from_perfetto(graph, options)?;
+            if graphs.len() > 1 {
+                let list: Vec<String> = graphs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        format!(
+                            "{}: pid {} {} at {} ns",
+                            i + 1,
+                            g.pid,
+                            g.process.as_deref().unwrap_or("?"),
+                            g.timestamp
+                        )
+                    })
+                    .collect();
+                index.warnings.insert(
+                    0,
+                    format!(
+                        "the trace holds {} heap graphs ({}); this is number {} (--dump N)",
+                        graphs.len(),
+                        list.join("; "),
+                        options.dump + 1
+                    ),
+                );
+            }
+            return Ok(index);
+        }
         Index::from_data(Data::open(path)?, options)
     }
 
@@ -278,6 +322,15 @@ impl Index {
         }
         for t in &graph.types {
             set(crate::perfetto::hprof::class_id(t.id), 0);
+        }
+        index.warnings.push(
+            "a Perfetto heap graph records no field values and no array contents: what needs a value is not decided"
+                .to_string(),
+        );
+        if graph.truncated {
+            index
+                .warnings
+                .push("the heap graph is incomplete (packets were lost; Perfetto's buffer was too small)".to_string());
         }
         Ok(index)
     }

@@ -200,6 +200,19 @@ struct Building {
     sized_by_type: Vec<bool>,
 }
 
+/// Whether the file at `path` is a Perfetto trace rather than an HPROF dump: its name ends in
+/// `.pftrace`, `.perfetto-trace` or `.perfetto` (gzip'd too), or its first byte is a trace's
+/// first packet (field 1, length-delimited) where a dump has `J`.
+pub fn is_trace(path: &std::path::Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if [".pftrace", ".perfetto-trace", ".perfetto"].iter().any(|e| name.ends_with(e)) {
+        return true;
+    }
+    let mut head = [0u8; 1];
+    std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && head[0] == 0x0a
+}
+
 /// Reads every heap graph in a trace (`bytes`: the file; gzip is undone).
 pub fn read(bytes: &[u8]) -> Result<Vec<Graph>, TraceError> {
     let owned;

@@ -10,7 +10,8 @@ use super::stream::{open_input, Output};
 /// Arguments of `convert`.
 #[derive(clap::Args)]
 pub struct ConvertArgs {
-    /// An Android (1.0.3) dump, or `-`.
+    /// An Android (1.0.3) dump, or `-`; or a Perfetto trace (`.pftrace`), whose Java heap graph
+    /// becomes a standard HPROF 1.0.3 (values zero: the graph records none).
     pub input: String,
     /// The HotSpot (1.0.2) dump to write, or `-`.
     pub output: String,
@@ -21,10 +22,16 @@ pub struct ConvertArgs {
     /// the input, at least 1 GiB, and no more than the output's disk has free).
     #[arg(long, value_name = "BYTES")]
     pub max_output: Option<u64>,
+    /// Which heap graph of a Perfetto trace (1: the first).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub dump: usize,
 }
 
 /// Runs `convert`.
 pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
+    if a.input != "-" && heap::perfetto::is_trace(std::path::Path::new(&a.input)) {
+        return from_trace(&a);
+    }
     // hprof-conv's rule: only Android dumps convert.
     let mut r = open_input(&a.input)?;
     let mut head = [0u8; 19];
@@ -42,6 +49,27 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     };
     let (mut w, _) =
         heap::strip::rewrite_all(chained, writer, plan).map_err(|e| super::stream::explain(e, &a.input))?;
+    w.flush()?;
+    drop(w);
+    out.commit()
+}
+
+/// A Perfetto trace's heap graph as a standard HPROF: written by the engine
+/// (`heap::perfetto::hprof`), then restored as `restore` does (NODATA arrays as zeros).
+fn from_trace(a: &ConvertArgs) -> anyhow::Result<()> {
+    let bytes = std::fs::read(&a.input).with_context(|| format!("cannot read {}", a.input))?;
+    let graphs = heap::perfetto::read(&bytes).with_context(|| a.input.clone())?;
+    let Some(graph) = a.dump.checked_sub(1).and_then(|i| graphs.get(i)) else {
+        bail!("{} holds {} Java heap graph(s) (--dump 1 to {})", a.input, graphs.len(), graphs.len());
+    };
+    let hprof = heap::perfetto::hprof::write(graph);
+    let plan = heap::strip::Plan {
+        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        ..heap::strip::restore_plan()
+    };
+    let (out, writer) = Output::create(&a.output)?;
+    let (mut w, _) =
+        heap::strip::rewrite_all(&hprof[..], writer, plan).map_err(|e| super::stream::explain(e, &a.input))?;
     w.flush()?;
     drop(w);
     out.commit()

@@ -67,7 +67,8 @@ pub fn index_cache() -> Option<heap::Cache> {
 pub fn open(path: &Path, options: heap::Options<'_>, request: &Request) -> anyhow::Result<Opened> {
     // What else changes the analysis: the mapping file's content.
     let extra = request.mapping.as_deref().map(heap::cache::content_hash).unwrap_or_default();
-    let mut cache = if request.no_cache { None } else { index_cache() };
+    // A Perfetto trace is indexed from the HPROF written for it, which the cache does not keep.
+    let mut cache = if request.no_cache || heap::perfetto::is_trace(path) { None } else { index_cache() };
     let mut notes = Vec::new();
     if let Some(why) = cache.as_ref().and_then(|c| c.check_dir().err()) {
         notes.push(format!("index cache not used: {why}"));

@@ -95,7 +95,9 @@ pub fn pick_items(dir: &std::path::Path) -> Vec<PickItem> {
         vec![PickItem { label: "bundled demo (a JVM app with a leaking cache)".into(), source: Source::Demo, rank: 1 }];
     let is_dump = |p: &std::path::Path| {
         let name = p.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-        [".hprof", ".hprof.gz", ".hprof.zst", ".android-hprof"].iter().any(|e| name.ends_with(e))
+        [".hprof", ".hprof.gz", ".hprof.zst", ".android-hprof", ".pftrace", ".pftrace.gz", ".perfetto-trace"]
+            .iter()
+            .any(|e| name.ends_with(e))
     };
     let mut found: Vec<(std::time::SystemTime, std::path::PathBuf)> = Vec::new();
     let mut scan = |d: &std::path::Path, depth: usize| {
