@@ -16,6 +16,7 @@
 //! only its package's; a field `Cls.member` becomes `Deobf.member` (or the member's qualified
 //! name when the mapping gives one).
 
+pub mod encode;
 pub mod hprof;
 pub mod proto;
 
