@@ -56,7 +56,7 @@ pub enum DumpError {
         secs: u64,
     },
     /// The fork dump runs inside the app (heaptui's JVMTI library), not in this agent.
-    #[error("--method fork runs inside the app through its JVMTI agent, not in heaptui-agent")]
+    #[error("--method fork and perfetto run inside the app (its JVMTI agent, ART itself), not in heaptui-agent")]
     Fork,
     /// Writing the (stripped) dump failed.
     #[error("writing the dump: {0}")]
@@ -189,7 +189,7 @@ fn run_dumper(pid: u32, method: Method, live: bool, raw: &Path) -> Result<(Strin
         Method::Attach => {
             crate::attach::dump_heap(pid, raw, live).map_err(|source| DumpError::Attach { pid, source })?
         }
-        Method::Fork => return Err(DumpError::Fork),
+        Method::Fork | Method::Perfetto => return Err(DumpError::Fork),
         Method::Am => {
             let am = |gc: bool| -> Result<(bool, String), DumpError> {
                 let mut cmd = std::process::Command::new("am");

@@ -122,7 +122,7 @@ fn dump(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
     let (Some(pid), Some(path)) = (args.number::<u32>("--pid"), args.value("--out")) else { return usage(USAGE) };
     let method = match args.value("--method").unwrap_or("auto") {
         "auto" => Method::for_process(pid),
-        m => match Method::parse(m).filter(|m| *m != Method::Fork) {
+        m => match Method::parse(m).filter(|m| !matches!(m, Method::Fork | Method::Perfetto)) {
             Some(m) => m,
             None => return usage("heaptui-agent: --method is auto, attach or am"),
         },

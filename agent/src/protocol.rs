@@ -124,6 +124,9 @@ pub enum Method {
     Am,
     /// KOOM's fork dump inside a debuggable app (paused only around `fork`; every object, no GC).
     Fork,
+    /// ART's own fork dump through Perfetto (`android.java_hprof`, Android 11+, a profileable or
+    /// debuggable app): a heap graph, no values.
+    Perfetto,
 }
 
 impl Method {
@@ -133,12 +136,13 @@ impl Method {
             Method::Attach => "attach",
             Method::Am => "am",
             Method::Fork => "fork",
+            Method::Perfetto => "perfetto",
         }
     }
 
     /// Parses [`Method::name`].
     pub fn parse(s: &str) -> Option<Method> {
-        [Method::Attach, Method::Am, Method::Fork].into_iter().find(|m| m.name() == s)
+        [Method::Attach, Method::Am, Method::Fork, Method::Perfetto].into_iter().find(|m| m.name() == s)
     }
 
     /// The method a process on this machine (or phone) offers: attach for a HotSpot JVM (it
@@ -422,7 +426,7 @@ mod tests {
 
     #[test]
     fn enums_have_their_wire_names() {
-        for m in [Method::Attach, Method::Am, Method::Fork] {
+        for m in [Method::Attach, Method::Am, Method::Fork, Method::Perfetto] {
             assert_eq!(serde_json::to_value(m).ok(), Some(serde_json::Value::from(m.name())));
             assert_eq!(Method::parse(m.name()), Some(m));
         }

@@ -791,3 +791,48 @@ fn a_phone_with_a_hostile_model_is_shown_escaped() {
         }
     }
 }
+
+/// `dump --method perfetto`: heaptui pipes a java_hprof trace config to the phone's `perfetto`
+/// (here a double that has the JVM standing for the app dump itself and writes its heap as a
+/// Perfetto heap graph, `tests/phone/src/bin/perfetto_double.rs`), pulls the trace from
+/// `/data/misc/perfetto-traces`, stores it as a `.pftrace` that `analyze` opens with the app's
+/// 2000 `LeakyCache$Session`s, says what it took, and leaves nothing on the phone. A phone whose
+/// shell has no `perfetto` is an error naming it.
+#[test]
+fn perfetto_dump_through_the_phone() {
+    let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
+    std::env::set_var("HEAPTUI_PERFETTO_DOUBLE", &double);
+    let server = AdbServer::start();
+    let traces = tempfile::tempdir().unwrap();
+    let files = vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())];
+    let phone = TestPhone::start(PhoneSpec { files, ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "600"], 64);
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string(), "--method", "perfetto"])
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
+            .env("XDG_DATA_HOME", dir.path().join("data"))
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    let (side, sessions) = stored_dump(&out);
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(path.ends_with(".pftrace"), "{path}");
+    assert_eq!(side["method"], "perfetto", "{side}");
+    assert_eq!(side["live_only"], false, "{side}");
+    assert!(side["runtime"].as_str().unwrap().contains("ART's fork dump through Perfetto"), "{side}");
+    assert_eq!(sessions, 2000);
+    assert_eq!(std::fs::read_dir(traces.path()).unwrap().count(), 0, "the trace is removed from the phone");
+    let left: Vec<_> = std::fs::read_dir(phone.tmp_dir()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(left, ["heaptui-agent"]);
+
+    // A phone without perfetto (the phone's shell runs in this process: the double unnamed).
+    std::env::remove_var("HEAPTUI_PERFETTO_DOUBLE");
+    let out = run();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("perfetto") && err.contains("not found"), "{err}");
+}

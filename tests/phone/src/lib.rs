@@ -440,9 +440,24 @@ exec /bin/mv \"$@\"\n";
         }
     }
     let binder = system::CLIENT.to_string();
-    for (name, text) in
-        [("getprop", getprop), ("dumpsys", dumpsys), ("am", am), ("run-as", run_as), ("cmd", cmd), ("binder", binder)]
-    {
+    // `perfetto --txt -c - -o OUT`: the test's stand-in for ART's java_hprof data source (the
+    // `perfetto-double` program, which the test names in HEAPTUI_PERFETTO_DOUBLE); a phone
+    // without it answers as one without perfetto does.
+    let perfetto = "#!/bin/sh
+# Test double of Android's perfetto (java_hprof only).
+[ -n \"$HEAPTUI_PERFETTO_DOUBLE\" ] || { echo \"/system/bin/sh: perfetto: not found\" >&2; exit 127; }
+exec \"$HEAPTUI_PERFETTO_DOUBLE\" \"$@\"
+"
+    .to_string();
+    for (name, text) in [
+        ("getprop", getprop),
+        ("dumpsys", dumpsys),
+        ("am", am),
+        ("run-as", run_as),
+        ("cmd", cmd),
+        ("binder", binder),
+        ("perfetto", perfetto),
+    ] {
         let p = bin.join(name);
         std::fs::write(&p, text)?;
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;

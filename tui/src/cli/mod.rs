@@ -90,6 +90,9 @@ pub enum MethodArg {
     Fork,
     /// Android's `am dumpheap` (the app is paused while it dumps).
     Am,
+    /// ART's own fork dump through Perfetto (Android 11+, a profileable or debuggable app): a
+    /// heap graph without values, the app paused only around ART's fork.
+    Perfetto,
 }
 
 impl MethodArg {
@@ -100,6 +103,7 @@ impl MethodArg {
             MethodArg::Attach => Some(agent::protocol::Method::Attach),
             MethodArg::Fork => Some(agent::protocol::Method::Fork),
             MethodArg::Am => Some(agent::protocol::Method::Am),
+            MethodArg::Perfetto => Some(agent::protocol::Method::Perfetto),
         }
     }
 }

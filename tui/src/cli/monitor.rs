@@ -34,6 +34,10 @@ pub struct MonitorArgs {
     /// How to strip an automatic dump: triage, koom, redact or none.
     #[arg(long, value_enum, default_value_t = super::ModeArg::Triage)]
     dump_mode: super::ModeArg,
+    /// How an automatic dump is taken (`auto`: what the process offers; `perfetto`: ART's own
+    /// fork dump, for a profileable app on Android 11+).
+    #[arg(long, value_enum, default_value = "auto")]
+    dump_method: super::MethodArg,
 }
 
 /// Samples a process and prints samples and trigger events until it ends, `--duration` is up,
@@ -76,7 +80,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
                     let request = session::dump::DumpRequest {
                         pid,
                         query: args.process.clone(),
-                        method: None,
+                        method: args.dump_method.method(),
                         mode: args.dump_mode.into(),
                         live: true,
                         output: None,

@@ -77,13 +77,14 @@ impl Outcome {
                 }
             ),
             Some(t) => format!(
-                "heaptui: dumped {name} ({pid}) on {} with {} in {} ms: {} raw, {} over adb, {} restored: {}",
+                "heaptui: dumped {name} ({pid}) on {} with {} in {} ms: {} raw, {} over adb, {} {}: {}",
                 s.device,
                 s.method,
                 s.dump_ms,
                 human_bytes(s.raw_bytes),
                 human_bytes(t.transferred_bytes),
                 human_bytes(s.bytes),
+                if s.restored { "restored" } else { "stored" },
                 self.path.display()
             ),
         }
@@ -138,7 +139,7 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
         process: ProcessRef { pid: request.pid, name: before.name.clone(), query: request.query.clone() },
         method: dumped.method,
         // The fork dump takes every object (no GC before it).
-        live_only: request.live && dumped.method != Method::Fork,
+        live_only: request.live && !matches!(dumped.method, Method::Fork | Method::Perfetto),
         mode: dumped.mode,
         trigger: request.trigger,
         time_ms: before.time_ms,
@@ -173,6 +174,10 @@ impl Destination {
     fn new(device: &dyn Device, request: &DumpRequest, time_ms: u64) -> anyhow::Result<Destination> {
         let out = match &request.output {
             Some(o) => o.clone(),
+            // A Perfetto trace keeps its own format (heaptui opens it as it opens a dump).
+            None if request.method == Some(Method::Perfetto) => {
+                default_path(device.serial(), &request.query, time_ms)?.with_extension("pftrace")
+            }
             None => default_path(device.serial(), &request.query, time_ms)?,
         };
         if out.exists() {
@@ -254,6 +259,10 @@ fn fetch<'a>(
         let (dumped, pulled) = fork_dump(agent, &spec, before, staged, progress)?;
         return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
     }
+    if method == Some(Method::Perfetto) {
+        let (dumped, pulled) = remote::perfetto_dump(agent, &spec, before, staged, progress)?;
+        return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
+    }
     if request.stream {
         let (dumped, pulled) = stream_dump(agent, &spec, staged, progress)?;
         return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
@@ -286,7 +295,7 @@ pub fn why_auto(method: Method) -> &'static str {
             "am dumpheap is ART's own dump, for every app; it pauses the app while it writes (--method fork \
              pauses a debuggable app only around fork, at the risks the README lists)"
         }
-        Method::Fork => "asked for",
+        Method::Fork | Method::Perfetto => "asked for",
     }
 }
 
@@ -294,8 +303,13 @@ pub fn why_auto(method: Method) -> &'static str {
 /// and the fork dump are an Android app's, and a fork dump cannot be streamed. Callers may ask
 /// before they touch the process; [`dump`] asks again.
 pub fn check(device: &dyn Device, method: Option<Method>, stream: bool) -> anyhow::Result<()> {
-    if device.runs_here() && matches!(method, Some(Method::Am | Method::Fork)) {
+    if device.runs_here() && matches!(method, Some(Method::Am | Method::Fork | Method::Perfetto)) {
         bail!("--method {} dumps an Android app: name a phone with -s SERIAL", method.map_or("", Method::name));
+    }
+    if stream && method == Some(Method::Perfetto) {
+        bail!(
+            "--stream does not apply to --method perfetto: Perfetto writes its trace on the phone, then it is pulled"
+        );
     }
     if stream && method == Some(Method::Fork) {
         bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");

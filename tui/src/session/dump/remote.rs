@@ -225,6 +225,88 @@ pub(super) fn fork_dump(
     Ok((dumped, pulled))
 }
 
+/// The trace config for a one-shot Java heap graph of `pid`, as Perfetto's own
+/// `tools/java_heap_dump` writes it: a short trace that stops when the data source is done
+/// (Android 12+, `data_source_stop_timeout_ms`), or a 20 s one on Android 11, which cannot.
+fn perfetto_config(pid: u32, sdk: Option<u32>) -> String {
+    let (duration, stop) = if sdk.is_some_and(|s| s >= 31) { (1000, 100_000) } else { (20_000, 0) };
+    format!(
+        "buffers {{\n  size_kb: 262144\n  fill_policy: DISCARD\n}}\n\
+         data_sources {{\n  config {{\n    name: \"android.java_hprof\"\n    java_hprof_config {{\n      pid: {pid}\n    }}\n  }}\n}}\n\
+         data_source_stop_timeout_ms: {stop}\nduration_ms: {duration}\n"
+    )
+}
+
+/// ART's own fork dump through Perfetto (the `android.java_hprof` data source, Android 11+; the
+/// app must be profileable or debuggable): heaptui writes a trace config into the agent's
+/// directory, pipes it to `perfetto`, which has ART fork the app and write its heap graph into
+/// `/data/misc/perfetto-traces`, then pulls the trace and removes both. The app pauses only
+/// around ART's fork; the graph has no values. (Perfetto's documentation: "Java heap dumps",
+/// perfetto.dev/docs/data-sources/java-heap-profiler; the config is its `tools/java_heap_dump`'s.)
+pub(super) fn perfetto_dump(
+    agent: &Agent<'_>,
+    spec: &DumpSpec,
+    before: &Sample,
+    staged: &Path,
+    progress: Progress<'_>,
+) -> anyhow::Result<(Dumped, Pulled)> {
+    let device = agent.device();
+    let sdk = device.property("ro.build.version.sdk").and_then(|s| s.trim().parse::<u32>().ok());
+    if let Some(s) = sdk.filter(|&s| s < 30) {
+        bail!(
+            "Perfetto's Java heap graphs came with Android 11 (API 30); {} is API {s}: use --method am",
+            device.serial()
+        );
+    }
+    let stamp = format!("{}-{}", utc_stamp(before.time_ms), std::process::id());
+    let config = format!("{AGENT_DIR}/heaptui-perfetto-{stamp}.cfg");
+    let trace = format!("/data/misc/perfetto-traces/heaptui-{stamp}.pftrace");
+    let _clean = Cleanup { device, command: format!("rm -f {} {}", quote(&config), quote(&trace)) };
+    let local = tempfile::NamedTempFile::new()?;
+    std::fs::write(local.path(), perfetto_config(spec.pid, sdk))?;
+    device.push(local.path(), &config, 0o644)?;
+    let start = std::time::Instant::now();
+    // Through stdin: perfetto may not read files in /data/local/tmp itself (SELinux).
+    let o = device.output(&format!("cat {} | perfetto --txt -c - -o {}", quote(&config), quote(&trace)))?;
+    if o.code != 0 {
+        bail!(
+            "perfetto on {} failed ({}): {}",
+            device.serial(),
+            o.code,
+            heap::fmt::safe(String::from_utf8_lossy(&o.stderr).trim())
+        );
+    }
+    let dump_ms = start.elapsed().as_millis() as u64;
+    progress(Step::Dump, 1, 1);
+    let pulled = device.pull(&trace, staged, &mut |done, total| progress(Step::Transfer, done, total.unwrap_or(0)))?;
+    let bytes = std::fs::read(staged)?;
+    let graphs = heap::perfetto::read(&bytes).context("the trace perfetto wrote")?;
+    let Some(graph) = graphs.iter().find(|g| g.pid as u32 == spec.pid) else {
+        bail!(
+            "the trace holds no Java heap graph of process {}: ART writes one for a profileable \
+             (<profileable android:shell=\"true\"/>) or debuggable app on Android 11+",
+            spec.pid
+        );
+    };
+    let dumped = Dumped {
+        path: trace,
+        method: Method::Perfetto,
+        mode: agent::protocol::Mode::None,
+        raw_bytes: pulled.bytes,
+        bytes: pulled.bytes,
+        dump_ms,
+        strip_ms: 0,
+        message: format!(
+            "ART's fork dump through Perfetto: {} objects of {} classes, no values{}",
+            graph.objects.len(),
+            graph.types.len(),
+            if graph.truncated { "; incomplete (Perfetto's buffer was too small)" } else { "" }
+        ),
+        sha256: pulled.sha256.clone(),
+    };
+    Ok((dumped, pulled))
+}
+
 /// The package of app process `pid`: what ART names the process after. An app's process is
 /// named by its command line (zygote writes the package there; `:remote` and the like name a
 /// second process of the same package); `status`'s Name is cut to 15 characters and will not
