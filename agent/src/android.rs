@@ -90,27 +90,39 @@ pub struct App {
     /// `android:largeHeap`: the heap may grow to `dalvik.vm.heapsize` instead of
     /// `dalvik.vm.heapgrowthlimit`.
     pub large_heap: bool,
+    /// `<profileable android:shell="true"/>` (or debuggable, which implies it): the shell may
+    /// profile it, and ART writes its heap graph for Perfetto (Android 11+).
+    pub profileable: bool,
 }
 
 /// Reads package `package`'s flags from `dumpsys package <package>`: the `flags=[ ... ]` line
 /// of its `Package [name] (hash):` block (`pkgFlags=[ ... ]` on old releases), whose words are
 /// `ApplicationInfo` flag names (`DEBUGGABLE`, `LARGE_HEAP`; see `FLAG_DUMP_SPEC` in the
-/// package manager's `Settings`).
+/// package manager's `Settings`), and its `privateFlags=[ ... ]` line (`PROFILEABLE_BY_SHELL`).
 pub fn parse_package(text: &str, package: &str) -> Option<App> {
     let head = format!("Package [{package}]");
     let mut lines = text.lines().skip_while(|l| !l.trim_start().starts_with(&head));
     let indent = |l: &str| l.len() - l.trim_start().len();
     let first = lines.next()?;
     let depth = indent(first);
-    let flags = lines.take_while(|l| l.trim().is_empty() || indent(l) > depth).find_map(|l| {
-        let t = l.trim_start();
-        t.strip_prefix("flags=[").or_else(|| t.strip_prefix("pkgFlags=["))
-    })?;
-    let words: Vec<&str> = flags.trim_end_matches(']').split_whitespace().collect();
+    let block: Vec<&str> = lines.take_while(|l| l.trim().is_empty() || indent(l) > depth).collect();
+    let list = |prefixes: &[&str]| -> Option<Vec<&str>> {
+        block.iter().find_map(|l| {
+            let t = l.trim_start();
+            let rest = prefixes.iter().find_map(|p| t.strip_prefix(p))?;
+            Some(rest.trim_end_matches(']').split_whitespace().collect())
+        })
+    };
+    let words = list(&["flags=[", "pkgFlags=["])?;
+    // `privateFlags=[ ... PROFILEABLE_BY_SHELL ... ]` (Android 10+), `PRIVATE_FLAG_…` on some.
+    let private = list(&["privateFlags=["]).unwrap_or_default();
+    let debuggable = words.contains(&"DEBUGGABLE");
     Some(App {
         package: package.to_string(),
-        debuggable: words.contains(&"DEBUGGABLE"),
+        debuggable,
         large_heap: words.contains(&"LARGE_HEAP"),
+        profileable: debuggable
+            || private.iter().any(|w| *w == "PROFILEABLE_BY_SHELL" || *w == "PRIVATE_FLAG_PROFILEABLE_BY_SHELL"),
     })
 }
 
@@ -271,6 +283,10 @@ Uptime: 4210355 Realtime: 4210355
         // Android 4's layout names them pkgFlags.
         let old = "  Package [com.old] (41b1f):\n    pkgFlags=[ HAS_CODE LARGE_HEAP ]\n";
         assert_eq!(parse_package(old, "com.old").map(|a| (a.debuggable, a.large_heap)), Some((false, true)));
+        // Debuggable implies profileable; a release app is profileable by its private flag.
+        assert!(app.profileable && !other.profileable);
+        let release = "  Package [com.rel] (9):\n    flags=[ HAS_CODE ]\n    privateFlags=[ PRIVATE_FLAG_ACTIVITIES_RESIZE_MODE_RESIZEABLE PROFILEABLE_BY_SHELL ]\n";
+        assert_eq!(parse_package(release, "com.rel").map(|a| (a.debuggable, a.profileable)), Some((false, true)));
         assert_eq!(parse_package("Unable to find package: com.x\n", "com.x"), None);
         // A block without flags ends at the next package: its flags are not ours.
         assert_eq!(

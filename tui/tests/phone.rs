@@ -507,8 +507,13 @@ fn the_phones_storage_fills_during_the_dump() {
 /// served by the phone's system side as the app's uid.
 #[test]
 fn a_strict_phone_monitors_and_dumps_apps_without_root() {
-    let app =
-        |package: &str, uid, debuggable| test_phone::App { package: package.into(), uid, debuggable, large_heap: true };
+    let app = |package: &str, uid, debuggable| test_phone::App {
+        package: package.into(),
+        uid,
+        debuggable,
+        large_heap: true,
+        profileable: false,
+    };
     let spec = PhoneSpec {
         shell_uid: Some(2000),
         heap_size: "768m".into(),
@@ -609,7 +614,13 @@ fn a_32_bit_phone_gets_the_32_bit_agent() {
 /// dump's sidecar.
 fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> serde_json::Value {
     let package = "com.example.release";
-    let app = test_phone::App { package: package.into(), uid: 10124, debuggable: false, large_heap: true };
+    let app = test_phone::App {
+        package: package.into(),
+        uid: 10124,
+        debuggable: false,
+        large_heap: true,
+        profileable: false,
+    };
     let spec = spec(vec![app]);
     let sdk = spec.sdk;
     let shell_v2 = spec.features.iter().any(|f| f == "shell_v2");

@@ -359,8 +359,9 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         if app.large_heap {
             flags.push("LARGE_HEAP");
         }
+        let private = if app.profileable || app.debuggable { "PROFILEABLE_BY_SHELL " } else { "" };
         packages.push_str(&format!(
-            "  {pkg}) printf 'Packages:\\n  Package [{pkg}] (5f1a2b3):\\n    userId={uid}\\n    flags=[ {flags} ]\\n    privateFlags=[ ]\\n' ;;\n",
+            "  {pkg}) printf 'Packages:\\n  Package [{pkg}] (5f1a2b3):\\n    userId={uid}\\n    flags=[ {flags} ]\\n    privateFlags=[ {private}]\\n' ;;\n",
             pkg = app.package,
             uid = app.uid,
             flags = flags.join(" ")

@@ -27,6 +27,9 @@ pub struct App {
     pub debuggable: bool,
     /// `android:largeHeap`.
     pub large_heap: bool,
+    /// `<profileable android:shell="true"/>`: `dumpsys package` lists `PROFILEABLE_BY_SHELL`
+    /// among its private flags (the package manager adds it for a debuggable app too).
+    pub profileable: bool,
 }
 
 /// The client every privileged double execs: writes a request, waits for its answer, replays it.

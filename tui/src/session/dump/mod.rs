@@ -97,7 +97,7 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
     let here = device.runs_here();
     check(device, request.method, request.stream)?;
     let before = sample_now(agent, request.pid)?;
-    let to = Destination::new(device, request, before.time_ms)?;
+    let mut to = Destination::new(device, request, before.time_ms)?;
     // The dump as it arrives (stripped where it was made); removed at the end, whatever happens.
     let staged = to.dir.join(format!(".{}.{}.pulled", to.name, std::process::id()));
     let _staged = tempfile::TempPath::try_from_path(&staged).with_context(|| staged.display().to_string())?;
@@ -105,6 +105,12 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
     progress(Step::Dump, 0, 1);
     let start = std::time::Instant::now();
     let mut fetched = fetch(agent, request, &before, &staged, progress)?;
+    // `auto` took Perfetto: the stored trace is named as one.
+    if fetched.dumped.method == Method::Perfetto && !to.chosen {
+        if let Some(stem) = to.name.strip_suffix(".hprof") {
+            to.name = format!("{stem}.pftrace");
+        }
+    }
     progress(Step::Dump, 1, 1);
     // Stripped where it was dumped, as part of the dump.
     progress(Step::Strip, 1, 1);
@@ -249,7 +255,11 @@ fn fetch<'a>(
     let pid = request.pid;
     // This machine: `auto` is the attach protocol (SIGQUIT would end anything but a JVM, and the
     // attach code refuses those).
-    let method = request.method.or(device.runs_here().then_some(Method::Attach));
+    let method = match (request.method, device.runs_here()) {
+        (Some(m), _) => Some(m),
+        (None, true) => Some(Method::Attach),
+        (None, false) => auto_on_phone(agent, pid, before.bits),
+    };
     let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
     if device.runs_here() {
         let dumped = agent.dump_here(&spec, staged)?;
@@ -283,11 +293,45 @@ fn fetch<'a>(
     Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
 }
 
-/// Why `--method auto` takes `method`: the safest way the process offers. A JVM has HotSpot's
-/// attach protocol. An app gets `am dumpheap`, ART's own dump, which every app allows and which
-/// cannot leave a half-made copy of the app behind; it pauses the app while ART writes. The fork
-/// dump pauses it only around `fork` but runs ART's dumper where ART never planned it (README,
-/// "The fork dump"), so it is taken only when asked for.
+/// What `--method auto` takes for app process `pid` on a phone (`None`: a JVM, which the agent
+/// dumps through the attach protocol). Reads the app's flags as the shell user can
+/// (`dumpsys package`), the release, and whether heaptui has a fork dump library for the app.
+fn auto_on_phone(agent: &Agent<'_>, pid: u32, bits: Option<u8>) -> Option<Method> {
+    let device = agent.device();
+    let process = agent.processes().ok()?.into_iter().find(|p| p.pid == pid)?;
+    if process.jvm {
+        return None;
+    }
+    let sdk = device.property("ro.build.version.sdk").and_then(|s| s.trim().parse::<u32>().ok());
+    let app = agent::android::package_of(&process.cmdline).and_then(|pkg| {
+        let o = device.output(&format!("dumpsys package {}", bridge::device::quote(pkg))).ok()?;
+        agent::android::parse_package(&String::from_utf8_lossy(&o.stdout), pkg)
+    });
+    let prop = |name: &str| device.property(name).unwrap_or_default();
+    let fork_library = bridge::agent::process_abi(
+        bits,
+        &prop("ro.product.cpu.abilist32"),
+        &prop("ro.product.cpu.abilist64"),
+        &prop("ro.product.cpu.abi"),
+    )
+    .and_then(bridge::agent::android_triple_for_abi)
+    .is_some_and(|t| bridge::agent::local_build(t, "libforkdump.so", "").is_ok());
+    Some(choose_auto(app.as_ref(), sdk, fork_library))
+}
+
+/// `--method auto` for an app: the fork dump for a debuggable app on Android 8+ when heaptui has
+/// its library (values, and a pause only around `fork`); Perfetto for a profileable (or
+/// debuggable) app on Android 11+ (ART's own fork dump, no values); `am dumpheap` otherwise.
+pub fn choose_auto(app: Option<&agent::android::App>, sdk: Option<u32>, fork_library: bool) -> Method {
+    let sdk = sdk.unwrap_or(0);
+    match app {
+        Some(a) if a.debuggable && sdk >= 26 && fork_library => Method::Fork,
+        Some(a) if a.profileable && sdk >= 30 => Method::Perfetto,
+        _ => Method::Am,
+    }
+}
+
+/// Why `--method auto` took `method` (see [`choose_auto`]).
 pub fn why_auto(method: Method) -> &'static str {
     match method {
         Method::Attach => "the process is a JVM, and HotSpot's attach protocol is its own way to dump",
@@ -295,7 +339,14 @@ pub fn why_auto(method: Method) -> &'static str {
             "am dumpheap is ART's own dump, for every app; it pauses the app while it writes (--method fork \
              pauses a debuggable app only around fork, at the risks the README lists)"
         }
-        Method::Fork | Method::Perfetto => "asked for",
+        Method::Fork => {
+            "the app is debuggable: heaptui's fork dump pauses it only around fork and keeps every value \
+             (at the risks the README lists)"
+        }
+        Method::Perfetto => {
+            "the app is profileable on Android 11+: ART's own fork dump through Perfetto pauses it only \
+             around fork; the heap graph has no values"
+        }
     }
 }
 
@@ -348,4 +399,28 @@ fn restore_into(staged: &Path, out: &Path, chosen: bool, progress: Progress<'_>)
     let placed = link_fresh(&tmp, out, chosen);
     progress(Step::Restore, bytes, bytes);
     placed
+}
+
+#[cfg(test)]
+mod auto_tests {
+    use super::*;
+
+    fn app(debuggable: bool, profileable: bool) -> agent::android::App {
+        agent::android::App { package: "com.example".into(), debuggable, large_heap: false, profileable }
+    }
+
+    #[test]
+    fn auto_takes_the_way_the_app_allows() {
+        // Debuggable, Android 8+, with the library: the fork dump; without it, Perfetto on 11+.
+        assert_eq!(choose_auto(Some(&app(true, true)), Some(34), true), Method::Fork);
+        assert_eq!(choose_auto(Some(&app(true, true)), Some(34), false), Method::Perfetto);
+        assert_eq!(choose_auto(Some(&app(true, true)), Some(29), false), Method::Am);
+        assert_eq!(choose_auto(Some(&app(true, true)), Some(25), true), Method::Am);
+        // Profileable: Perfetto from Android 11 on.
+        assert_eq!(choose_auto(Some(&app(false, true)), Some(30), true), Method::Perfetto);
+        assert_eq!(choose_auto(Some(&app(false, true)), Some(29), true), Method::Am);
+        // Neither, or unknown: am dumpheap.
+        assert_eq!(choose_auto(Some(&app(false, false)), Some(35), true), Method::Am);
+        assert_eq!(choose_auto(None, Some(35), true), Method::Am);
+    }
 }
