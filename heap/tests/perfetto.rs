@@ -9,30 +9,10 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use heap::perfetto::{read, Graph};
 
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perfetto")
-}
-
-/// The trace `name.textproto` encodes to.
-fn encode(name: &str) -> Vec<u8> {
-    let text = std::fs::read(data().join(format!("{name}.textproto"))).unwrap();
-    let mut child = Command::new("protoc")
-        .current_dir(data())
-        .args(["-I.", "--encode=perfetto.protos.Trace", "art_heap_graph.proto", "heap_graph_trace.proto"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("protoc (Debian protobuf-compiler; ./run-tests installs it)");
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &text).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
-}
+use test_support::perfetto::{data, encode};
 
 /// A CSV of the diff tests: quoted strings, bare numbers, `"[NULL]"` for SQL's NULL.
 fn csv(name: &str) -> Vec<HashMap<String, Option<String>>> {

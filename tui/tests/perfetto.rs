@@ -4,27 +4,10 @@
 //! The traces are Perfetto's own test textprotos (`heap/tests/data/perfetto/`), encoded with
 //! `protoc`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Output};
 
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../heap/tests/data/perfetto")
-}
-
-fn encode(name: &str) -> Vec<u8> {
-    let text = std::fs::read(data().join(format!("{name}.textproto"))).unwrap();
-    let mut child = Command::new("protoc")
-        .current_dir(data())
-        .args(["-I.", "--encode=perfetto.protos.Trace", "art_heap_graph.proto", "heap_graph_trace.proto"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("protoc (Debian protobuf-compiler; ./run-tests installs it)");
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &text).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    out.stdout
-}
+use test_support::perfetto::encode;
 
 /// heaptui with an index cache (beside the test's files) that takes any dump: a trace must not
 /// be cached as a dump.

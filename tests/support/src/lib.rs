@@ -6,6 +6,7 @@
 pub mod build;
 pub mod hostile;
 pub mod libart;
+pub mod perfetto;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
