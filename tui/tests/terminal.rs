@@ -153,6 +153,13 @@ fn ps_shows_a_hostile_process_name_escaped() {
     let argv0 = format!("{}{}{}{}", hostile::CLIPBOARD, hostile::CLEAR, hostile::C1, hostile::BIDI);
     let mut child = Command::new("sleep").arg0(&argv0).arg("60").spawn().unwrap();
     let pid = child.id();
+    // Once the exec is done (before it, /proc shows the forking process's command line).
+    let start = std::time::Instant::now();
+    while !std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| c.starts_with(hostile::CLIPBOARD.as_bytes()))
+        && start.elapsed() < std::time::Duration::from_secs(10)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let (out, text, stderr) = run(Path::new(""), &["ps", "--local"]);
     let (out_json, json, _) = run(Path::new(""), &["ps", "--local", "--json"]);
     let _ = child.kill();
@@ -296,7 +303,15 @@ fn picker_shows_a_hostile_process_name_escaped() {
     let argv0 = format!("{}{}{}{}", hostile::CLIPBOARD, hostile::CLEAR, hostile::C1, hostile::BIDI);
     let mut child = Command::new("sleep").arg0(&argv0).arg("60").spawn().unwrap();
     let pid = child.id();
-    let found = agent::proc::list().into_iter().find(|p| p.pid == pid);
+    // Read once the exec is done (before it, /proc shows the forking process's command line).
+    let start = std::time::Instant::now();
+    let found = loop {
+        let p = agent::proc::list().into_iter().find(|p| p.pid == pid && p.cmdline.contains(hostile::CLIPBOARD));
+        if p.is_some() || start.elapsed() > std::time::Duration::from_secs(10) {
+            break p;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
     let _ = child.kill();
     let _ = child.wait();
     let p = found.expect("the process, from /proc");
