@@ -254,8 +254,9 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Graph>, TraceError> {
             b.graph.truncated = true;
         }
         b.next_index = index + 1;
-        add_part(b, part.clone());
-        if !part.continued.unwrap_or(false) {
+        let continued = part.continued.unwrap_or(false);
+        add_part(b, part);
+        if !continued {
             if let Some(b) = open.remove(&key) {
                 done.push(b);
             }
