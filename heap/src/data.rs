@@ -123,23 +123,13 @@ impl Data {
         let mut out = tempfile::tempfile_in(dir).or_else(|_| tempfile::tempfile()).map_err(fail)?;
         use std::io::Write;
         out.write_all(&head).map_err(fail)?;
-        let mut written = head.len() as u64;
-        let mut buf = vec![0u8; 1 << 20];
-        loop {
-            let n = match reader.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(fail(e)),
-            };
-            written += n as u64;
-            if written > limit {
-                return Err(fail(std::io::Error::other(format!(
-                    "it expands past {ratio} times its size ({} bytes): set HEAPTUI_MAX_EXPANSION to a larger ratio to open it",
-                    limit
-                ))));
-            }
-            out.write_all(&buf[..n]).map_err(fail)?;
+        // One byte past the bound is enough to know it is passed.
+        let room = limit.saturating_sub(head.len() as u64);
+        let copied = std::io::copy(&mut reader.take(room.saturating_add(1)), &mut out).map_err(fail)?;
+        if copied > room {
+            return Err(fail(std::io::Error::other(format!(
+                "it expands past {ratio} times its size ({limit} bytes): set HEAPTUI_MAX_EXPANSION to a larger ratio to open it"
+            ))));
         }
         // SAFETY: the file is ours alone (unnamed), and nothing writes it while mapped.
         let map = unsafe { Mmap::map(&out) }.map_err(|e| io_error(path, "map the decompressed dump", e))?;
