@@ -134,11 +134,22 @@ fn classes(g: &Graph) -> Vec<Class> {
         }
         v
     };
-    // Fields objects name that their type chain does not: the object's own type's.
+    // Fields objects name that their type chain does not: the object's own type's. The chains'
+    // fields only grow here, so what a type's chain named at first is looked at first, and the
+    // chain walked again only for a field that was not among them (older traces' objects).
+    let chain_fields = |out: &[Class], id: u64| -> Vec<u32> {
+        chain(out, id).iter().flat_map(|&k| out[k].fields.iter().copied()).collect()
+    };
+    let mut first_known: HashMap<u64, Vec<u32>> = HashMap::new();
     for o in &g.objects {
         let Some(&i) = by_id.get(&o.type_id) else { continue };
-        let known: Vec<u32> = chain(&out, o.type_id).iter().flat_map(|&k| out[k].fields.clone()).collect();
-        for f in o.refs.iter().filter_map(|r| r.field) {
+        let base = first_known.entry(o.type_id).or_insert_with(|| chain_fields(&out, o.type_id));
+        let new: Vec<u32> = o.refs.iter().filter_map(|r| r.field).filter(|f| !base.contains(f)).collect();
+        if new.is_empty() {
+            continue;
+        }
+        let known = chain_fields(&out, o.type_id);
+        for f in new {
             if !known.contains(&f) && !out[i].fields.contains(&f) {
                 out[i].fields.push(f);
             }
@@ -173,19 +184,24 @@ fn classes(g: &Graph) -> Vec<Class> {
             });
         }
     }
-    // Room for references no field of the object's chain names.
+    // Room for references no field of the object's chain names (the fields are final now: each
+    // type's chain is gathered once).
     let by_id: HashMap<u64, usize> = out.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
+    let mut named_by_type: HashMap<u64, Vec<u32>> = HashMap::new();
     for o in &g.objects {
         let Some(&i) = by_id.get(&o.type_id) else { continue };
-        let mut named: Vec<u32> = Vec::new();
-        let mut cur = Some(o.type_id);
-        while let Some(k) = cur.and_then(|c| by_id.get(&c).copied()) {
-            if named.len() > 1 << 16 {
-                break;
+        let named = named_by_type.entry(o.type_id).or_insert_with(|| {
+            let mut named: Vec<u32> = Vec::new();
+            let mut cur = Some(o.type_id);
+            while let Some(k) = cur.and_then(|c| by_id.get(&c).copied()) {
+                if named.len() > 1 << 16 {
+                    break;
+                }
+                named.extend(&out[k].fields);
+                cur = out[k].superclass.filter(|&s| s != out[k].id);
             }
-            named.extend(&out[k].fields);
-            cur = out[k].superclass.filter(|&s| s != out[k].id);
-        }
+            named
+        });
         let unnamed = o.refs.iter().filter(|r| r.field.is_none_or(|f| !named.contains(&f))).count();
         out[i].extras = out[i].extras.max(unnamed);
     }
