@@ -146,3 +146,53 @@ fn flate2_read(path: &Path, out: &mut Vec<u8>) {
     let f = std::fs::File::open(path).unwrap();
     flate2::read::GzDecoder::new(f).read_to_end(out).unwrap();
 }
+
+/// A Perfetto heap graph written as HPROF (what `heaptui convert FILE.pftrace` writes: the graph
+/// through `perfetto::hprof`, NODATA arrays restored as zeros) opens in VisualVM with the graph's
+/// objects, classes and roots. The graphs: Perfetto's own dominator-tree test trace, and ahat's
+/// ART test dump taken through a heap graph (1,000+ objects with 32-bit ids, as ART's are).
+/// Sizes are the graph's own and not VisualVM's model, so only counts are compared.
+#[test]
+fn a_converted_heap_graph_opens_in_visualvm_with_its_counts() {
+    use heap::Index;
+    let dir = tempfile::tempdir().unwrap();
+    let trace = test_support::perfetto::encode("heap_graph_for_dominator_tree");
+    let ahat = Heap::analyse(
+        Index::open(&fixture("android/ahat-art__test-dump.hprof"), Options::default()).unwrap(),
+        Options::default(),
+    );
+    let graphs = [
+        heap::perfetto::read(&trace).unwrap().remove(0),
+        heap::perfetto::read(&heap::perfetto::encode::encode(&ahat.index, 1, 1)).unwrap().remove(0),
+    ];
+    let mut paths = Vec::new();
+    for (i, g) in graphs.iter().enumerate() {
+        let hprof = heap::perfetto::hprof::write(g);
+        assert_eq!(u32::from_be_bytes(hprof[19..23].try_into().unwrap()), 4, "4-byte ids");
+        let (restored, _) = heap::rewrite::rewrite_all(&hprof[..], Vec::new(), heap::strip::restore_plan()).unwrap();
+        let path = dir.path().join(format!("graph{i}.hprof"));
+        std::fs::write(&path, restored).unwrap();
+        paths.push(path);
+    }
+    let peers = visualvm(&paths, false);
+    for ((g, path), peer) in graphs.iter().zip(&paths).zip(&peers) {
+        let h = Heap::open(path, Options::default()).unwrap();
+        assert_eq!(peer.instances, g.objects.len() as u64, "{}", path.display());
+        assert_eq!(h.summary().instances, peer.instances, "{}", path.display());
+        assert_eq!(peer.roots, g.roots.len() as u64, "{}", path.display());
+        let ours = ours(&h);
+        let mut compared = 0;
+        for t in &g.types {
+            let name = t.deobfuscated.as_deref().unwrap_or(&t.name);
+            let n = g.objects.iter().filter(|o| o.type_id == t.id).count() as u64;
+            let (peer_n, _, _) = peer.classes.get(name).copied().unwrap_or_default();
+            if name == "java.lang.Class" {
+                continue;
+            }
+            assert_eq!(peer_n, n, "{}: VisualVM's {name}", path.display());
+            assert_eq!(ours.get(name).map_or(0, |c| c.0), n, "{}: our {name}", path.display());
+            compared += 1;
+        }
+        assert!(compared >= 5, "{compared}");
+    }
+}

@@ -320,8 +320,9 @@ impl Index {
         for o in &graph.objects {
             set(o.id, o.self_size);
         }
+        let ids = crate::perfetto::hprof::Ids::of(graph);
         for t in &graph.types {
-            set(crate::perfetto::hprof::class_id(t.id), 0);
+            set(ids.class(t.id), 0);
         }
         index.warnings.push(
             "a Perfetto heap graph records no field values and no array contents: what needs a value is not decided"

@@ -1,10 +1,11 @@
-//! A heap graph written as an Android HPROF (1.0.3, 8-byte ids), so the engine indexes it like
-//! any dump and other tools (Android Studio, MAT) open it. What the graph lacks is not made up:
+//! A heap graph written as an Android HPROF (1.0.3), so the engine indexes it like any dump and
+//! other tools (Android Studio, MAT, VisualVM) open it. Ids are 4 bytes when they fit, as ART's
+//! own dumps have them (its references are 32-bit), else 8 ([`Ids`]). What the graph lacks is not made up:
 //! field values and primitive array contents are absent (instances carry only their reference
 //! fields; primitive arrays are NODATA records of the length their size allows).
 //!
 //! The graph keeps types and objects apart (a class's `java.lang.Class<…>` object is an ordinary
-//! object of its own type), so each type becomes a class with an id of its own ([`class_id`]),
+//! object of its own type), so each type becomes a class with an id of its own ([`Ids::class`]),
 //! outside the objects' ids; its layout is its own reference fields (names without the class
 //! prefix, deobfuscated where a mapping says), then, for objects whose references outnumber the
 //! fields their types name (references the runtime holds, or objects that list their own fields
@@ -17,13 +18,54 @@ use std::collections::HashMap;
 use super::{Graph, RootType};
 use crate::spec::{record, sub};
 
-/// The bit that sets a type's class id apart from object ids (ART's object ids are addresses
-/// below 2^48).
+/// The bit that sets a type's class id apart from object ids when ids are 8 bytes (ART's object
+/// ids are addresses below 2^48).
 pub const CLASS_BIT: u64 = 1 << 62;
 
-/// The class id of type `type_id`.
-pub fn class_id(type_id: u64) -> u64 {
-    CLASS_BIT | type_id
+/// How a graph's ids are written: their size, and where the types' class ids lie.
+///
+/// Ids are 4 bytes when every id the graph holds, and a class id for each type above them, fits
+/// in 32 bits: ART's heap references are 32-bit, and tools that read 8-byte dumps guess the
+/// pointer size from `java.lang.System`'s properties, which a graph does not record (VisualVM
+/// fails without them). Else they are 8 bytes, with class ids set apart by [`CLASS_BIT`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ids {
+    /// 4 or 8.
+    pub size: u8,
+    /// What is added to a type id to make its class id.
+    base: u64,
+    /// The id of a `java.lang.ref.Reference` class written when the graph has none.
+    reference: u64,
+}
+
+impl Ids {
+    /// The layout for `g`.
+    pub fn of(g: &Graph) -> Ids {
+        let mut top = 0u64;
+        for o in &g.objects {
+            top = top.max(o.id);
+            top = o.refs.iter().fold(top, |m, r| m.max(r.target));
+        }
+        top = g.roots.iter().fold(top, |m, r| m.max(r.0));
+        top = g.types.iter().fold(top, |m, t| m.max(t.classloader.unwrap_or(0)));
+        let last_type = g.types.iter().map(|t| t.id).max().unwrap_or(0);
+        // Class ids start on the 4 KiB boundary above every object id: apart from them, and
+        // easy to tell apart by eye in a hex dump.
+        let base = (top | 0xfff) + 1;
+        match base.checked_add(last_type).and_then(|c| c.checked_add(1)) {
+            Some(reference) if reference <= u64::from(u32::MAX) => Ids { size: 4, base, reference },
+            _ => Ids { size: 8, base: CLASS_BIT, reference: CLASS_BIT | (1 << 61) },
+        }
+    }
+
+    /// The class id of type `type_id`.
+    pub fn class(&self, type_id: u64) -> u64 {
+        if self.size == 8 {
+            CLASS_BIT | type_id
+        } else {
+            self.base + type_id
+        }
+    }
 }
 
 /// A primitive element type by name (`int` → HPROF's 10) and its size.
@@ -43,6 +85,7 @@ fn primitive(name: &str) -> Option<(u8, u64)> {
 
 struct Writer {
     out: Vec<u8>,
+    id_size: u8,
     strings: HashMap<String, u64>,
     heap: Vec<u8>,
 }
@@ -60,7 +103,8 @@ impl Writer {
             return id;
         }
         let id = self.strings.len() as u64 + 1;
-        let mut body = id.to_be_bytes().to_vec();
+        let mut body = Vec::with_capacity(8 + s.len());
+        self.body_id(&mut body, id);
         body.extend_from_slice(s.as_bytes());
         self.record(record::STRING, &body);
         self.strings.insert(s.to_string(), id);
@@ -76,7 +120,20 @@ impl Writer {
     }
 
     fn id(&mut self, v: u64) {
-        self.heap.extend_from_slice(&v.to_be_bytes());
+        if self.id_size == 4 {
+            self.heap.extend_from_slice(&(v as u32).to_be_bytes());
+        } else {
+            self.heap.extend_from_slice(&v.to_be_bytes());
+        }
+    }
+
+    /// An id inside a top-level record's body.
+    fn body_id(&self, body: &mut Vec<u8>, v: u64) {
+        if self.id_size == 4 {
+            body.extend_from_slice(&(v as u32).to_be_bytes());
+        } else {
+            body.extend_from_slice(&v.to_be_bytes());
+        }
     }
 
     /// Ends the current heap dump segment when it nears the u32 length limit.
@@ -100,9 +157,9 @@ struct Class {
     size: u64,
 }
 
-/// The id of the `java.lang.Reference` class written when the graph's reference types do not
-/// reach one (the engine knows weak references by their `referent` declared there).
-const REFERENCE: u64 = CLASS_BIT | (1 << 61);
+/// The type id standing for a `java.lang.ref.Reference` class written when the graph's reference
+/// types reach none (the engine knows weak references by the `referent` declared there).
+const REFERENCE_TYPE: u64 = u64::MAX;
 
 /// The classes to write: the graph's types, each with the fields its objects use (older traces
 /// name fields per object, not per type), a `referent` moved to a `java.lang.ref.Reference` the
@@ -170,11 +227,11 @@ fn classes(g: &Graph) -> Vec<Class> {
             };
             referent.get_or_insert(out[i].fields.remove(at));
             let top = *chain(&out, t.id).last().unwrap_or(&i);
-            out[top].superclass = Some(REFERENCE);
+            out[top].superclass = Some(REFERENCE_TYPE);
         }
         if let Some(f) = referent {
             out.push(Class {
-                id: REFERENCE,
+                id: REFERENCE_TYPE,
                 name: "java.lang.ref.Reference".into(),
                 superclass: None,
                 fields: vec![f],
@@ -208,10 +265,13 @@ fn classes(g: &Graph) -> Vec<Class> {
     out
 }
 
-/// The graph as HPROF bytes.
+/// The graph as HPROF bytes, with ids laid out as [`Ids::of`] says.
 pub fn write(g: &Graph) -> Vec<u8> {
-    let mut w = Writer { out: b"JAVA PROFILE 1.0.3\0".to_vec(), strings: HashMap::new(), heap: Vec::new() };
-    w.out.extend_from_slice(&8u32.to_be_bytes());
+    let ids = Ids::of(g);
+    let class_id = |type_id: u64| if type_id == REFERENCE_TYPE { ids.reference } else { ids.class(type_id) };
+    let mut w =
+        Writer { out: b"JAVA PROFILE 1.0.3\0".to_vec(), id_size: ids.size, strings: HashMap::new(), heap: Vec::new() };
+    w.out.extend_from_slice(&u32::from(ids.size).to_be_bytes());
     w.out.extend_from_slice(&g.timestamp.to_be_bytes());
     let classes = classes(g);
     let by_id: HashMap<u64, usize> = classes.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
@@ -220,9 +280,9 @@ pub fn write(g: &Graph) -> Vec<u8> {
     for (serial, c) in classes.iter().enumerate() {
         let name_id = w.string(&c.name);
         let mut body = (serial as u32 + 1).to_be_bytes().to_vec();
-        body.extend_from_slice(&class_id(c.id).to_be_bytes());
+        w.body_id(&mut body, class_id(c.id));
         body.extend_from_slice(&0u32.to_be_bytes());
-        body.extend_from_slice(&name_id.to_be_bytes());
+        w.body_id(&mut body, name_id);
         w.record(record::LOAD_CLASS, &body);
         let mut fields: Vec<u64> = c
             .fields
@@ -276,7 +336,7 @@ pub fn write(g: &Graph) -> Vec<u8> {
         };
         w.u8(tag);
         w.id(id);
-        let tail = sub::root_tail_len(tag, 8).unwrap_or(0);
+        let tail = sub::root_tail_len(tag, usize::from(ids.size)).unwrap_or(0);
         w.heap.extend(std::iter::repeat_n(0u8, tail));
     }
     // Objects, each heap announced when it changes.
@@ -348,7 +408,7 @@ pub fn write(g: &Graph) -> Vec<u8> {
                 w.id(o.id);
                 w.u32(0);
                 w.id(class_id(o.type_id));
-                w.u32(data.len() as u32 * 8);
+                w.u32(data.len() as u32 * u32::from(ids.size));
                 for v in data {
                     w.id(v);
                 }
