@@ -465,6 +465,12 @@ fn child_runs(dom: &Dominators, kids: &[Node], big: u64) -> Vec<(usize, usize)> 
     runs
 }
 
+/// Native memory registered with `NativeAllocationRegistry` (Android 8+), by the object it
+/// belongs to: for each live `sun.misc.Cleaner` whose thunk is a registry's, the registry's
+/// `size` goes to the Cleaner's referent. Where libcore can register malloc'd memory, the size's
+/// lowest bit says whether it was (libcore's `NativeAllocationRegistry` sets it); it is not a
+/// byte, so it is cleared, as Perfetto's trace processor does
+/// (`GetSizeFromNativeAllocationRegistry`).
 fn registered_native_sizes(heap: &Heap) -> FxHashMap<Node, u64> {
     let idx = &heap.index;
     let mut out = FxHashMap::default();
@@ -481,7 +487,7 @@ fn registered_native_sizes(heap: &Heap) -> FxHashMap<Node, u64> {
         }
         let Some(registry) = idx.field_node(thunk, "this$0") else { continue };
         if let Some(size) = idx.field(registry, "size").and_then(crate::values::Value::as_i64) {
-            *out.entry(referent).or_insert(0) += size.max(0) as u64;
+            *out.entry(referent).or_insert(0) += size.max(0) as u64 & !1;
         }
     }
     out

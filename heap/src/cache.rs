@@ -831,6 +831,7 @@ impl Parts {
             sizer: meta.sizer,
             counts: meta.counts,
             warnings: meta.warnings,
+            heap_graph: None,
             java_lang_class: meta.java_lang_class,
             by_name: Default::default(),
             strong_leaves: Default::default(),

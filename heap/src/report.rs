@@ -180,6 +180,7 @@ impl Heap {
                 "id_size": idx.header.id_size,
                 "bytes": file.bytes,
                 "timestamp_ms": idx.header.timestamp_ms,
+                "heap_graph": idx.heap_graph,
             },
             "summary": {
                 "classes": s.classes,
@@ -255,6 +256,9 @@ impl Heap {
         if let Some(len) = idx.array_length(n) {
             o["length"] = json!(len);
         }
+        if idx.heap_graph.is_some() {
+            o["values_recorded"] = json!(false);
+        }
         if let Some(s) = idx.string_value(n) {
             o["string"] = json!(s);
         }
@@ -263,19 +267,58 @@ impl Heap {
 
     /// The `analyze` report as text for people, at most 100 columns wide. Names and strings from
     /// the dump, and the file's path, are made [`safe`] where they are put in.
-    pub fn analyze_text(&self, file: &FileInfo<'_>, top: usize, leaks: &[crate::leaks::Leak]) -> String {
+    ///
+    /// `undecided` are the rules that could not decide on this dump ([`crate::leaks::undecided`]),
+    /// said under the suspects.
+    pub fn analyze_text(
+        &self,
+        file: &FileInfo<'_>,
+        top: usize,
+        leaks: &[crate::leaks::Leak],
+        undecided: &[crate::leaks::Undecided],
+    ) -> String {
         let idx = &self.index;
         let s = self.summary();
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{}  (HPROF {}, {}-byte ids, {}, size model {})",
-            safe(file.path),
-            idx.header.format.as_str(),
-            idx.header.id_size,
-            human_bytes(file.bytes),
-            idx.sizer.model.name()
-        );
+        match &idx.heap_graph {
+            Some(origin) => {
+                let _ = writeln!(
+                    out,
+                    "{}  (Perfetto heap graph {} of {}, {}, size model {})",
+                    safe(file.path),
+                    origin.number,
+                    origin.graphs.len(),
+                    human_bytes(file.bytes),
+                    idx.sizer.model.name()
+                );
+                if origin.graphs.len() > 1 {
+                    for (i, g) in origin.graphs.iter().enumerate() {
+                        let _ = writeln!(
+                            out,
+                            "  {} graph {}: pid {} {}, {} ns, {} objects{}",
+                            if i + 1 == origin.number { "*" } else { " " },
+                            i + 1,
+                            g.pid,
+                            safe(g.process.as_deref().unwrap_or("(no command line)")),
+                            g.timestamp_ns,
+                            g.objects,
+                            if g.truncated { ", incomplete" } else { "" }
+                        );
+                    }
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "{}  (HPROF {}, {}-byte ids, {}, size model {})",
+                    safe(file.path),
+                    idx.header.format.as_str(),
+                    idx.header.id_size,
+                    human_bytes(file.bytes),
+                    idx.sizer.model.name()
+                );
+            }
+        }
         let _ = writeln!(out, "{}", s.objects_line());
         let _ = writeln!(
             out,
@@ -318,6 +361,13 @@ impl Heap {
             for line in wrap(&safe(&l.reason), 78) {
                 let _ = writeln!(out, "{:>21}{line}", "");
             }
+        }
+        for u in undecided {
+            let _ = writeln!(
+                out,
+                "  could not decide: {} on {} {} (the dump does not record {})",
+                u.rule, u.objects, u.class, u.missing
+            );
         }
         let _ = writeln!(out, "\nObjects by retained size (top {top})");
         let _ = writeln!(out, "{:<18} {:>12} {:>12} {:>10}  class", "id", "shallow", "retained", "objects");
@@ -362,6 +412,9 @@ impl Heap {
         for f in idx.fields(n) {
             let st = if f.is_static { "static " } else { "" };
             let _ = writeln!(out, "  {st}{} {} = {}", f.ty.java_name(), safe(&f.name), f.value);
+        }
+        if let Some(note) = idx.values_note() {
+            let _ = writeln!(out, "  ({note})");
         }
         let path = self.paths().path(idx, n);
         if !path.is_empty() {

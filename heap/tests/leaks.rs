@@ -198,20 +198,8 @@ fn dialer_metadata_and_its_stopped_service() {
 /// fixture holds one.
 #[test]
 fn input_method_manager_leak_is_a_library_leak() {
-    let mut b = Builder::new("1.0.3");
-    for (id, s) in [(0x10, "mDestroyed"), (0x11, "mContext"), (0x12, "mServedView"), (0x13, "sInstance")] {
-        b.string(id, s);
-    }
-    b.class(0x100, "java.lang.Object", 0, &[])
-        .class(0x200, "android.app.Activity", 0x100, &[(0x10, BOOL)])
-        .class(0x300, "android.view.View", 0x100, &[(0x11, OBJ)])
-        .class_with_static(0x400, "android.view.inputmethod.InputMethodManager", 0x100, &[(0x12, OBJ)], 0x13, 0x4000);
-    b.instance_raw(0x2000, 0x200, &[1]) // a destroyed Activity
-        .instance(0x3000, 0x300, &[0x2000]) // a View whose context is that Activity
-        .instance(0x4000, 0x400, &[0x3000]) // the IMM still serving the View
-        .root(0x400)
-        .root(0x100);
-    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let h =
+        Heap::analyse(Index::from_bytes(input_method_manager_leak(), Options::default()).unwrap(), Options::default());
     let leaks = find_leaks(&h, &LeakConfig::default());
     assert_eq!(leaks.len(), 1, "{leaks:#?}");
     let l = &leaks[0];
@@ -228,6 +216,54 @@ fn input_method_manager_leak_is_a_library_leak() {
     assert_eq!(l.trace[2].why, "View.mContext is a destroyed Activity");
     assert!(l.trace[1].suspect_reference);
     assert_eq!(l.reason, "Activity#mDestroyed is true");
+    // Every rule decided on this dump.
+    assert_eq!(heap::leaks::undecided(&h, &LeakConfig::default()), []);
+}
+
+/// The same heap as a Perfetto heap graph (the references without the values): `mDestroyed` is
+/// not recorded, so nothing is reported as leaking, and the rules that decide by it say they
+/// could not, on how many objects; disabling a rule drops it from that list.
+#[test]
+fn rules_that_need_values_say_they_could_not_decide_on_a_heap_graph() {
+    let dump =
+        Heap::analyse(Index::from_bytes(input_method_manager_leak(), Options::default()).unwrap(), Options::default());
+    let trace = heap::perfetto::encode::encode(&dump.index, 1, 1);
+    let graph = heap::perfetto::read(&trace).unwrap().remove(0);
+    let h = Heap::analyse(Index::from_perfetto(&graph, Options::default()).unwrap(), Options::default());
+    assert!(h.index.heap_graph.is_some());
+    assert_eq!(h.index.field(node(&h, 0x2000), "mDestroyed"), None, "a graph has no such value");
+    assert!(find_leaks(&h, &LeakConfig::default()).iter().all(|l| l.rule != "android.activity.destroyed"));
+    let undecided = heap::leaks::undecided(&h, &LeakConfig::default());
+    let got: Vec<(&str, &str, u64, &str)> =
+        undecided.iter().map(|u| (u.rule, u.class, u.objects, u.missing.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("android.activity.destroyed", "android.app.Activity", 1, "mDestroyed or mFinished"),
+            ("android.view.detached", "android.app.Activity", 1, "mDestroyed"),
+        ]
+    );
+    let config = LeakConfig { disabled: vec!["android.view.detached".into()], ..LeakConfig::default() };
+    assert_eq!(heap::leaks::undecided(&h, &config).len(), 1);
+}
+
+/// A destroyed Activity held through `InputMethodManager.mServedView` (a View whose context it
+/// is), the IMM a static of its class.
+fn input_method_manager_leak() -> Vec<u8> {
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [(0x10, "mDestroyed"), (0x11, "mContext"), (0x12, "mServedView"), (0x13, "sInstance")] {
+        b.string(id, s);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[])
+        .class(0x200, "android.app.Activity", 0x100, &[(0x10, BOOL)])
+        .class(0x300, "android.view.View", 0x100, &[(0x11, OBJ)])
+        .class_with_static(0x400, "android.view.inputmethod.InputMethodManager", 0x100, &[(0x12, OBJ)], 0x13, 0x4000);
+    b.instance_raw(0x2000, 0x200, &[1]) // a destroyed Activity
+        .instance(0x3000, 0x300, &[0x2000]) // a View whose context is that Activity
+        .instance(0x4000, 0x400, &[0x3000]) // the IMM still serving the View
+        .root(0x400)
+        .root(0x100);
+    b.finish()
 }
 
 /// A dump LeakCanary would have taken: a `leakcanary.KeyedWeakReference` watching an object since

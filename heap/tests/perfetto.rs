@@ -255,3 +255,27 @@ fn a_dump_through_a_heap_graph_keeps_its_graph() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// Perfetto's native-size test: a Bitmap registered through a live `sun.misc.Cleaner` (its thunk
+/// names a `NativeAllocationRegistry` whose recorded `size` is 123456) has that much native
+/// memory; a BinderProxy whose Cleaner already ran (its `next` is itself) has none. The
+/// registry's size is a value the graph records, and the engine reads it as it reads a dump's.
+#[test]
+fn native_sizes_as_perfetto_attributes_them() {
+    use heap::{Heap, Index, Options};
+    let graphs = read(&encode("heap_graph_native_size")).unwrap();
+    let heap = Heap::analyse(Index::from_perfetto(&graphs[0], Options::default()).unwrap(), Options::default());
+    let rows = csv("heap_graph_native_size.out");
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        let class = row["type_name"].clone().unwrap();
+        let c = heap.index.classes_named(&class).next().unwrap_or_else(|| panic!("{class}"));
+        let objects = heap.instances_of(c);
+        assert_eq!(objects.len(), 1, "{class}");
+        assert_eq!(heap.native_size(objects[0]).to_string(), row["native_size"].clone().unwrap(), "{class}");
+    }
+    // The registry shows its recorded size as a field.
+    let registry = heap.index.classes_named("libcore.util.NativeAllocationRegistry").next().unwrap();
+    let r = heap.instances_of(registry)[0];
+    assert_eq!(heap.index.field(r, "size"), Some(heap::values::Value::Long(123456)));
+}

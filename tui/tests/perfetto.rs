@@ -88,3 +88,117 @@ fn a_trace_analyses_and_converts_as_perfetto_sees_it() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// What a graph lacks is said where it matters: the same small Android heap (a destroyed
+/// Activity, `test_support::hostile::dump`) as a dump and as a heap graph. The dump's Activity
+/// is a suspect and every rule decided; the graph's is not, and `analyze` says which rules could
+/// not decide on how many objects and why, names the graph it read, and `inspect` says the
+/// values were not recorded.
+#[test]
+fn a_graph_says_what_it_could_not_decide() {
+    use test_support::hostile;
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("app.hprof");
+    std::fs::write(&dump, hostile::dump()).unwrap();
+    let index = heap::Index::from_bytes(hostile::dump(), heap::Options::default()).unwrap();
+    let trace = dir.path().join("app.pftrace");
+    std::fs::write(&trace, heap::perfetto::encode::encode(&index, 4242, 9)).unwrap();
+
+    let json = |file: &Path| -> serde_json::Value {
+        let out = heaptui(&["analyze", file.to_str().unwrap(), "--format", "json"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let rules = |v: &serde_json::Value| -> Vec<String> {
+        v["leaks"].as_array().unwrap().iter().map(|l| l["rule"].as_str().unwrap().to_string()).collect()
+    };
+    let as_dump = json(&dump);
+    assert!(rules(&as_dump).contains(&"android.activity.destroyed".to_string()), "{:?}", rules(&as_dump));
+    assert_eq!(as_dump["undecided"], serde_json::json!([]));
+    assert!(as_dump["file"]["heap_graph"].is_null());
+
+    let as_graph = json(&trace);
+    assert!(!rules(&as_graph).contains(&"android.activity.destroyed".to_string()), "{:?}", rules(&as_graph));
+    let undecided = as_graph["undecided"].as_array().unwrap();
+    let first = &undecided[0];
+    assert_eq!(
+        (first["rule"].as_str(), first["class"].as_str(), first["objects"].as_u64(), first["missing"].as_str()),
+        (Some("android.activity.destroyed"), Some("android.app.Activity"), Some(1), Some("mDestroyed or mFinished"))
+    );
+    let graph = &as_graph["file"]["heap_graph"];
+    assert_eq!((graph["number"].as_u64(), graph["graphs"][0]["pid"].as_i64()), (Some(1), Some(4242)));
+
+    let out = heaptui(&["analyze", trace.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Perfetto heap graph 1 of 1"), "{text}");
+    assert!(
+        text.contains("could not decide: android.activity.destroyed on 1 android.app.Activity (the dump does not record mDestroyed or mFinished)"),
+        "{text}"
+    );
+
+    let activity = format!("{:#x}", hostile::ACTIVITY_ID);
+    let out = heaptui(&["inspect", trace.to_str().unwrap(), &activity]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("values not recorded"));
+    let out = heaptui(&["inspect", trace.to_str().unwrap(), &activity, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["values_recorded"], serde_json::json!(false));
+    let out = heaptui(&["inspect", dump.to_str().unwrap(), &activity, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v[0]["values_recorded"].is_null());
+
+    // A trace with two processes' graphs: `analyze` lists both and marks the one it read.
+    let two = dir.path().join("two.pftrace");
+    std::fs::write(&two, encode("heap_graph_interleaved")).unwrap();
+    let out = heaptui(&["analyze", two.to_str().unwrap(), "--dump", "2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let listed: Vec<&str> = text.lines().filter(|l| l.trim_start_matches([' ', '*']).starts_with("graph ")).collect();
+    assert_eq!(listed.len(), 2, "{text}");
+    assert!(listed[0].starts_with("    graph 1: pid 2 ") && listed[1].starts_with("  * graph 2: pid 3 "), "{listed:?}");
+    // ...and what it read is that graph (pid 3's one object), not a second dump inside the first.
+    assert!(text.contains("FactoryProducerDelegateImplActor") && !text.contains("  Foo\n"), "{text}");
+}
+
+/// `--map` applies to a trace as to a dump: ahat's obfuscated test dump and the same heap as a
+/// heap graph (names as obfuscated as the dump's), both opened with ahat's ProGuard map, have
+/// the same classes by their clear names, with the same instance counts.
+#[test]
+fn a_mapping_file_deobfuscates_a_trace_as_it_does_a_dump() {
+    let fixtures = std::env::var_os("HEAPTUI_FIXTURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
+    let dump = fixtures.join("android/ahat-art__test-dump.hprof");
+    let map = fixtures.join("android/ahat-art__test-dump.map");
+    let dir = tempfile::tempdir().unwrap();
+    let index = heap::Index::open(&dump, heap::Options::default()).unwrap();
+    let trace = dir.path().join("ahat.pftrace");
+    std::fs::write(&trace, heap::perfetto::encode::encode(&index, 1, 1)).unwrap();
+    let copy = dir.path().join("ahat.hprof");
+    std::fs::copy(&dump, &copy).unwrap();
+    let classes = |file: &Path, mapped: bool| -> Vec<(String, u64)> {
+        let mut args = vec!["analyze", file.to_str().unwrap(), "--format", "json", "--top", "100000"];
+        if mapped {
+            args.extend(["--map", map.to_str().unwrap()]);
+        }
+        let out = heaptui(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut rows: Vec<(String, u64)> = v["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["class"].as_str().unwrap().to_string(), r["instances"].as_u64().unwrap()))
+            .filter(|(c, n)| *n > 0 && !c.starts_with("java.lang.Class"))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let from_dump = classes(&copy, true);
+    let from_trace = classes(&trace, true);
+    assert_eq!(from_trace, from_dump);
+    // The map did something: a class ahat's tests know by its clear name is there, and was not.
+    // (ahat's map: `DumpedStuff$StackSmasher -> o`, 20,000 instances.)
+    let clear = ("DumpedStuff$StackSmasher".to_string(), 20_000);
+    assert!(from_trace.contains(&clear), "{from_trace:?}");
+    assert!(!classes(&trace, false).contains(&clear));
+}

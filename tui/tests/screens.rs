@@ -196,13 +196,51 @@ fn leaks_arrive_after_the_screens() {
     assert!(render(&mut app, 100, 40).contains("Finding leak suspects..."));
     // Leaks of another heap (a dump opened before this one) are not this dump's.
     let other = Arc::new(heap::Heap::open(&path, heap::Options::default()).unwrap());
-    app.update(Msg::Leaks(other, leaks.clone()));
+    app.update(Msg::Leaks(other, leaks.clone(), Vec::new()));
     assert!(app.loaded().unwrap().leaks_pending);
-    app.update(Msg::Leaks(heap, leaks.clone()));
+    app.update(Msg::Leaks(heap, leaks.clone(), Vec::new()));
     let l = app.loaded().unwrap();
     assert!(!l.leaks_pending);
     assert_eq!(l.leaks.len(), leaks.len());
     let screen = render(&mut app, 100, 40);
     assert!(!screen.contains("Finding"), "{screen}");
     assert!(screen.contains(&leaks[0].reason[..20]), "{screen}");
+}
+
+/// A Perfetto heap graph on screen (ahat's test dump taken through a graph): the Leaks screen says
+/// which rules could not decide (Bitmaps' dimensions are recorded, their pixels are not), and the
+/// Inspector says the values were not recorded.
+#[test]
+fn a_heap_graph_says_what_it_lacks_on_screen() {
+    let mut index = heap::Index::open(&fixture("android/ahat-art__test-dump.hprof"), heap::Options::default()).unwrap();
+    let map = std::fs::read_to_string(fixture("android/ahat-art__test-dump.map")).unwrap();
+    index.deobfuscate(&heap::proguard::ProguardMap::parse(&map));
+    let graph = heap::perfetto::read(&heap::perfetto::encode::encode(&index, 1, 1)).unwrap().remove(0);
+    let heap = Arc::new(heap::Heap::analyse(
+        heap::Index::from_perfetto(&graph, heap::Options::default()).unwrap(),
+        heap::Options::default(),
+    ));
+    let config = heap::leaks::LeakConfig::default();
+    let (leaks, undecided) = (heap::leaks::find_leaks(&heap, &config), heap::leaks::undecided(&heap, &config));
+    let mut loaded = Loaded::new(heap.clone(), Vec::new(), "ahat.pftrace".into(), 0);
+    loaded.leaks_pending = true;
+    let mut app = App::with_loaded(Theme::plain(), loaded);
+    app.update(Msg::Leaks(heap.clone(), leaks, undecided));
+    keys(&mut app, "3");
+    for (w, h) in [(80, 24), (160, 48)] {
+        let screen = render(&mut app, w, h);
+        assert!(
+            screen.contains("could not decide: android.bitmap.duplicate on 2 Bitmap: no array contents"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("graph_leaks_{w}x{h}"), screen);
+    }
+    keys(&mut app, "2");
+    let classes = render(&mut app, 160, 48);
+    assert!(classes.contains("DumpedStuff"), "{classes}");
+    let c = heap.index.classes_named("DumpedStuff").next().unwrap();
+    app.inspect(heap.instances_of(c)[0]);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("values not recorded"), "{page}");
+    insta::assert_snapshot!("graph_inspector_160x48", page);
 }

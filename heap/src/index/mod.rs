@@ -165,6 +165,9 @@ pub struct Index {
     pub counts: Counts,
     /// Things worth telling the user (truncation, dangling ids).
     pub warnings: Vec<String>,
+    /// For an index made from a Perfetto trace: which of its heap graphs, and every graph it
+    /// holds. A graph records no field values beyond a few ([`crate::perfetto::Recorded`]).
+    pub heap_graph: Option<crate::perfetto::Origin>,
     pub(crate) java_lang_class: u32,
     /// Class table indexes by name, built on first use (reset when names change).
     pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<ClassId>>>,
@@ -266,28 +269,20 @@ impl Index {
                     )),
                 ));
             };
-            let mut index = Index::from_perfetto(graph, options)?;
+            // The graph becomes a one-dump HPROF: `dump` chose among the graphs, not in it.
+            let mut index = Index::from_perfetto(graph, Options { dump: 0, ..options })?;
+            index.heap_graph = Some(crate::perfetto::Origin {
+                number: options.dump + 1,
+                graphs: graphs.iter().map(crate::perfetto::Graph::info).collect(),
+            });
             if graphs.len() > 1 {
-                let list: Vec<String> = graphs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, g)| {
-                        format!(
-                            "{}: pid {} {} at {} ns",
-                            i + 1,
-                            g.pid,
-                            g.process.as_deref().unwrap_or("?"),
-                            g.timestamp
-                        )
-                    })
-                    .collect();
                 index.warnings.insert(
                     0,
                     format!(
-                        "the trace holds {} heap graphs ({}); this is number {} (--dump N)",
+                        "the trace holds {} heap graphs; this is number {}, pid {} (--dump N picks another)",
                         graphs.len(),
-                        list.join("; "),
-                        options.dump + 1
+                        options.dump + 1,
+                        graph.pid
                     ),
                 );
             }
@@ -324,16 +319,28 @@ impl Index {
         for t in &graph.types {
             set(ids.class(t.id), 0);
         }
-        index.warnings.push(
-            "a Perfetto heap graph records no field values and no array contents: what needs a value is not decided"
-                .to_string(),
-        );
+        index.heap_graph = Some(crate::perfetto::Origin { number: 1, graphs: vec![graph.info()] });
+        index.warnings.push(format!(
+            "a Perfetto heap graph records no field values (but {}) and no array contents: what needs a value is not decided",
+            crate::perfetto::Recorded::names()
+        ));
         if graph.truncated {
             index
                 .warnings
                 .push("the heap graph is incomplete (packets were lost; Perfetto's buffer was too small)".to_string());
         }
         Ok(index)
+    }
+
+    /// What a person must be told beside an object's fields when the dump does not record their
+    /// values (a Perfetto heap graph); `None` for a dump that does.
+    pub fn values_note(&self) -> Option<String> {
+        self.heap_graph.as_ref().map(|_| {
+            format!(
+                "values not recorded: a Perfetto heap graph keeps references, no array contents, and no values but {}",
+                crate::perfetto::Recorded::names()
+            )
+        })
     }
 
     /// Indexes the dump in `data`.
@@ -964,6 +971,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         sizer,
         counts: p.counts,
         warnings: p.warnings,
+        heap_graph: None,
         java_lang_class: table.java_lang_class,
         by_name: Default::default(),
         strong_leaves: Default::default(),

@@ -206,6 +206,51 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
     leaks
 }
 
+/// A rule that could not decide on some objects: they are of the classes it judges, but the
+/// dump lacks the values it decides by (a Perfetto heap graph records none of `mDestroyed`,
+/// `mCalled` or pixels).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Undecided {
+    /// The rule.
+    pub rule: &'static str,
+    /// The class it judges.
+    pub class: &'static str,
+    /// Its strongly reachable instances (subclasses' too): the objects left undecided.
+    pub objects: u64,
+    /// What the dump lacks, for people: `mDestroyed or mFinished`, `array contents`.
+    pub missing: String,
+}
+
+/// The rules not disabled in `config` that could not decide on objects of this dump, and on how
+/// many. Empty for a complete HPROF.
+pub fn undecided(heap: &Heap, config: &LeakConfig) -> Vec<Undecided> {
+    let idx = &heap.index;
+    let no_contents = idx.heap_graph.is_some();
+    let mut out = Vec::new();
+    for rule in RULES {
+        let Some(needs) = rule.needs else { continue };
+        if config.disabled.iter().any(|d| d == rule.name) {
+            continue;
+        }
+        for &class in needs.classes {
+            let judged: Vec<Node> = rules::instances_of_subclasses(heap, class)
+                .into_iter()
+                .filter(|&n| heap.dominators.reach(n) == crate::dominators::Reach::Strong)
+                .collect();
+            let Some(&first) = judged.first() else { continue };
+            let fields = needs.fields.iter().any(|f| idx.field(first, f).is_some());
+            let missing = match (fields, needs.contents && no_contents) {
+                (true, false) => continue,
+                (false, false) => needs.fields.join(" or "),
+                (true, true) => "array contents".to_string(),
+                (false, true) => format!("{} and array contents", needs.fields.join(" or ")),
+            };
+            out.push(Undecided { rule: rule.name, class, objects: judged.len() as u64, missing });
+        }
+    }
+    out
+}
+
 /// A rule's rank for an object no rule flagged.
 const NO: u8 = u8::MAX - 1;
 /// Not yet computed (in the memo of [`outermost`]).

@@ -73,6 +73,21 @@ pub struct Rule {
     /// What it looks for.
     pub doc: &'static str,
     run: Run,
+    /// The values it decides by, when it reads any.
+    pub needs: Option<Needs>,
+}
+
+/// What a rule reads besides references: without it (a heap graph records no field values and
+/// no array contents) the rule cannot decide on the objects it judges, and says so
+/// ([`super::undecided`]) rather than report nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Needs {
+    /// The classes whose instances (and subclasses') it judges.
+    pub classes: &'static [&'static str],
+    /// The fields it decides by: any one of them present is enough.
+    pub fields: &'static [&'static str],
+    /// Whether it also reads primitive arrays' contents.
+    pub contents: bool,
 }
 
 impl Rule {
@@ -96,54 +111,73 @@ pub const RULES: &[Rule] = &[
         name: "leakcanary.watched",
         doc: "Objects LeakCanary was watching (KeyedWeakReference referents whose watch began before the dump)",
         run: Run::Each(leakcanary_watched),
+        needs: None,
     },
     Rule {
         name: "android.activity.destroyed",
         doc: "Activities whose mDestroyed or mFinished is true but that are still strongly reachable",
         run: Run::Each(destroyed_activities),
+        needs: Some(Needs { classes: &["android.app.Activity"], fields: &["mDestroyed", "mFinished"], contents: false }),
     },
     Rule {
         name: "android.fragment.detached",
         doc: "Fragments (androidx, framework, support) with mFragmentManager null after onCreate ran (mCalled)",
         run: Run::Each(detached_fragments),
+        needs: Some(Needs { classes: &["androidx.fragment.app.Fragment"], fields: &["mCalled"], contents: false }),
     },
     Rule {
         name: "android.view.detached",
         doc: "Views whose context is a destroyed Activity, and Dialogs, Windows and ViewRootImpls left behind by one",
         run: Run::Each(leftover_windows_and_views),
+        needs: Some(Needs {
+            classes: &["android.view.Window", "android.app.Activity"],
+            fields: &["mDestroyed"],
+            contents: false,
+        }),
     },
     Rule {
         name: "android.service.stopped",
         doc: "Services no longer in ActivityThread.mServices (stopped) but still strongly reachable",
         run: Run::Each(stopped_services),
+        needs: None,
     },
-    Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: Run::Each(leaked_class_loaders) },
+    Rule { name: "jvm.classloader", doc: "Class loaders kept alive only through their own classes", run: Run::Each(leaked_class_loaders), needs: None },
     Rule {
         name: "jvm.threadlocal",
         doc: "Values of ThreadLocal entries whose ThreadLocal is gone (stale entries) that retain a lot",
         run: Run::Each(stale_thread_locals),
+        needs: None,
     },
-    Rule { name: "android.bitmap.large", doc: "Bitmaps of at least the configured pixel count", run: Run::Each(large_bitmaps) },
+    Rule {
+        name: "android.bitmap.large",
+        doc: "Bitmaps of at least the configured pixel count",
+        run: Run::Each(large_bitmaps),
+        needs: Some(Needs { classes: &["android.graphics.Bitmap"], fields: &["mWidth"], contents: false }),
+    },
     Rule {
         name: "android.bitmap.duplicate",
         doc: "Bitmaps with the same size and the same pixels, kept more than once",
         run: Run::Each(duplicate_bitmaps),
+        needs: Some(Needs { classes: &["android.graphics.Bitmap"], fields: &["mWidth"], contents: true }),
     },
-    Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: Run::Each(accumulation_points) },
+    Rule { name: "accumulation", doc: "Accumulation points: where the app holds a large share of the heap", run: Run::Each(accumulation_points), needs: None },
     Rule {
         name: "accumulation.class",
         doc: "App classes whose instances together retain the configured share of the heap, with no common holder",
         run: Run::Many(class_accumulation),
+        needs: None,
     },
     Rule {
         name: "native.large",
         doc: "Objects with at least 1 MiB of native memory registered (NativeAllocationRegistry: Bitmaps' pixels on Android 8+)",
         run: Run::Each(large_native),
+        needs: None,
     },
     Rule {
         name: "array.huge",
         doc: "Large arrays: on Android at least 256 KiB (KOOM's threshold); elsewhere at least 1 MiB and the configured share of the heap",
         run: Run::Each(huge_arrays),
+        needs: None,
     },
 ];
 

@@ -6,14 +6,14 @@
 //! loader, its instance size); each class object an object of a type `java.lang.Class<Name>`
 //! whose references are its static fields'; each object its shallow size (the engine's, under
 //! the index's size model), its heap, and its references (instances' in field order, nulls
-//! included, as ART writes them; arrays' and class objects' without field names). Values are
-//! not written: a heap graph has none.
+//! included, as ART writes them; arrays' and class objects' without field names). Of the values,
+//! only those ART records ([`Recorded`]) are written.
 
 use std::collections::HashMap;
 
 use prost::Message;
 
-use super::proto;
+use super::{proto, Recorded};
 use crate::index::classes::ClassKind;
 use crate::spec::BasicType;
 use crate::values::Value;
@@ -83,33 +83,48 @@ pub fn encode(index: &Index, pid: i32, timestamp: u64) -> Vec<u8> {
         index.classes.iter().enumerate().filter_map(|(c, class)| Some((class.node?, c))).collect();
     for n in index.nodes() {
         let class_object = class_objects.get(&n).copied();
+        let mut values = Vec::new();
         let (type_id, refs): (u64, Vec<u64>) = match class_object {
             Some(c) => (n_classes + c as u64 + 1, index.references(n).map(|t| index.id(t)).collect()),
             None => {
                 let c = index.class_of(n).0 as u64;
                 let refs = match index.kind(n) {
-                    crate::ObjectKind::Instance => index
-                        .fields(n)
-                        .into_iter()
-                        .filter_map(|f| match f.value {
-                            Value::Object(id) if f.ty == BasicType::Object => Some(id),
-                            _ => None,
-                        })
-                        .collect(),
+                    crate::ObjectKind::Instance => {
+                        let fields = index.fields(n);
+                        values = recorded(&index.class(n).name, &fields);
+                        fields
+                            .into_iter()
+                            .filter_map(|f| match f.value {
+                                Value::Object(id) if f.ty == BasicType::Object => Some(id),
+                                _ => None,
+                            })
+                            .collect()
+                    }
                     _ => index.references(n).map(|t| index.id(t)).collect(),
                 };
                 (c + 1, refs)
             }
         };
         let heap = heap_type(n);
-        objects.push(proto::HeapGraphObject {
+        let mut object = proto::HeapGraphObject {
             id: Some(index.id(n)),
             type_id: Some(type_id),
             self_size: Some(index.shallow_size(n)),
             reference_object_id: refs,
             heap_type_delta: (current_heap != Some(heap)).then_some(heap),
             ..Default::default()
-        });
+        };
+        for (r, v) in values {
+            match r {
+                Recorded::NativeRegistrySize => object.native_allocation_registry_size_field = Some(v),
+                Recorded::BitmapId => object.bitmap_id_field = Some(v),
+                Recorded::BitmapSourceId => object.bitmap_source_id_field = Some(v),
+                Recorded::BitmapWidth => object.bitmap_width_field = u32::try_from(v).ok(),
+                Recorded::BitmapHeight => object.bitmap_height_field = u32::try_from(v).ok(),
+                Recorded::VersionCode => object.application_info_long_version_code_field = Some(v),
+            }
+        }
+        objects.push(object);
         current_heap = Some(heap);
     }
     let mut roots: HashMap<i32, Vec<u64>> = HashMap::new();
@@ -138,4 +153,20 @@ pub fn encode(index: &Index, pid: i32, timestamp: u64) -> Vec<u8> {
         }],
     }
     .encode_to_vec()
+}
+
+/// The values ART records for an instance of `class` with `fields` ([`Recorded`]): those of the
+/// class the value belongs to, found by name.
+fn recorded(class: &str, fields: &[crate::values::FieldValue]) -> Vec<(Recorded, i64)> {
+    Recorded::ALL
+        .into_iter()
+        .filter_map(|r| {
+            let (owner, name, _) = r.field();
+            if owner != class {
+                return None;
+            }
+            let v = fields.iter().find(|f| f.name == name)?.value.as_i64()?;
+            Some((r, v))
+        })
+        .collect()
 }

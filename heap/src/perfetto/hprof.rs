@@ -1,21 +1,23 @@
 //! A heap graph written as an Android HPROF (1.0.3), so the engine indexes it like any dump and
 //! other tools (Android Studio, MAT, VisualVM) open it. Ids are 4 bytes when they fit, as ART's
-//! own dumps have them (its references are 32-bit), else 8 ([`Ids`]). What the graph lacks is not made up:
-//! field values and primitive array contents are absent (instances carry only their reference
-//! fields; primitive arrays are NODATA records of the length their size allows).
+//! own dumps have them (its references are 32-bit), else 8 ([`Ids`]). What the graph lacks is
+//! not made up: field values and primitive array contents are absent (instances carry their
+//! reference fields and the few values the runtime records, [`Recorded`]; primitive arrays are
+//! NODATA records of the length their size allows).
 //!
 //! The graph keeps types and objects apart (a class's `java.lang.Class<…>` object is an ordinary
 //! object of its own type), so each type becomes a class with an id of its own ([`Ids::class`]),
 //! outside the objects' ids; its layout is its own reference fields (names without the class
 //! prefix, deobfuscated where a mapping says), then, for objects whose references outnumber the
 //! fields their types name (references the runtime holds, or objects that list their own fields
-//! in older traces), extra fields named `<runtime>`. Roots keep their kinds (Android's root
+//! in older traces), extra fields named `<runtime>`, then the recorded values its objects carry
+//! (`size` of a `NativeAllocationRegistry`, `mWidth` of a `Bitmap`...). Roots keep their kinds (Android's root
 //! tags); heaps their types (HEAP DUMP INFO `app`, `zygote`, `image`). Sizes are the graph's:
 //! [`crate::Index::from_perfetto`] sets them after indexing.
 
 use std::collections::HashMap;
 
-use super::{Graph, RootType};
+use super::{Graph, Recorded, RootType};
 use crate::spec::{record, sub};
 
 /// The bit that sets a type's class id apart from object ids when ids are 8 bytes (ART's object
@@ -153,6 +155,8 @@ struct Class {
     superclass: Option<u64>,
     fields: Vec<u32>,
     extras: usize,
+    /// The values its objects carry ([`Recorded`]), after its reference fields.
+    values: Vec<Recorded>,
     loader: u64,
     size: u64,
 }
@@ -174,6 +178,7 @@ fn classes(g: &Graph) -> Vec<Class> {
             superclass: t.superclass,
             fields: t.fields.clone(),
             extras: 0,
+            values: Vec::new(),
             loader: t.classloader.unwrap_or(0),
             size: t.object_size,
         })
@@ -236,6 +241,7 @@ fn classes(g: &Graph) -> Vec<Class> {
                 superclass: None,
                 fields: vec![f],
                 extras: 0,
+                values: Vec::new(),
                 loader: 0,
                 size: 0,
             });
@@ -261,6 +267,14 @@ fn classes(g: &Graph) -> Vec<Class> {
         });
         let unnamed = o.refs.iter().filter(|r| r.field.is_none_or(|f| !named.contains(&f))).count();
         out[i].extras = out[i].extras.max(unnamed);
+        for &(r, _) in &o.values {
+            if !out[i].values.contains(&r) {
+                out[i].values.push(r);
+            }
+        }
+    }
+    for c in &mut out {
+        c.values.sort();
     }
     out
 }
@@ -296,6 +310,12 @@ pub fn write(g: &Graph) -> Vec<u8> {
             .collect();
         let runtime = w.string("<runtime>");
         fields.extend(std::iter::repeat_n(runtime, c.extras));
+        let mut types = vec![2u8; fields.len()];
+        for r in &c.values {
+            let (_, name, ty) = r.field();
+            fields.push(w.string(name));
+            types.push(ty);
+        }
         w.u8(sub::CLASS_DUMP);
         w.id(class_id(c.id));
         w.u32(0);
@@ -309,9 +329,9 @@ pub fn write(g: &Graph) -> Vec<u8> {
         w.heap.extend_from_slice(&0u16.to_be_bytes());
         w.heap.extend_from_slice(&0u16.to_be_bytes());
         w.heap.extend_from_slice(&(fields.len().min(u16::MAX as usize) as u16).to_be_bytes());
-        for name in fields.into_iter().take(u16::MAX as usize) {
+        for (name, ty) in fields.into_iter().zip(types).take(u16::MAX as usize) {
             w.id(name);
-            w.u8(2);
+            w.u8(ty);
         }
         w.flush_segment(false);
     }
@@ -386,15 +406,17 @@ pub fn write(g: &Graph) -> Vec<u8> {
                     let at = left.iter().position(|r| r.is_some_and(|r| r.field == Some(f)));
                     at.and_then(|i| left[i].take()).map_or(0, |r| r.target)
                 };
-                let mut data: Vec<u64> = Vec::new();
+                let mut slots: Vec<u64> = Vec::new();
                 let mut own_extras = 0;
                 let (mut cur, mut depth) = (Some(o.type_id), 0);
+                let mut chain = Vec::new();
                 while let (Some(i), true) = (cur.and_then(|c| by_id.get(&c).copied()), depth < 512) {
-                    data.extend(classes[i].fields.iter().map(|&f| take(f)));
+                    slots.extend(classes[i].fields.iter().map(|&f| take(f)));
                     if depth == 0 {
-                        own_extras = data.len();
+                        own_extras = slots.len();
                     }
-                    data.extend(std::iter::repeat_n(0, classes[i].extras));
+                    slots.extend(std::iter::repeat_n(0, classes[i].extras));
+                    chain.push((i, slots.len()));
                     cur = classes[i].superclass;
                     depth += 1;
                 }
@@ -402,16 +424,34 @@ pub fn write(g: &Graph) -> Vec<u8> {
                 let unnamed: Vec<u64> = left.iter().flatten().map(|r| r.target).collect();
                 let room = by_id.get(&o.type_id).map_or(0, |&i| classes[i].extras);
                 for (k, t) in unnamed.into_iter().take(room).enumerate() {
-                    data[own_extras + k] = t;
+                    slots[own_extras + k] = t;
+                }
+                // Each class's slots, then the values it records (a value the object lacks: 0).
+                let mut data = Vec::with_capacity(slots.len() * usize::from(ids.size));
+                let mut from = 0;
+                for (i, end) in chain {
+                    for &v in &slots[from..end] {
+                        if ids.size == 4 {
+                            data.extend_from_slice(&(v as u32).to_be_bytes());
+                        } else {
+                            data.extend_from_slice(&v.to_be_bytes());
+                        }
+                    }
+                    from = end;
+                    for r in &classes[i].values {
+                        let v = o.values.iter().find(|(k, _)| k == r).map_or(0, |&(_, v)| v);
+                        match r.field().2 {
+                            10 => data.extend_from_slice(&(v as i32).to_be_bytes()),
+                            _ => data.extend_from_slice(&v.to_be_bytes()),
+                        }
+                    }
                 }
                 w.u8(sub::INSTANCE_DUMP);
                 w.id(o.id);
                 w.u32(0);
                 w.id(class_id(o.type_id));
-                w.u32(data.len() as u32 * u32::from(ids.size));
-                for v in data {
-                    w.id(v);
-                }
+                w.u32(data.len() as u32);
+                w.heap.extend_from_slice(&data);
             }
         }
         w.flush_segment(false);

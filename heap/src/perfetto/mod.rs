@@ -1,7 +1,8 @@
 //! Java heap graphs from Perfetto traces: what ART's `perfetto_hprof` (the `android.java_hprof`
 //! data source, Android 11+) writes for a profileable app. A graph has types (with superclass,
 //! class loader, location and reference field names), objects (type, size, heap, references by
-//! field) and roots, but no field values and no array contents.
+//! field) and roots, but no array contents and no field values beyond the few the runtime picks
+//! ([`Recorded`]: a native registry's size, a Bitmap's id and dimensions, an app's version).
 //!
 //! [`read`] decodes a trace (gzip too) and assembles each graph from its packets the way
 //! Perfetto's trace processor does (`src/trace_processor/importers/proto/heap_graph_tracker.cc`
@@ -135,8 +136,91 @@ pub struct Object {
     pub heap: HeapType,
     /// Its references, in field order, then those the runtime holds for it (no field).
     pub refs: Vec<Reference>,
-    /// `NativeAllocationRegistry.size`, for registry objects.
-    pub native_size: Option<i64>,
+    /// The values the runtime recorded for it (most objects: none).
+    pub values: Vec<(Recorded, i64)>,
+}
+
+/// A field value a heap graph records: the runtime writes these few for the objects they belong
+/// to (`HeapGraphObject`'s "object value fields"), and no other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Recorded {
+    /// `libcore.util.NativeAllocationRegistry.size` (the native bytes each registration
+    /// stands for; its lowest bit says whether they were malloc'd).
+    NativeRegistrySize,
+    /// `android.graphics.Bitmap.mId`.
+    BitmapId,
+    /// `android.graphics.Bitmap.mSourceId`.
+    BitmapSourceId,
+    /// `android.graphics.Bitmap.mWidth`.
+    BitmapWidth,
+    /// `android.graphics.Bitmap.mHeight`.
+    BitmapHeight,
+    /// `android.content.pm.ApplicationInfo.longVersionCode`.
+    VersionCode,
+}
+
+impl Recorded {
+    /// Every value a graph can record.
+    pub const ALL: [Recorded; 6] = [
+        Recorded::NativeRegistrySize,
+        Recorded::BitmapId,
+        Recorded::BitmapSourceId,
+        Recorded::BitmapWidth,
+        Recorded::BitmapHeight,
+        Recorded::VersionCode,
+    ];
+
+    /// The class declaring the field, the field's name, and its HPROF basic type (10 int,
+    /// 11 long).
+    pub fn field(self) -> (&'static str, &'static str, u8) {
+        match self {
+            Recorded::NativeRegistrySize => ("libcore.util.NativeAllocationRegistry", "size", 11),
+            Recorded::BitmapId => ("android.graphics.Bitmap", "mId", 11),
+            Recorded::BitmapSourceId => ("android.graphics.Bitmap", "mSourceId", 11),
+            Recorded::BitmapWidth => ("android.graphics.Bitmap", "mWidth", 10),
+            Recorded::BitmapHeight => ("android.graphics.Bitmap", "mHeight", 10),
+            Recorded::VersionCode => ("android.content.pm.ApplicationInfo", "longVersionCode", 11),
+        }
+    }
+
+    /// Every recorded field as `Class.field`, for messages.
+    pub fn names() -> String {
+        let all: Vec<String> = Recorded::ALL
+            .iter()
+            .map(|r| {
+                let (class, field, _) = r.field();
+                format!("{}.{field}", class.rsplit('.').next().unwrap_or(class))
+            })
+            .collect();
+        all.join(", ")
+    }
+}
+
+/// What identifies a graph among a trace's: its process and time, and its extent.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GraphInfo {
+    /// The process.
+    pub pid: i32,
+    /// Its command line, when the trace has it.
+    pub process: Option<String>,
+    /// When the graph was taken (ns, the trace's clock).
+    pub timestamp_ns: u64,
+    /// Its objects.
+    pub objects: usize,
+    /// Its roots.
+    pub roots: usize,
+    /// Packets were lost.
+    pub truncated: bool,
+}
+
+/// Where an index made from a trace came from: which of the trace's graphs (1-based, as
+/// `--dump N` counts them), and every graph the trace holds.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Origin {
+    /// The graph indexed, counted from 1.
+    pub number: usize,
+    /// The trace's graphs in order.
+    pub graphs: Vec<GraphInfo>,
 }
 
 /// One process's heap at one time.
@@ -161,6 +245,18 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// What identifies this graph among others.
+    pub fn info(&self) -> GraphInfo {
+        GraphInfo {
+            pid: self.pid,
+            process: self.process.clone(),
+            timestamp_ns: self.timestamp,
+            objects: self.objects.len(),
+            roots: self.roots.len(),
+            truncated: self.truncated,
+        }
+    }
+
     /// The type with id `id`.
     pub fn type_of(&self, id: u64) -> Option<&Type> {
         self.types.iter().find(|t| t.id == id)
@@ -326,7 +422,17 @@ fn add_part(b: &mut Building, part: proto::HeapGraph) {
                 .map(|&t| Reference { field: None, target: if t == 0 { 0 } else { t.wrapping_add(base) } })
                 .chain(o.runtime_internal_object_id.iter().map(|&t| Reference { field: None, target: t }))
                 .collect(),
-            native_size: o.native_allocation_registry_size_field,
+            values: [
+                (Recorded::NativeRegistrySize, o.native_allocation_registry_size_field),
+                (Recorded::BitmapId, o.bitmap_id_field),
+                (Recorded::BitmapSourceId, o.bitmap_source_id_field),
+                (Recorded::BitmapWidth, o.bitmap_width_field.map(i64::from)),
+                (Recorded::BitmapHeight, o.bitmap_height_field.map(i64::from)),
+                (Recorded::VersionCode, o.application_info_long_version_code_field),
+            ]
+            .into_iter()
+            .filter_map(|(r, v)| Some((r, v?)))
+            .collect(),
         });
         b.object_fields.push(o.reference_field_id);
         b.sized_by_type.push(o.self_size.is_none());

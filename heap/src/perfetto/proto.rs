@@ -143,6 +143,21 @@ pub struct HeapGraphObject {
     /// `NativeAllocationRegistry.size`, for registry objects.
     #[prost(int64, optional, tag = "8")]
     pub native_allocation_registry_size_field: Option<i64>,
+    /// `Bitmap.mId`.
+    #[prost(int64, optional, tag = "11")]
+    pub bitmap_id_field: Option<i64>,
+    /// `Bitmap.mSourceId`.
+    #[prost(int64, optional, tag = "12")]
+    pub bitmap_source_id_field: Option<i64>,
+    /// `Bitmap.mWidth`.
+    #[prost(uint32, optional, tag = "13")]
+    pub bitmap_width_field: Option<u32>,
+    /// `Bitmap.mHeight`.
+    #[prost(uint32, optional, tag = "14")]
+    pub bitmap_height_field: Option<u32>,
+    /// `ApplicationInfo.longVersionCode`.
+    #[prost(int64, optional, tag = "15")]
+    pub application_info_long_version_code_field: Option<i64>,
     /// Objects it holds through runtime structures, not fields.
     #[prost(uint64, repeated, packed = "true", tag = "10")]
     pub runtime_internal_object_id: Vec<u64>,

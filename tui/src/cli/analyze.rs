@@ -129,6 +129,7 @@ pub fn report(
     match format {
         AnalyzeFormat::Json => {
             let mut v = heap.analyze_json_with_leaks(&file, top, &leaks);
+            v["undecided"] = serde_json::json!(heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
                 v["diff"] = serde_json::json!({
                     "classes": deltas.iter().take(top.max(1)).collect::<Vec<_>>(),
@@ -138,7 +139,7 @@ pub fn report(
             json(v)
         }
         AnalyzeFormat::Text => {
-            let mut s = heap.analyze_text(&file, top, &leaks);
+            let mut s = heap.analyze_text(&file, top, &leaks, &heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
                 s.push_str("\nSince the baseline\n");
                 for g in growing {

@@ -42,7 +42,8 @@ pub fn text(s: &Shown<'_>) -> String {
     match &s.rows {
         Rows::Summary => {
             let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes };
-            out = heap.analyze_text(&file, 50, s.leaks);
+            let undecided = heap::leaks::undecided(heap, &heap::leaks::LeakConfig::default());
+            out = heap.analyze_text(&file, 50, s.leaks, &undecided);
         }
         Rows::Instances { class, nodes } => {
             let _ = writeln!(out, "instances of {}", safe(&heap.index.classes[class.index()].name));

@@ -22,6 +22,8 @@ pub struct Loaded {
     pub leaks: Vec<Leak>,
     /// Whether the leak rules are still running (`leaks` is empty until they finish).
     pub leaks_pending: bool,
+    /// The rules that could not decide on this dump (it lacks the values they read).
+    pub undecided: Vec<heap::leaks::Undecided>,
     pub path: String,
     pub file_bytes: u64,
     /// Figures the overview shows, computed once (each is a pass over every object).
@@ -42,6 +44,7 @@ impl Loaded {
             heap,
             leaks,
             leaks_pending: false,
+            undecided: Vec::new(),
             path,
             file_bytes,
             summary,

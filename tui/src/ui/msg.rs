@@ -21,7 +21,7 @@ pub enum Msg {
     /// Loading finished.
     Loaded(Result<Box<Loaded>, String>),
     /// The leak rules finished on this heap (after `Loaded`: the screens show before them).
-    Leaks(Arc<Heap>, Vec<Leak>),
+    Leaks(Arc<Heap>, Vec<Leak>, Vec<heap::leaks::Undecided>),
     /// Time passed (redraw progress).
     Tick,
     /// A sample of the watched process.

@@ -210,8 +210,10 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
         let _ = tx.send(Msg::Loaded(Ok(Box::new(loaded))));
         // The screens are up; then the leak rules, then what the first keypresses would
         // otherwise wait for, then the index cache that makes the next opening quick.
-        let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
-        let _ = tx.send(Msg::Leaks(heap.clone(), leaks));
+        let config = heap::leaks::LeakConfig::default();
+        let leaks = heap::leaks::find_leaks(&heap, &config);
+        let undecided = heap::leaks::undecided(&heap, &config);
+        let _ = tx.send(Msg::Leaks(heap.clone(), leaks, undecided));
         Loaded::warm(&heap, &presorted);
         if let Some(store) = store {
             let _ = store.write(&heap);

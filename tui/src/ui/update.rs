@@ -55,13 +55,14 @@ impl App {
                 self.load = Load::Failed(e);
                 Vec::new()
             }
-            Msg::Leaks(heap, leaks) => {
+            Msg::Leaks(heap, leaks, undecided) => {
                 // Only for the dump on screen (another may have been opened meanwhile).
                 if let Load::Ready(loaded) = &mut self.load {
                     if !Arc::ptr_eq(&loaded.heap, &heap) {
                         return Vec::new();
                     }
                     loaded.leaks = leaks;
+                    loaded.undecided = undecided;
                     loaded.leaks_pending = false;
                 }
                 Vec::new()

@@ -67,6 +67,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         link += 1;
     };
     lines.push(Line::styled("Fields", t.header));
+    if idx.heap_graph.is_some() {
+        // Short enough for 80 columns; `inspect` and the warnings name the few values kept.
+        lines.push(line(
+            "  values not recorded (a heap graph keeps references and a few runtime values)",
+            t.leaking_unknown,
+        ));
+    }
     for f in idx.fields(n) {
         let st = if f.is_static { "static " } else { "" };
         let target = f.value.as_object().and_then(|id| idx.node(id));

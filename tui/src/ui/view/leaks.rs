@@ -18,14 +18,32 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         frame.render_widget(Paragraph::new("Finding leak suspects...").style(t.dim), area);
         return;
     }
+    // Rules that could not decide stand under the suspects, each on a line.
+    let undecided: Vec<Line<'_>> = l
+        .undecided
+        .iter()
+        .map(|u| {
+            let class = u.class.rsplit('.').next().unwrap_or(u.class);
+            line(format!("could not decide: {} on {} {class}: no {}", u.rule, u.objects, u.missing), t.leaking_unknown)
+        })
+        .collect();
     if l.leaks.is_empty() {
-        frame.render_widget(
-            Paragraph::new("No leak suspects: no rule flagged anything in this dump.").style(t.dim),
-            area,
-        );
+        let mut lines = vec![line("No leak suspects: no rule flagged anything in this dump.".to_string(), t.dim)];
+        lines.extend(undecided);
+        frame.render_widget(Paragraph::new(lines), area);
         return;
     }
     let Some(tc) = app.leaks.trace else {
+        let below = (undecided.len() as u16).min(area.height / 3);
+        let (area, under) = if below > 0 {
+            let table = Rect { height: area.height - below, ..area };
+            (table, Rect { y: area.y + table.height, height: below, ..area })
+        } else {
+            (area, Rect { height: 0, ..area })
+        };
+        if below > 0 {
+            frame.render_widget(Paragraph::new(undecided), under);
+        }
         let height = area.height.saturating_sub(1) as usize;
         let header = Row::new([
             "kind".to_string(),
