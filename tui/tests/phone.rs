@@ -586,6 +586,59 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }
 
+/// A strict phone of Android 14 with a release app that is profileable from the shell
+/// (`<profileable android:shell="true"/>`): `dump` with `--method auto` (the default) takes its
+/// heap through Perfetto, says why, and stores the trace. The phone's `perfetto` runs the test's
+/// stand-in for ART on its system side as the app's uid, as ART writes the graph in the app's
+/// own process; the shell user only pipes the config and pulls the trace.
+#[test]
+fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
+    use std::os::unix::fs::PermissionsExt;
+    let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
+    let package = "com.example.profileable";
+    let app = test_phone::App {
+        package: package.into(),
+        uid: 10125,
+        debuggable: false,
+        large_heap: false,
+        profileable: true,
+    };
+    let traces = tempfile::tempdir().unwrap();
+    std::os::unix::fs::chown(traces.path(), Some(2000), Some(2000)).unwrap();
+    std::fs::set_permissions(traces.path(), std::fs::Permissions::from_mode(0o770)).unwrap();
+    let spec = PhoneSpec {
+        sdk: 34,
+        shell_uid: Some(2000),
+        apps: vec![app],
+        files: vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())],
+        perfetto: Some(double),
+        ..Default::default()
+    };
+    let agents = test_phone::musl_agent_dir();
+    let server = AdbServer::start();
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    std::fs::create_dir_all(&classes).unwrap();
+    let jvm = Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, 10125);
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", agents)
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    let (side, sessions) = stored_dump(&out);
+    assert!(said.contains("--method auto took perfetto"), "{said}");
+    assert_eq!(side["method"], "perfetto", "{side}");
+    assert!(String::from_utf8_lossy(&out.stdout).trim().ends_with(".pftrace"));
+    assert_eq!(sessions, 2000);
+    assert_eq!(std::fs::read_dir(traces.path()).unwrap().count(), 0, "the trace is removed from the phone");
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+}
+
 /// A phone whose ABI list is only `x86` (a 32-bit emulator image) gets the 32-bit agent: the
 /// bridge picks the build from `ro.product.cpu.abilist`, and the agent it pushed is an ELF32
 /// executable that lists the phone's processes.
@@ -812,15 +865,15 @@ fn a_phone_with_a_hostile_model_is_shown_escaped() {
 #[test]
 fn perfetto_dump_through_the_phone() {
     let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
-    std::env::set_var("HEAPTUI_PERFETTO_DOUBLE", &double);
     let server = AdbServer::start();
     let traces = tempfile::tempdir().unwrap();
     let files = vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())];
-    let phone = TestPhone::start(PhoneSpec { files, ..Default::default() }).unwrap();
+    let phone =
+        TestPhone::start(PhoneSpec { files: files.clone(), perfetto: Some(double), ..Default::default() }).unwrap();
     phone.connect(server.0).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let jvm = Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "600"], 64);
-    let run = || {
+    let run = |phone: &TestPhone| {
         Command::new(env!("CARGO_BIN_EXE_heaptui"))
             .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string(), "--method", "perfetto"])
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
@@ -829,7 +882,7 @@ fn perfetto_dump_through_the_phone() {
             .output()
             .unwrap()
     };
-    let out = run();
+    let out = run(&phone);
     let (side, sessions) = stored_dump(&out);
     let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
     assert!(path.ends_with(".pftrace"), "{path}");
@@ -841,9 +894,10 @@ fn perfetto_dump_through_the_phone() {
     let left: Vec<_> = std::fs::read_dir(phone.tmp_dir()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(left, ["heaptui-agent"]);
 
-    // A phone without perfetto (the phone's shell runs in this process: the double unnamed).
-    std::env::remove_var("HEAPTUI_PERFETTO_DOUBLE");
-    let out = run();
+    // A phone without perfetto.
+    let bare = TestPhone::start(PhoneSpec { files, ..Default::default() }).unwrap();
+    bare.connect(server.0).unwrap();
+    let out = run(&bare);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("perfetto") && err.contains("not found"), "{err}");
 }

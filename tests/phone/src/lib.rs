@@ -85,6 +85,9 @@ pub struct PhoneSpec {
     /// The phone's own files outside `/data/local/tmp`, each a device path and the local file
     /// standing for it (its `libart.so`, say), mapped in commands and file transfers alike.
     pub files: Vec<(String, PathBuf)>,
+    /// Its `perfetto`, by the test's stand-in for ART's heap graphs (the `perfetto-double`
+    /// program); `None`: a phone without perfetto.
+    pub perfetto: Option<PathBuf>,
 }
 
 impl PhoneSpec {
@@ -113,6 +116,7 @@ impl Default for PhoneSpec {
             emulator: None,
             recv_delay_ms: 0,
             files: Vec::new(),
+            perfetto: None,
         }
     }
 }
@@ -441,15 +445,18 @@ exec /bin/mv \"$@\"\n";
         }
     }
     let binder = system::CLIENT.to_string();
-    // `perfetto --txt -c - -o OUT`: the test's stand-in for ART's java_hprof data source (the
-    // `perfetto-double` program, which the test names in HEAPTUI_PERFETTO_DOUBLE); a phone
-    // without it answers as one without perfetto does.
-    let perfetto = "#!/bin/sh
-# Test double of Android's perfetto (java_hprof only).
-[ -n \"$HEAPTUI_PERFETTO_DOUBLE\" ] || { echo \"/system/bin/sh: perfetto: not found\" >&2; exit 127; }
-exec \"$HEAPTUI_PERFETTO_DOUBLE\" \"$@\"
-"
-    .to_string();
+    // `perfetto --txt -c - -o OUT`: the test's stand-in for ART's java_hprof data source
+    // ([`PhoneSpec::perfetto`]); a phone without it answers as one without perfetto does. On a
+    // strict phone the shell cannot make the app dump: the system side runs the stand-in as the
+    // app, as ART runs in the app.
+    let perfetto = match (&spec.perfetto, spec.shell_uid) {
+        (None, _) => "#!/bin/sh\necho \"/system/bin/sh: perfetto: not found\" >&2\nexit 127\n".to_string(),
+        (Some(double), None) => format!(
+            "#!/bin/sh\n# Test double of Android's perfetto (java_hprof only).\nexec '{}' \"$@\"\n",
+            double.display()
+        ),
+        (Some(_), Some(_)) => "#!/bin/sh\nexec \"$(dirname \"$0\")/binder\" --stdin perfetto \"$@\"\n".to_string(),
+    };
     for (name, text) in [
         ("getprop", getprop),
         ("dumpsys", dumpsys),

@@ -38,6 +38,8 @@ pub(crate) const CLIENT: &str = r#"#!/bin/sh
 # as system_server), the answer comes back. One directory per call, owned by the caller.
 req=$(mktemp -d "$HEAPTUI_TEST_PHONE_BINDER/call.XXXXXX") || exit 1
 pwd > "$req/cwd"
+# --stdin: the caller's input goes with the call (perfetto reads its config there).
+if [ "$1" = --stdin ]; then shift; cat > "$req/stdin"; fi
 for a in "$@"; do printf '%s\n' "$a"; done > "$req/args"
 : > "$req/ready"
 while [ ! -e "$req/done" ]; do sleep 0.01; done
@@ -74,6 +76,7 @@ fn answer(call: &Path, root: &Path, spec: &PhoneSpec) {
         Some((name, rest)) if name == "run-as" => run_as(rest, root, spec),
         Some((name, rest)) if name == "am" => am(rest, root, caller, spec.am_gc),
         Some((name, rest)) if name == "cmd" => cmd(rest),
+        Some((name, rest)) if name == "perfetto" => perfetto(rest, call, root, caller, spec),
         _ => (Vec::new(), "binder: no such service\n".into(), 1),
     };
     let _ = std::fs::write(call.join("out"), out);
@@ -184,4 +187,54 @@ fn cmd(args: &[String]) -> Reply {
     // Android's answers 0 whether or not the app loads the agent (the app loads it later, on its
     // main thread); what went wrong is only in the app's log.
     (Vec::new(), String::new(), 0)
+}
+
+/// `perfetto --txt -c - -o OUT`: on a phone the shell's `perfetto` asks `traced`, and ART in the
+/// app's process forks and writes the heap graph; the client writes the trace to OUT as the
+/// shell user. Here the test's stand-in for ART ([`PhoneSpec::perfetto`], which dumps the JVM
+/// with jcmd) runs as the uid of the process the config names, and the trace goes into OUT, owned
+/// by the caller.
+fn perfetto(args: &[String], call: &Path, root: &Path, caller: u32, spec: &PhoneSpec) -> Reply {
+    let Some(double) = &spec.perfetto else {
+        return (Vec::new(), "/system/bin/sh: perfetto: not found\n".into(), 127);
+    };
+    let config = std::fs::read(call.join("stdin")).unwrap_or_default();
+    let pid = String::from_utf8_lossy(&config)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("pid:").map(|p| p.trim().to_string()))
+        .unwrap_or_default();
+    let Some(out) = args.windows(2).find(|w| w[0] == "-o").map(|w| w[1].clone()) else {
+        return (Vec::new(), "perfetto: no -o\n".into(), 1);
+    };
+    // A process that is gone: ART never answers, and perfetto writes a trace without a graph.
+    let uid = owner(&pid).unwrap_or(caller);
+    let work = root.join("system").join(format!("perfetto-{pid}-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&work);
+    let _ = std::os::unix::fs::chown(&work, Some(uid), Some(uid));
+    let trace = work.join("trace");
+    let mut child = Command::new(&double);
+    child.args(["--txt", "-c", "-", "-o"]).arg(&trace).current_dir("/tmp").uid(uid).gid(uid);
+    let reply = (|| -> std::io::Result<Reply> {
+        use std::io::Write;
+        let mut c = child
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        c.stdin.take().map(|mut i| i.write_all(&config)).transpose()?;
+        let o = c.wait_with_output()?;
+        Ok((o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code().unwrap_or(1)))
+    })()
+    .unwrap_or_else(|e| (Vec::new(), format!("perfetto: {e}\n"), 1));
+    let copied = (|| -> std::io::Result<()> {
+        let mut to = std::fs::OpenOptions::new().write(true).create_new(true).open(&out)?;
+        std::os::unix::fs::chown(&out, Some(caller), Some(caller))?;
+        std::io::copy(&mut std::fs::File::open(&trace)?, &mut to)?;
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    match (reply.2, copied) {
+        (0, Err(e)) => (reply.0, format!("perfetto: {out}: {e}\n"), 1),
+        _ => reply,
+    }
 }
