@@ -212,7 +212,7 @@ fn perfetto(args: &[String], call: &Path, root: &Path, caller: u32, spec: &Phone
     let _ = std::fs::create_dir_all(&work);
     let _ = std::os::unix::fs::chown(&work, Some(uid), Some(uid));
     let trace = work.join("trace");
-    let mut child = Command::new(&double);
+    let mut child = Command::new(double);
     child.args(["--txt", "-c", "-", "-o"]).arg(&trace).current_dir("/tmp").uid(uid).gid(uid);
     let reply = (|| -> std::io::Result<Reply> {
         use std::io::Write;
