@@ -24,6 +24,9 @@ struct Cli {
     /// Colour theme: dark, light, high-contrast, or one of yours in $XDG_CONFIG_HOME/heaptui/themes.
     #[arg(long, default_value = "dark")]
     theme: String,
+    /// The analysis flags `analyze` takes, with the same meaning.
+    #[command(flatten)]
+    analysis: cli::analyze::AnalysisArgs,
 }
 
 #[derive(Subcommand)]
@@ -53,13 +56,19 @@ enum Command {
 }
 
 /// The interactive UI on a terminal; without one, the headless report (scripts, CI).
-fn interactive(file: Option<std::path::PathBuf>, theme: &str) -> anyhow::Result<()> {
+fn interactive(
+    file: Option<std::path::PathBuf>,
+    theme: &str,
+    analysis: cli::analyze::AnalysisArgs,
+) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
     match (file, terminal) {
-        (Some(f), true) => ui::run::run(Some(ui::run::Source::File(f)), ui::theme::Theme::load(theme)?),
-        (None, true) => ui::run::run(None, ui::theme::Theme::load(theme)?),
-        (Some(f), false) => cli::analyze::run(cli::analyze::Args::for_file(f)),
+        (Some(f), true) => {
+            ui::run::run(Some(ui::run::Source::File(f)), ui::theme::Theme::load(theme)?, analysis.for_ui()?)
+        }
+        (None, true) => ui::run::run(None, ui::theme::Theme::load(theme)?, analysis.for_ui()?),
+        (Some(f), false) => cli::analyze::run(cli::analyze::Args::for_file(f, analysis)),
         (None, false) => cli::analyze::demo(),
     }
 }
@@ -79,7 +88,7 @@ fn main() -> ExitCode {
         Some(Command::Dump(args)) => cli::dump::run(args),
         Some(Command::Demo(args)) => cli::demo::run(args),
         Some(Command::Doctor(args)) => cli::doctor::run(args),
-        None => interactive(cli.file, &cli.theme),
+        None => interactive(cli.file, &cli.theme, cli.analysis),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

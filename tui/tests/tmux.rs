@@ -178,6 +178,36 @@ fn a_hostile_dump_neither_writes_the_clipboard_nor_retitles() {
     t.keys(&["q"]);
 }
 
+/// `heaptui FILE` takes `analyze`'s flags, with `analyze`'s results: ahat's obfuscated dump with
+/// its ProGuard map shows the classes by their clear names (`DumpedStuff$StackSmasher` is `o` in
+/// the dump) and finds the duplicate Bitmaps (`android.graphics.b` without the map), and the
+/// huge-array rule disabled on the command line does not report the 1,000,000-byte array.
+#[test]
+fn the_ui_takes_the_analysis_flags() {
+    let dump = fixture("android/ahat-art__test-dump.hprof");
+    let map = fixture("android/ahat-art__test-dump.map");
+    let t = Tmux::start(
+        "flags",
+        &["--map", map.to_str().unwrap(), "--disable-rule", "array.huge", dump.to_str().unwrap()],
+        120,
+        30,
+    );
+    let s = t.wait_for("Leak suspects (1)");
+    assert!(s.contains("2x android.graphics.Bitmap") && !s.contains("byte[]  "), "{s}");
+    t.keys(&["2"]);
+    let s = t.wait_for("DumpedStuff$StackSmasher");
+    assert!(s.contains("20000"), "{s}");
+    t.keys(&["q"]);
+    // Without the flags: the obfuscated name, and the huge array is the suspect.
+    let t = Tmux::start("noflags", &[dump.to_str().unwrap()], 120, 30);
+    let s = t.wait_for("Leak suspects (1)");
+    assert!(s.contains("1x byte[]"), "{s}");
+    t.keys(&["2"]);
+    let s = t.wait_for("instances    shallow");
+    assert!(!s.contains("DumpedStuff$StackSmasher"), "{s}");
+    t.keys(&["q"]);
+}
+
 #[test]
 fn quit_while_loading_and_errors_as_a_screen() {
     // A file that is not a dump: a readable error screen, not a panic; q quits.

@@ -27,6 +27,18 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     pub top: usize,
     #[command(flatten)]
+    pub analysis: AnalysisArgs,
+    /// Only the class histogram (instances and shallow bytes): one pass, no reference graph, no
+    /// dominators, no leaks. Text or JSON.
+    #[arg(long, conflicts_with = "baseline")]
+    pub histogram_only: bool,
+}
+
+/// What changes an analysis: how the dump is opened, the leak rules' settings, and a baseline to
+/// compare with. `analyze` takes them, and so does `heaptui FILE`, with the same meaning.
+#[derive(clap::Args, Clone, Default)]
+pub struct AnalysisArgs {
+    #[command(flatten)]
     pub open: super::OpenArgs,
     /// A reference leak traces never go through: `Class#field` or `static Class#field` (repeatable).
     #[arg(long = "exclude-ref", value_name = "REF", value_parser = parse_ref)]
@@ -41,26 +53,47 @@ pub struct Args {
     /// path from a GC root, and the histogram's changes).
     #[arg(long, value_name = "OLD")]
     pub baseline: Option<PathBuf>,
-    /// Only the class histogram (instances and shallow bytes): one pass, no reference graph, no
-    /// dominators, no leaks. Text or JSON.
-    #[arg(long, conflicts_with = "baseline")]
-    pub histogram_only: bool,
+}
+
+impl AnalysisArgs {
+    /// The leak rules' settings these flags ask for.
+    pub fn leak_config(&self) -> heap::leaks::LeakConfig {
+        heap::leaks::LeakConfig {
+            excluded_references: self.exclude_ref.clone(),
+            low_priority_references: self.low_priority_ref.clone(),
+            disabled: self.disable_rule.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+impl AnalysisArgs {
+    /// What the interactive UI needs of these flags (the mapping file read now, so a bad path
+    /// is an error before the terminal is taken over).
+    pub fn for_ui(&self) -> anyhow::Result<crate::session::open::Analysis> {
+        use anyhow::Context;
+        let mapping = match &self.open.map {
+            Some(m) => Some(std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display()))?),
+            None => None,
+        };
+        if let Some(b) = &self.baseline {
+            std::fs::metadata(b).with_context(|| format!("cannot read {}", b.display()))?;
+        }
+        Ok(crate::session::open::Analysis {
+            size_model: self.open.size_model.model(),
+            dump: self.open.dump as usize - 1,
+            request: crate::session::open::Request { mapping, no_cache: self.open.no_cache },
+            config: self.leak_config(),
+            baseline: self.baseline.clone(),
+        })
+    }
 }
 
 impl Args {
-    /// Defaults for `file`, as `heaptui FILE` uses them without a terminal.
-    pub fn for_file(file: PathBuf) -> Args {
-        Args {
-            file,
-            format: AnalyzeFormat::Text,
-            top: 20,
-            open: super::OpenArgs::default(),
-            exclude_ref: Vec::new(),
-            low_priority_ref: Vec::new(),
-            disable_rule: Vec::new(),
-            baseline: None,
-            histogram_only: false,
-        }
+    /// `analyze FILE` with these analysis flags and the defaults for the rest, as `heaptui FILE`
+    /// runs it without a terminal.
+    pub fn for_file(file: PathBuf, analysis: AnalysisArgs) -> Args {
+        Args { file, format: AnalyzeFormat::Text, top: 20, analysis, histogram_only: false }
     }
 }
 
@@ -74,17 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return histogram_only(&args);
     }
     let start = std::time::Instant::now();
-    let heap = super::open(&args.file, &args.open)?;
+    let heap = super::open(&args.file, &args.analysis.open)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let path = args.file.display().to_string();
-    let config = heap::leaks::LeakConfig {
-        excluded_references: args.exclude_ref,
-        low_priority_references: args.low_priority_ref,
-        disabled: args.disable_rule,
-        ..Default::default()
-    };
-    let baseline = match &args.baseline {
-        Some(old) => Some(super::open(old, &args.open)?),
+    let config = args.analysis.leak_config();
+    let baseline = match &args.analysis.baseline {
+        Some(old) => Some(super::open(old, &args.analysis.open)?),
         None => None,
     };
     report(&heap, baseline.as_ref(), &path, bytes, args.format, args.top, start, &config)
@@ -183,9 +211,13 @@ pub fn report(
 fn histogram_only(args: &Args) -> anyhow::Result<()> {
     use anyhow::Context;
     use heap::fmt::{hex, human_bytes, shorten};
-    let q = heap::quick::quick_histogram(&args.file, args.open.size_model.model(), args.open.dump as usize - 1)
-        .with_context(|| args.file.display().to_string())?;
-    let map = match &args.open.map {
+    let q = heap::quick::quick_histogram(
+        &args.file,
+        args.analysis.open.size_model.model(),
+        args.analysis.open.dump as usize - 1,
+    )
+    .with_context(|| args.file.display().to_string())?;
+    let map = match &args.analysis.open.map {
         Some(m) => Some(heap::proguard::ProguardMap::parse(
             &std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display()))?,
         )),

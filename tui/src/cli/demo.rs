@@ -128,8 +128,12 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     drop(jvm);
     use std::io::IsTerminal;
     if std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
-        crate::ui::run::run(Some(crate::ui::run::Source::File(path)), crate::ui::theme::Theme::load(&args.theme)?)
+        crate::ui::run::run(
+            Some(crate::ui::run::Source::File(path)),
+            crate::ui::theme::Theme::load(&args.theme)?,
+            Default::default(),
+        )
     } else {
-        super::analyze::run(super::analyze::Args::for_file(path))
+        super::analyze::run(super::analyze::Args::for_file(path, Default::default()))
     }
 }

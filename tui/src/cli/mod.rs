@@ -109,7 +109,7 @@ impl MethodArg {
 }
 
 /// How to open a dump: the flags `analyze` and `inspect` share.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct OpenArgs {
     /// Shallow size model.
     #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]

@@ -21,6 +21,22 @@ pub struct Request {
     pub no_cache: bool,
 }
 
+/// How the UI opens dumps: what `heaptui FILE`'s analysis flags ask for (the same as
+/// `analyze`'s), for the file given and any opened from the picker.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// The shallow size model (`None`: chosen from the dump).
+    pub size_model: Option<heap::SizeModel>,
+    /// Which dump of a file holding several (0: the first).
+    pub dump: usize,
+    /// The mapping file's text and the cache choice.
+    pub request: Request,
+    /// The leak rules' settings.
+    pub config: heap::leaks::LeakConfig,
+    /// An earlier dump to compare with.
+    pub baseline: Option<std::path::PathBuf>,
+}
+
 /// An opened dump.
 pub struct Opened {
     /// The analysis.

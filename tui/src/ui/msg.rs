@@ -22,6 +22,8 @@ pub enum Msg {
     Loaded(Result<Box<Loaded>, String>),
     /// The leak rules finished on this heap (after `Loaded`: the screens show before them).
     Leaks(Arc<Heap>, Vec<Leak>, Vec<heap::leaks::Undecided>),
+    /// Something to tell the user in the status line.
+    Note(String),
     /// Time passed (redraw progress).
     Tick,
     /// A sample of the watched process.

@@ -18,9 +18,11 @@ use super::theme::Theme;
 use crate::session::files::write_new;
 
 pub use super::source::Source;
+pub use crate::session::open::Analysis;
 
 /// Runs the UI until the user quits: on `source`, or with none, on the picker.
-pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
+pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::Result<()> {
+    let analysis = Arc::new(analysis);
     let (tx, rx) = channel::<Msg>();
     let mut app = match source {
         Some(Source::Process(target)) => {
@@ -33,7 +35,7 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
             app
         }
         Some(s) => {
-            spawn_loader(s, tx.clone());
+            spawn_loader(s, tx.clone(), analysis.clone());
             App::new(theme)
         }
         None => {
@@ -80,7 +82,7 @@ pub fn run(source: Option<Source>, theme: Theme) -> anyhow::Result<()> {
             }
             for e in effects {
                 match e {
-                    Effect::Open(source) => spawn_loader(source, tx.clone()),
+                    Effect::Open(source) => spawn_loader(source, tx.clone(), analysis.clone()),
                     Effect::Watch(target) => spawn_watch(target, tx.clone()),
                     Effect::Dump(target, kind) => spawn_dump(target, kind, tx.clone()),
                     e => {
@@ -191,14 +193,21 @@ fn spawn_picks(tx: Sender<Msg>) {
     });
 }
 
-fn spawn_loader(source: Source, tx: Sender<Msg>) {
+/// Opens `source` on a thread of its own as `analysis` says, posting progress, the analysed dump,
+/// then its leak suspects (since the baseline, when there is one).
+fn spawn_loader(source: Source, tx: Sender<Msg>, analysis: Arc<Analysis>) {
     std::thread::spawn(move || {
         let progress_tx = tx.clone();
         let cb = move |phase: heap::Phase, done: u64, total: u64| {
             let _ = progress_tx.send(Msg::Progress { phase: phase.name(), done, total });
         };
-        let options = heap::Options { progress: Some(&cb), ..Default::default() };
-        let (loaded, store) = match load(&source, options, &tx) {
+        let options = heap::Options {
+            progress: Some(&cb),
+            size_model: analysis.size_model,
+            dump: analysis.dump,
+            ..Default::default()
+        };
+        let (loaded, store) = match load(&source, options, &analysis.request, &tx) {
             Ok(l) => l,
             Err(e) => {
                 let _ = tx.send(Msg::Loaded(Err(format!("{e:#}"))));
@@ -210,9 +219,22 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
         let _ = tx.send(Msg::Loaded(Ok(Box::new(loaded))));
         // The screens are up; then the leak rules, then what the first keypresses would
         // otherwise wait for, then the index cache that makes the next opening quick.
-        let config = heap::leaks::LeakConfig::default();
-        let leaks = heap::leaks::find_leaks(&heap, &config);
-        let undecided = heap::leaks::undecided(&heap, &config);
+        let config = &analysis.config;
+        let baseline = analysis.baseline.as_ref().and_then(|old| {
+            let options = heap::Options { size_model: analysis.size_model, ..Default::default() };
+            match crate::session::open::open(old, options, &analysis.request) {
+                Ok(opened) => Some(opened.heap),
+                Err(e) => {
+                    let _ = tx.send(Msg::Note(format!("baseline not used: {e:#}")));
+                    None
+                }
+            }
+        });
+        let leaks = match &baseline {
+            Some(old) => heap::leaks::find_leaks_since(&heap, config, old),
+            None => heap::leaks::find_leaks(&heap, config),
+        };
+        let undecided = heap::leaks::undecided(&heap, config);
         let _ = tx.send(Msg::Leaks(heap.clone(), leaks, undecided));
         Loaded::warm(&heap, &presorted);
         if let Some(store) = store {
@@ -224,12 +246,17 @@ fn spawn_loader(source: Source, tx: Sender<Msg>) {
 /// Where to write the index cache after loading, when the dump was not read from it.
 type Store = Option<crate::session::open::Store>;
 
-fn load(source: &Source, options: heap::Options<'_>, tx: &Sender<Msg>) -> anyhow::Result<(Loaded, Store)> {
+fn load(
+    source: &Source,
+    options: heap::Options<'_>,
+    request: &crate::session::open::Request,
+    tx: &Sender<Msg>,
+) -> anyhow::Result<(Loaded, Store)> {
     use crate::session::open;
     let (heap, path, file_bytes, store) = match source {
         Source::File(p) => {
             let _ = tx.send(Msg::Progress { phase: "cache", done: 0, total: 1 });
-            let opened = open::open(p, options, &open::Request::default())?;
+            let opened = open::open(p, options, request)?;
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
             (opened.heap, p.display().to_string(), bytes, opened.store)
         }

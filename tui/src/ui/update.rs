@@ -68,6 +68,10 @@ impl App {
                 Vec::new()
             }
             Msg::Tick => Vec::new(),
+            Msg::Note(note) => {
+                self.status = Some(note);
+                Vec::new()
+            }
             Msg::Sample(sample) => {
                 let Some(m) = &mut self.monitor else { return Vec::new() };
                 match m.on_sample(*sample) {
