@@ -94,7 +94,13 @@ fn classes_filter_sort_group_and_instances() {
     key(&mut app, KeyCode::Enter);
     let instances = render(&mut app, 80, 24);
     assert!(instances.contains("int[][]") && instances.contains("1/37"), "{instances}");
+    // Back: to the filtered list (the filter kept), then to the screen before (Overview).
     key(&mut app, KeyCode::Esc);
+    assert!(app.classes.instances.is_none() && app.classes.filter.as_str() == "int[][]");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Overview);
+    // `/` then Esc drops the filter.
+    keys(&mut app, "2/");
     key(&mut app, KeyCode::Esc);
     assert!(app.classes.filter.is_empty());
     keys(&mut app, "s");

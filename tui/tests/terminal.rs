@@ -226,7 +226,9 @@ fn screens_show_hostile_strings_escaped() {
         key(&mut app, KeyCode::Enter);
         let instances = render(&mut app, w, h, "instances");
         assert!(instances.contains("\\u{202e}"), "{instances}");
+        // Back to the list, then the filter dropped (`/`, then Esc in the prompt).
         key(&mut app, KeyCode::Esc);
+        keys(&mut app, "/");
         key(&mut app, KeyCode::Esc);
         keys(&mut app, "3");
         render(&mut app, w, h, "leaks");

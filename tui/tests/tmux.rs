@@ -208,6 +208,98 @@ fn the_ui_takes_the_analysis_flags() {
     t.keys(&["q"]);
 }
 
+/// While a prompt is open every key types into it: `/Resources` on the Dominators screen filters
+/// the tree (its `e` does not export, its `s` does not sort), and the tree keeps the matching
+/// nodes under their dominators; `Esc` in the prompt drops the filter. On the Leaks screen `/`
+/// narrows the suspects.
+#[test]
+fn filters_type_instead_of_acting() {
+    let dump = fixture("android/adt-tools-base__dialer.android-hprof");
+    let t = Tmux::start("filters", &[dump.to_str().unwrap()], 120, 30);
+    t.wait_for("Leak suspects (1)");
+    t.keys(&["4"]);
+    t.wait_for("class android.content.res.Resources");
+    t.keys(&["/", "R", "e", "s", "o", "u", "r", "c", "e", "s"]);
+    let s = t.wait_for("filter: Resources▏");
+    assert!(!s.contains("exported") && s.contains(" Dominators "), "{s}");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("filter: Resources ");
+    assert!(s.contains("android.content.res.Resources"), "{s}");
+    // A match deeper in the tree stands under its dominator, indented and open.
+    assert!(s.lines().any(|l| l.contains("▾ ")), "{s}");
+    t.keys(&["/", "Escape"]);
+    let s = t.wait_for("class android.content.res.Resources");
+    assert!(!s.contains("filter:"), "{s}");
+    // The Leaks screen: a filter that matches nothing says so by an empty list.
+    t.keys(&["3", "/", "z", "q", "x", "Enter"]);
+    let s = t.wait_for("filter: zqx");
+    assert!(!s.contains("CallLogNotificationsService"), "{s}");
+    t.keys(&["/", "Escape"]);
+    t.wait_for("CallLogNotificationsService");
+    t.keys(&["q"]);
+}
+
+/// `:` goes to an object by id (hex or decimal) in the Inspector, or to a class by name (fuzzy,
+/// `Tab` completes) on Classes; and `Esc` walks back through every place visited, across
+/// screens: Inspector, the leak trace, the suspects, the screen before.
+#[test]
+fn go_to_and_back_across_screens() {
+    let dump = fixture("android/adt-tools-base__dialer.android-hprof");
+    // The largest retained object, as `analyze` names it.
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", dump.to_str().unwrap(), "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = v["top_retained"][0]["id"].as_str().unwrap().to_string();
+    let class = v["top_retained"][0]["class"].as_str().unwrap().to_string();
+    let decimal = u64::from_str_radix(id.trim_start_matches("0x"), 16).unwrap().to_string();
+
+    let t = Tmux::start("goto", &[dump.to_str().unwrap()], 120, 30);
+    t.wait_for("Leak suspects (1)");
+    let mut typed = vec![":"];
+    typed.extend(id.split("").filter(|c| !c.is_empty()));
+    typed.push("Enter");
+    t.keys(&typed);
+    let s = t.wait_for("history 1");
+    assert!(s.contains(&format!("{class} {id}")), "{s}");
+    t.keys(&["Escape"]);
+    t.wait_for("43687 objects");
+    let mut typed = vec![":"];
+    typed.extend(decimal.split("").filter(|c| !c.is_empty()));
+    typed.push("Enter");
+    t.keys(&typed);
+    let s = t.wait_for("history 1");
+    assert!(s.contains(&format!("{class} {id}")), "{s}");
+    // A class by a part of its name: Tab completes, Enter selects it on Classes.
+    t.keys(&[":", "H", "t", "m", "l", "P", "a", "r"]);
+    t.wait_for("→ android.text.Html$HtmlParser (Tab)");
+    t.keys(&["Tab", "Enter"]);
+    let s = t.wait_for(" Classes ");
+    let selected = s.lines().find(|l| l.contains("android.text.Html$HtmlParser")).unwrap_or_default().to_string();
+    assert!(!selected.is_empty(), "{s}");
+    // Back through every place: Classes → Inspector → Overview.
+    t.keys(&["Escape"]);
+    t.wait_for("history 1");
+    t.keys(&["Escape"]);
+    t.wait_for("43687 objects");
+
+    // Leaks → trace → Inspector, and back the same way.
+    t.keys(&["3", "Enter"]);
+    t.wait_for("Leaking: YES");
+    t.keys(&["Down", "i"]);
+    t.wait_for("history 1");
+    t.keys(&["Escape"]);
+    let s = t.wait_for("Leaking: YES");
+    assert!(s.contains(" Leaks "), "{s}");
+    t.keys(&["Escape"]);
+    let s = t.wait_for("kind          retained");
+    assert!(!s.contains("Leaking: YES"), "{s}");
+    t.keys(&["Escape"]);
+    t.wait_for("43687 objects");
+    t.keys(&["q"]);
+}
+
 #[test]
 fn quit_while_loading_and_errors_as_a_screen() {
     // A file that is not a dump: a readable error screen, not a panic; q quits.

@@ -23,6 +23,7 @@ pub enum Action {
     Open,
     Back,
     Filter,
+    GoTo,
     Sort,
     GroupPackages,
     Expand,
@@ -90,7 +91,8 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('e')], "e", A::Export, "export view to a file"),
     b(G, &[K::Char('?')], "?", A::Help, "this help"),
     b(G, &[K::Char('q')], "q", A::Quit, "quit"),
-    b(On(Screen::Classes), &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
+    b(G, &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
+    b(G, &[K::Char(':')], ":", A::GoTo, "go to an id or a class"),
     b(On(Screen::Classes), &[K::Char('s')], "s", A::Sort, "cycle the sort column"),
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
@@ -145,5 +147,6 @@ mod tests {
         assert_eq!(action_for(Screen::Classes, right), None);
         let slash = KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE);
         assert_eq!(action_for(Screen::Classes, slash), Some(Action::Filter));
+        assert_eq!(action_for(Screen::Dominators, slash), Some(Action::Filter));
     }
 }

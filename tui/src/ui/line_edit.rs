@@ -45,6 +45,12 @@ impl LineEdit {
         self.cursor = 0;
     }
 
+    /// Replaces the text, the caret at its end (a completion taken).
+    pub fn set(&mut self, text: &str) {
+        self.text = text.to_string();
+        self.cursor = self.text.len();
+    }
+
     /// The text, giving up the line.
     pub fn into_string(self) -> String {
         self.text

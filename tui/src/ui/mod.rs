@@ -18,6 +18,7 @@ pub mod monitor;
 pub mod msg;
 mod nav;
 pub mod picker;
+mod prompt;
 pub mod run;
 pub mod screen;
 pub mod source;

@@ -146,7 +146,6 @@ pub struct ClassRow {
 #[derive(Default)]
 pub struct ClassesState {
     pub filter: LineEdit,
-    pub editing: bool,
     pub sort: Option<SortKey>,
     pub grouped: bool,
     pub cursor: Cursor,
@@ -156,8 +155,8 @@ pub struct ClassesState {
     pub base_grouped: Option<bool>,
     /// The last filter and the rows (indices into `base`) it matched.
     pub matched: Option<(String, Vec<u32>)>,
-    /// The instance list of a class, when open.
-    pub instances: Option<(ClassId, Vec<Node>, Cursor)>,
+    /// The instance list of a class, when open (shared with the places that remember it).
+    pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
 }
 
 #[derive(Default)]
@@ -165,6 +164,8 @@ pub struct LeaksState {
     pub cursor: Cursor,
     /// The trace of the selected leak, when open, with its cursor.
     pub trace: Option<Cursor>,
+    /// Narrows the suspects (fuzzy, on class, rule and reason).
+    pub filter: LineEdit,
 }
 
 /// The dominator tree: which nodes are expanded, and the cursor over the visible rows.
@@ -176,6 +177,10 @@ pub struct DomState {
     pub children: HashMap<Option<Node>, Kids>,
     /// How many rows are visible (recounted when a node opens or closes, not per key).
     pub visible: usize,
+    /// Narrows the tree to the nodes whose class matches, with their ancestors.
+    pub filter: LineEdit,
+    /// The rows the filter leaves, when one is set.
+    pub filtered: Option<Vec<DomRow>>,
 }
 
 /// The children of a dominator-tree node, sorted by retained size only as far as rows have been
@@ -193,11 +198,37 @@ pub struct DomRow {
     pub depth: usize,
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct InspectorState {
     /// Objects visited, the current one last (a browser's history).
     pub history: Vec<Node>,
     pub cursor: Cursor,
+    /// Narrows the fields, elements and referrers (on name, type and class).
+    pub filter: LineEdit,
+}
+
+/// What is being typed at the bottom of the screen: while it is open every key goes into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prompt {
+    /// `/`: the filter of the list on screen (its text is that screen's filter).
+    Filter,
+    /// `:`: an object id or a class name to go to, and the class name `Tab` would complete it
+    /// to.
+    Goto(LineEdit, Option<String>),
+}
+
+/// A place to come back to (`Esc`, `Backspace`): the screen, and what was open and selected on
+/// each screen, as a browser's history keeps pages.
+#[derive(Clone)]
+pub struct Place {
+    pub screen: Screen,
+    pub classes_cursor: Cursor,
+    pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
+    pub leaks_cursor: Cursor,
+    pub trace: Option<Cursor>,
+    pub dom_cursor: Cursor,
+    pub dom_expanded: HashSet<Option<Node>>,
+    pub inspector: InspectorState,
 }
 
 /// The model.
@@ -214,6 +245,10 @@ pub struct App {
     pub leaks: LeaksState,
     pub dom: DomState,
     pub inspector: InspectorState,
+    /// The prompt being typed in, if any.
+    pub prompt: Option<Prompt>,
+    /// Where `Back` returns to, the latest last.
+    pub places: Vec<Place>,
     /// The process being watched (screen 6).
     pub monitor: Option<MonitorState>,
     /// Thresholds a new watch starts with (the config file's, then `--trigger`'s).
@@ -238,6 +273,8 @@ impl App {
             leaks: LeaksState::default(),
             dom: DomState::default(),
             inspector: InspectorState::default(),
+            prompt: None,
+            places: Vec::new(),
             monitor: None,
             trigger_config: agent::trigger::Config::default(),
             before_dump: None,

@@ -1,11 +1,15 @@
 //! Moving around: the cursor of the list on screen, the selected object, opening it (an instance
 //! list, a leak trace, a tree node, the inspector) and going back.
 
+use heap::leaks::Leak;
 use heap::Node;
 
 use super::cursor::Cursor;
-use super::model::App;
+use super::model::{App, Place};
 use super::screen::Screen;
+
+/// How many places `Back` can return through.
+const PLACES: usize = 200;
 
 impl App {
     /// Rows of the current list on the current screen.
@@ -15,12 +19,11 @@ impl App {
                 Some((_, nodes, _)) => nodes.len(),
                 None => self.classes.rows.len(),
             },
-            Screen::Leaks => match (&self.leaks.trace, self.loaded()) {
-                (Some(_), Some(l)) => l.leaks.get(self.leaks.cursor.selected).map_or(0, |k| k.trace.len()),
-                (None, Some(l)) => l.leaks.len(),
-                _ => 0,
+            Screen::Leaks => match &self.leaks.trace {
+                Some(_) => self.selected_leak().map_or(0, |k| k.trace.len()),
+                None => self.leak_rows().len(),
             },
-            Screen::Dominators => self.dom.visible,
+            Screen::Dominators => self.dom.filtered.as_ref().map_or(self.dom.visible, Vec::len),
             Screen::Inspector => self.inspector_links().len(),
             Screen::Overview | Screen::Monitor => 0,
         }
@@ -85,7 +88,8 @@ impl App {
                 nodes.get(c.selected).copied()
             }
             Screen::Leaks => {
-                let leak = loaded.leaks.get(self.leaks.cursor.selected)?;
+                let _ = loaded;
+                let leak = self.selected_leak()?;
                 match self.leaks.trace {
                     Some(c) => leak.trace.get(c.selected).map(|t| t.node),
                     None => leak.instances.first().copied(),
@@ -109,10 +113,12 @@ impl App {
                 let mut nodes = heap.instances_of(class);
                 let d = &heap.dominators;
                 nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
-                self.classes.instances = Some((class, nodes, Cursor::default()));
+                self.remember();
+                self.classes.instances = Some((class, std::sync::Arc::new(nodes), Cursor::default()));
             }
             Screen::Leaks if self.leaks.trace.is_none() => {
-                if self.loaded().is_some_and(|l| !l.leaks.is_empty()) {
+                if self.selected_leak().is_some() {
+                    self.remember();
                     self.leaks.trace = Some(Cursor::default());
                 }
             }
@@ -121,7 +127,7 @@ impl App {
                 let rows = self.dom_rows(self.dom.cursor.selected + 1);
                 let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
                 let leaf = self.heap().is_none_or(|h| h.dominators.children(Some(row.node)).is_empty());
-                if leaf || self.dom.expanded.contains(&Some(row.node)) {
+                if leaf || self.dom.expanded.contains(&Some(row.node)) || self.dom.filtered.is_some() {
                     self.inspect(row.node);
                 } else {
                     self.expand(true);
@@ -143,44 +149,168 @@ impl App {
 
     /// Opens `n` in the inspector, remembering where we were.
     pub fn inspect(&mut self, n: Node) {
+        self.remember();
         if self.inspector.history.last() != Some(&n) {
             self.inspector.history.push(n);
         }
         self.inspector.cursor = Cursor::default();
+        self.inspector.filter.clear();
         self.screen = Screen::Inspector;
     }
 
-    pub(super) fn back(&mut self) {
-        match self.screen {
-            Screen::Inspector if self.inspector.history.len() > 1 => {
-                self.inspector.history.pop();
-                self.inspector.cursor = Cursor::default();
-            }
-            Screen::Classes if self.classes.instances.is_some() => self.classes.instances = None,
-            Screen::Classes if !self.classes.filter.is_empty() => {
-                self.classes.filter.clear();
-                self.rebuild_class_rows();
-            }
-            Screen::Leaks if self.leaks.trace.is_some() => self.leaks.trace = None,
-            _ => {}
+    /// Goes to `screen`, remembering where we were.
+    pub fn goto(&mut self, screen: Screen) {
+        if screen != self.screen {
+            self.remember();
+            self.screen = screen;
         }
     }
 
-    /// The objects the inspector's rows link to, in row order: fields, then referrers, then the
-    /// path from a GC root.
+    /// Remembers the place on screen, for `Back` to return to.
+    pub(super) fn remember(&mut self) {
+        let place = Place {
+            screen: self.screen,
+            classes_cursor: self.classes.cursor,
+            instances: self.classes.instances.clone(),
+            leaks_cursor: self.leaks.cursor,
+            trace: self.leaks.trace,
+            dom_cursor: self.dom.cursor,
+            dom_expanded: self.dom.expanded.clone(),
+            inspector: self.inspector.clone(),
+        };
+        if self.places.len() == PLACES {
+            self.places.remove(0);
+        }
+        self.places.push(place);
+    }
+
+    /// Returns to the last place remembered: its screen, and what was open and selected there.
+    /// With none, closes what is open on this screen.
+    pub(super) fn back(&mut self) {
+        let Some(p) = self.places.pop() else {
+            match self.screen {
+                Screen::Classes if self.classes.instances.is_some() => self.classes.instances = None,
+                Screen::Leaks if self.leaks.trace.is_some() => self.leaks.trace = None,
+                _ => {}
+            }
+            return;
+        };
+        self.screen = p.screen;
+        self.classes.cursor = p.classes_cursor;
+        self.classes.instances = p.instances;
+        self.leaks.cursor = p.leaks_cursor;
+        self.leaks.trace = p.trace;
+        self.dom.cursor = p.dom_cursor;
+        if self.dom.expanded != p.dom_expanded {
+            self.dom.expanded = p.dom_expanded;
+            self.recount_dom();
+        }
+        self.inspector = p.inspector;
+        self.sort_visible();
+    }
+
+    /// The leak groups the filter leaves, as indexes into the loaded leaks, in order.
+    pub fn leak_rows(&self) -> Vec<usize> {
+        let Some(l) = self.loaded() else { return Vec::new() };
+        let filter = self.leaks.filter.as_str();
+        (0..l.leaks.len())
+            .filter(|&i| {
+                let k = &l.leaks[i];
+                filter.is_empty() || {
+                    use fuzzy_matcher::FuzzyMatcher;
+                    let text = format!("{} {} {}", k.class, k.rule, k.reason);
+                    self.matcher.fuzzy_match(&text, filter).is_some()
+                }
+            })
+            .collect()
+    }
+
+    /// The leak group under the cursor (through the filter).
+    pub fn selected_leak(&self) -> Option<&Leak> {
+        let i = *self.leak_rows().get(self.leaks.cursor.selected)?;
+        self.loaded()?.leaks.get(i)
+    }
+
+    /// The objects the inspector's rows link to, in row order.
     pub fn inspector_links(&self) -> Vec<Node> {
+        self.inspector_rows().into_iter().filter_map(|r| r.link).collect()
+    }
+
+    /// The inspector's rows below the object's summary: its fields, then (for an object array)
+    /// its elements, its referrers, and the path from a GC root. The filter narrows the first
+    /// three by their text; the path is always whole.
+    pub fn inspector_rows(&self) -> Vec<InspectorRow> {
+        use fuzzy_matcher::FuzzyMatcher;
+        use heap::fmt::hex;
         let (Some(loaded), Some(&n)) = (self.loaded(), self.inspector.history.last()) else { return Vec::new() };
         let heap = &loaded.heap;
         let idx = &heap.index;
-        let mut links: Vec<Node> =
-            idx.fields(n).iter().filter_map(|f| f.value.as_object().and_then(|id| idx.node(id))).collect();
+        let filter = self.inspector.filter.as_str();
+        let keep = |text: &str| filter.is_empty() || self.matcher.fuzzy_match(text, filter).is_some();
+        let mut rows = Vec::new();
+        for f in idx.fields(n) {
+            let st = if f.is_static { "static " } else { "" };
+            let target = f.value.as_object().and_then(|id| idx.node(id));
+            let text = match target {
+                Some(tn) => {
+                    let extra = idx
+                        .string_value(tn)
+                        .map(|s| format!(" {:?}", s.chars().take(40).collect::<String>()))
+                        .unwrap_or_default();
+                    format!("{st}{} {} → {}{extra}", f.ty.java_name(), f.name, heap.display_class(tn))
+                }
+                None => format!("{st}{} {} = {}", f.ty.java_name(), f.name, f.value),
+            };
+            if keep(&text) {
+                rows.push(InspectorRow { section: Section::Fields, text, link: target });
+            }
+        }
         if let Some(values) =
             idx.array_values(n).filter(|_| idx.class(n).kind == heap::index::classes::ClassKind::ObjectArray)
         {
-            links.extend(values.iter().take(1000).filter_map(|v| v.as_object().and_then(|id| idx.node(id))));
+            let len = values.len();
+            for (i, v) in values.iter().take(1000).enumerate() {
+                if let Some(tn) = v.as_object().and_then(|id| idx.node(id)) {
+                    let text = format!("[{i}] → {}", heap.display_class(tn));
+                    if keep(&text) {
+                        rows.push(InspectorRow { section: Section::Elements(len), text, link: Some(tn) });
+                    }
+                }
+            }
         }
-        links.extend(heap.referrers(n).into_iter().take(200).map(|(r, _)| r));
-        links.extend(heap.paths().path(idx, n).into_iter().map(|s| s.node));
-        links
+        let referrers = heap.referrers(n);
+        let count = referrers.len();
+        for (r, weak) in referrers.into_iter().take(200) {
+            let w = if weak { " (weak)" } else { "" };
+            let text = format!("← {} {}{w}", heap.display_class(r), hex(idx.id(r)));
+            if keep(&text) {
+                rows.push(InspectorRow { section: Section::Referrers(count), text, link: Some(r) });
+            }
+        }
+        for s in heap.paths().path(idx, n) {
+            let r = s.reference.unwrap_or_else(|| "(root)".into());
+            let text = format!("{r:<20} {}", heap.display_class(s.node));
+            rows.push(InspectorRow { section: Section::Path, text, link: Some(s.node) });
+        }
+        rows
     }
+}
+
+/// Where an inspector row belongs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    Fields,
+    /// An object array's elements (its length).
+    Elements(usize),
+    /// Who refers to the object (how many do).
+    Referrers(usize),
+    Path,
+}
+
+/// One row of the inspector: its section, its text, and the object it links to.
+#[derive(Debug, Clone)]
+pub struct InspectorRow {
+    pub section: Section,
+    pub text: String,
+    pub link: Option<Node>,
 }

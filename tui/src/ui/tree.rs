@@ -87,8 +87,11 @@ impl App {
     }
 
     /// The first `limit` visible rows of the dominator tree (never more: a 10-million-node tree
-    /// costs only what is on screen).
+    /// costs only what is on screen); through the filter, when one is set.
     pub fn dom_rows(&self, limit: usize) -> Vec<DomRow> {
+        if let Some(rows) = &self.dom.filtered {
+            return rows.iter().take(limit).copied().collect();
+        }
         let mut out = Vec::new();
         self.walk_dom(limit, |_, _, row| out.push(row));
         out
@@ -145,4 +148,69 @@ impl App {
             }
         }
     }
+
+    /// Counts the visible rows again (after the expanded set changed wholesale).
+    pub(super) fn recount_dom(&mut self) {
+        let mut count = 0;
+        self.walk_dom(usize::MAX, |_, _, _| count += 1);
+        self.dom.visible = count;
+    }
+
+    /// Applies the dominator tree's filter: the reachable objects whose class matches it (the
+    /// largest [`FILTER_MATCHES`] by retained size), each under its chain of dominators, as a
+    /// tree with the largest first at each level. Class names are matched once each; the objects
+    /// in one pass over the class column.
+    pub(super) fn filter_dom(&mut self) {
+        self.dom.cursor = super::cursor::Cursor::default();
+        let pattern = self.dom.filter.as_str().to_string();
+        let Some(heap) = self.heap().filter(|_| !pattern.is_empty()) else {
+            self.dom.filtered = None;
+            return;
+        };
+        use fuzzy_matcher::FuzzyMatcher;
+        let idx = &heap.index;
+        let d = &heap.dominators;
+        let classes: Vec<bool> =
+            idx.classes.iter().map(|c| self.matcher.fuzzy_match(&c.name, &pattern).is_some()).collect();
+        let mut best: std::collections::BinaryHeap<std::cmp::Reverse<(u64, Node)>> = Default::default();
+        for n in idx.nodes() {
+            if !classes[idx.class_of(n).index()] || heap.dominator(n).is_none() {
+                continue;
+            }
+            best.push(std::cmp::Reverse((d.retained(n), n)));
+            if best.len() > FILTER_MATCHES {
+                best.pop();
+            }
+        }
+        // Every match and its dominators, each under its parent.
+        let mut kids: HashMap<Option<Node>, Vec<Node>> = HashMap::new();
+        let mut seen: std::collections::HashSet<Node> = Default::default();
+        for std::cmp::Reverse((_, n)) in best.into_vec() {
+            let mut cur = n;
+            while seen.insert(cur) {
+                let parent = heap.dominator(cur).flatten();
+                kids.entry(parent).or_default().push(cur);
+                match parent {
+                    Some(p) => cur = p,
+                    None => break,
+                }
+            }
+        }
+        for list in kids.values_mut() {
+            list.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+        }
+        let mut rows = Vec::new();
+        let mut stack: Vec<(Node, usize)> =
+            kids.get(&None).map(|l| l.iter().rev().map(|&n| (n, 0)).collect()).unwrap_or_default();
+        while let Some((n, depth)) = stack.pop() {
+            rows.push(DomRow { node: n, depth });
+            if let Some(l) = kids.get(&Some(n)) {
+                stack.extend(l.iter().rev().map(|&k| (k, depth + 1)));
+            }
+        }
+        self.dom.filtered = Some(rows);
+    }
 }
+
+/// How many matching objects the dominator tree's filter shows (with their ancestors).
+pub const FILTER_MATCHES: usize = 500;

@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseEve
 use super::export::{Rows, Shown};
 use super::keymap::{action_for, Action};
 use super::line_edit::{Edit, LineEdit};
-use super::model::{App, Kids, LeaksState, Load, Loaded, Progress, SortKey};
+use super::model::{App, Kids, LeaksState, Load, Loaded, Progress, Prompt, SortKey};
 use super::monitor::{MonitorState, Request, Target};
 use super::msg::{Effect, Msg};
 use super::screen::Screen;
@@ -213,17 +213,8 @@ impl App {
                 return Vec::new();
             }
         }
-        if self.screen == Screen::Classes && self.classes.editing {
-            match self.classes.filter.key(key) {
-                Some(Edit::Changed) => self.rebuild_class_rows(),
-                Some(Edit::Submit) => self.classes.editing = false,
-                Some(Edit::Cancel) => {
-                    self.classes.editing = false;
-                    self.classes.filter.clear();
-                    self.rebuild_class_rows();
-                }
-                None => {}
-            }
+        if self.prompt.is_some() {
+            self.prompt_key(key);
             return Vec::new();
         }
         if self.help {
@@ -245,10 +236,10 @@ impl App {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = true,
-            Action::Goto(s) => self.screen = s,
-            Action::NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()],
+            Action::Goto(s) => self.goto(s),
+            Action::NextScreen => self.goto(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()]),
             Action::PrevScreen => {
-                self.screen = Screen::ALL[(self.screen.index() + Screen::ALL.len() - 1) % Screen::ALL.len()]
+                self.goto(Screen::ALL[(self.screen.index() + Screen::ALL.len() - 1) % Screen::ALL.len()])
             }
             Action::Up => self.step(-1),
             Action::Down => self.step(1),
@@ -258,7 +249,15 @@ impl App {
             Action::Bottom => self.step(isize::MAX / 2),
             Action::Open => self.open(),
             Action::Back => self.back(),
-            Action::Filter => self.classes.editing = true,
+            Action::Filter => match self.filter_mut() {
+                Some(_) => self.prompt = Some(Prompt::Filter),
+                None => self.status = Some("nothing to filter on this screen".into()),
+            },
+            Action::GoTo => {
+                if self.loaded().is_some() {
+                    self.prompt = Some(Prompt::Goto(LineEdit::new(), None));
+                }
+            }
             Action::Sort => {
                 self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());
                 self.rebuild_class_rows();

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::ui::model::App;
+use crate::ui::model::{App, Prompt};
 use crate::ui::screen::Screen;
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -43,13 +43,22 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 if let Some(s) = app.classes.sort {
                     left.push_str(&format!(" · sort: {}", s.label()));
                 }
-                if app.classes.editing || !app.classes.filter.is_empty() {
-                    left.push_str(&format!(" · filter: {}", app.classes.filter.shown(app.classes.editing)));
-                }
             }
         }
         Screen::Inspector => left.push_str(&format!(" · history {}", app.inspector.history.len())),
         _ => {}
+    }
+    // The filter of the list on screen, with the caret while it is typed.
+    let typing = app.prompt == Some(Prompt::Filter);
+    if let Some(f) = app.filter_text().filter(|f| typing || !f.is_empty()) {
+        left.push_str(&format!(" · filter: {}", f.shown(typing)));
+    }
+    // The go-to prompt takes the whole line: what is typed and its completion must show.
+    if let Some(Prompt::Goto(line, candidate)) = &app.prompt {
+        left = format!(" go to (an id, or a class): {}", line.shown(true));
+        if let Some(c) = candidate.as_ref().filter(|c| c.as_str() != line.as_str()) {
+            left.push_str(&format!(" → {c} (Tab)"));
+        }
     }
     if let Some(s) = &app.status {
         left.push_str(&format!(" · {s}"));

@@ -13,15 +13,22 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let heap = &l.heap;
     let height = area.height.saturating_sub(1) as usize;
     let cur = app.dom.cursor;
-    let rows = app.dom_rows(cur.offset + height);
+    let rows = app.dom_rows(cur.offset + height + 1);
     let total = heap.dominators.reachable_bytes.max(1);
     let width = area.width as usize;
     let header =
         Row::new([format!("{:>10}", "retained"), format!("{:>6}", "share"), "object".into()]).style(app.theme.header);
+    let filtered = app.dom.filtered.is_some();
     let body = rows.iter().enumerate().skip(cur.offset).map(|(i, r)| {
         let retained = heap.dominators.retained(r.node);
         let has_children = !heap.dominators.children(Some(r.node)).is_empty();
-        let marker = match (has_children, app.dom.expanded.contains(&Some(r.node))) {
+        // Filtered, a node shows open when the rows under it are its (matching) descendants.
+        let open = if filtered {
+            rows.get(i + 1).is_some_and(|next| next.depth > r.depth)
+        } else {
+            app.dom.expanded.contains(&Some(r.node))
+        };
+        let marker = match (has_children, open) {
             (false, _) => "  ",
             (true, true) => "▾ ",
             (true, false) => "▸ ",

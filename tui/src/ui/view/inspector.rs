@@ -10,6 +10,7 @@ use ratatui::Frame;
 
 use super::common::{line, selected_style, span};
 use crate::ui::model::App;
+use crate::ui::nav::Section;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(l) = app.loaded() else { return };
@@ -66,54 +67,43 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.push(line(text, style));
         link += 1;
     };
-    lines.push(Line::styled("Fields", t.header));
-    if idx.heap_graph.is_some() {
-        // Short enough for 80 columns; `inspect` and the warnings name the few values kept.
-        lines.push(line(
-            "  values not recorded (a heap graph keeps references and a few runtime values)",
-            t.leaking_unknown,
-        ));
-    }
-    for f in idx.fields(n) {
-        let st = if f.is_static { "static " } else { "" };
-        let target = f.value.as_object().and_then(|id| idx.node(id));
-        let text = match target {
-            Some(tn) => {
-                let extra = idx
-                    .string_value(tn)
-                    .map(|s| format!(" {:?}", s.chars().take(40).collect::<String>()))
-                    .unwrap_or_default();
-                format!("  {st}{} {} → {}{extra}", f.ty.java_name(), f.name, heap.display_class(tn))
-            }
-            None => format!("  {st}{} {} = {}", f.ty.java_name(), f.name, f.value),
+    // The sections' headers, each before its first row (Fields and the path even when empty).
+    let rows = app.inspector_rows();
+    let header = |lines: &mut Vec<Line<'_>>, s: Section| {
+        let text = match s {
+            Section::Fields => "Fields".to_string(),
+            Section::Elements(len) => format!("Elements ({len})"),
+            Section::Referrers(count) => format!("Referrers ({count})"),
+            Section::Path => "Path from a GC root".to_string(),
         };
-        if target.is_some() {
-            link_line(&mut lines, text);
-        } else {
-            lines.push(line(text, t.text));
+        lines.push(Line::styled(text, t.header));
+        if s == Section::Fields && idx.heap_graph.is_some() {
+            // Short enough for 80 columns; `inspect` and the warnings name the few values kept.
+            lines.push(line(
+                "  values not recorded (a heap graph keeps references and a few runtime values)",
+                t.leaking_unknown,
+            ));
         }
-    }
-    if idx.class(n).kind == heap::index::classes::ClassKind::ObjectArray {
-        if let Some(values) = idx.array_values(n) {
-            lines.push(Line::styled(format!("Elements ({})", values.len()), t.header));
-            for (i, v) in values.iter().take(1000).enumerate() {
-                if let Some(tn) = v.as_object().and_then(|id| idx.node(id)) {
-                    link_line(&mut lines, format!("  [{i}] → {}", heap.display_class(tn)));
-                }
+    };
+    // Each section under its header, in order; Fields, Referrers and the path have theirs even
+    // when the filter leaves them empty, Elements only for an object array.
+    let elements = rows.iter().find_map(|r| match r.section {
+        Section::Elements(len) => Some(len),
+        _ => None,
+    });
+    let mut sections = vec![Section::Fields];
+    sections.extend(elements.map(Section::Elements));
+    sections.extend([Section::Referrers(heap.referrers(n).len()), Section::Path]);
+    for s in sections {
+        header(&mut lines, s);
+        for r in rows.iter().filter(|r| std::mem::discriminant(&r.section) == std::mem::discriminant(&s)) {
+            let text = format!("  {}", r.text);
+            if r.link.is_some() {
+                link_line(&mut lines, text);
+            } else {
+                lines.push(line(text, t.text));
             }
         }
-    }
-    let referrers = heap.referrers(n);
-    lines.push(Line::styled(format!("Referrers ({})", referrers.len()), t.header));
-    for (r, weak) in referrers.iter().take(200) {
-        let w = if *weak { " (weak)" } else { "" };
-        link_line(&mut lines, format!("  ← {} {}{w}", heap.display_class(*r), hex(idx.id(*r))));
-    }
-    let path = heap.paths().path(idx, n);
-    lines.push(Line::styled("Path from a GC root", t.header));
-    for s in path {
-        let r = s.reference.unwrap_or_else(|| "(root)".into());
-        link_line(&mut lines, format!("  {r:<20} {}", heap.display_class(s.node)));
     }
     let height = area.height as usize;
     let scroll = selected_line.saturating_sub(height.saturating_sub(2));

@@ -53,21 +53,23 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ])
         .style(t.header);
         let width = (area.width as usize).saturating_sub(36).max(10);
-        let rows = l.leaks.iter().enumerate().skip(app.leaks.cursor.offset).take(height).map(|(i, k)| {
-            let kind = format!("{:?}", k.kind).to_lowercase();
-            row([
-                kind,
-                format!("{:>10}", human_bytes(k.retained_bytes)),
-                format!("{:>5}", k.instances.len()),
-                format!("{} — {}", shorten(&k.class, width / 2), k.reason),
-            ])
-            .style(selected_style(app, i == app.leaks.cursor.selected))
-        });
+        let shown = app.leak_rows();
+        let rows =
+            shown.iter().map(|&i| &l.leaks[i]).enumerate().skip(app.leaks.cursor.offset).take(height).map(|(i, k)| {
+                let kind = format!("{:?}", k.kind).to_lowercase();
+                row([
+                    kind,
+                    format!("{:>10}", human_bytes(k.retained_bytes)),
+                    format!("{:>5}", k.instances.len()),
+                    format!("{} — {}", shorten(&k.class, width / 2), k.reason),
+                ])
+                .style(selected_style(app, i == app.leaks.cursor.selected))
+            });
         let widths = [Constraint::Length(11), Constraint::Length(11), Constraint::Length(6), Constraint::Min(10)];
         frame.render_widget(Table::new(rows, widths).header(header), area);
         return;
     };
-    let Some(leak) = l.leaks.get(app.leaks.cursor.selected) else { return };
+    let Some(leak) = app.selected_leak() else { return };
     let mut lines: Vec<Line<'_>> = vec![line(format!("{} ({})", leak.reason, leak.rule), t.header)];
     if let Some(lib) = leak.library {
         lines.push(Line::styled(format!("library leak: {} {} — {}", lib.pattern(), lib.bug, lib.description), t.dim));
