@@ -250,3 +250,38 @@ fn a_heap_graph_says_what_it_lacks_on_screen() {
     assert!(page.contains("values not recorded"), "{page}");
     insta::assert_snapshot!("graph_inspector_160x48", page);
 }
+
+/// The Overview's rows open what they name: a suspect its trace on Leaks, a large object the
+/// Inspector; `Esc` comes back. Its largest objects are the roots of the dominator tree (MAT's
+/// "biggest objects"): a chain of objects each dominating the next is one row, its head.
+#[test]
+fn overview_rows_open_and_the_largest_are_dominator_roots() {
+    let mut app = app_for(&fixture(DIALER));
+    let l = app.loaded().unwrap();
+    let heap = l.heap.clone();
+    assert!(l.top_retained.len() > 10);
+    for &n in &l.top_retained {
+        assert_eq!(heap.dominator(n), Some(None), "{} is under another object", heap.display_class(n));
+    }
+    // Larger first, and the largest is the largest root (perflib: Resources' class, 252,742 B).
+    let sizes: Vec<u64> = l.top_retained.iter().map(|&n| heap.dominators.retained(n)).collect();
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]));
+    let first_object = l.top_retained[0];
+    let suspects = l.leaks.len().min(5);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!((app.screen, app.leaks.trace.is_some()), (Screen::Leaks, true));
+    let trace = render(&mut app, 100, 30);
+    assert!(trace.contains("Leaking: YES"), "{trace}");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Overview);
+    for _ in 0..suspects {
+        key(&mut app, KeyCode::Down);
+    }
+    let page = render(&mut app, 100, 30);
+    insta::assert_snapshot!("dialer_overview_object_selected_100x30", page);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Inspector);
+    assert_eq!(app.inspector.history.last(), Some(&first_object));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!((app.screen, app.overview.selected), (Screen::Overview, suspects));
+}

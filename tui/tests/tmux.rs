@@ -300,6 +300,37 @@ fn go_to_and_back_across_screens() {
     t.keys(&["q"]);
 }
 
+/// A truncated dump says so where it is seen: in the status line of every screen, in the
+/// warning colour, and on the Overview; a gzip'd dump's Overview gives the dump's size with the
+/// file's beside it.
+#[test]
+fn a_truncated_dump_shows_its_warning_on_every_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(fixture("android/adt-tools-base__dialer.android-hprof")).unwrap();
+    let cut = dir.path().join("cut.hprof");
+    std::fs::write(&cut, &bytes[..bytes.len() * 3 / 5]).unwrap();
+    let t = Tmux::start("truncated", &[cut.to_str().unwrap()], 120, 30);
+    let s = t.wait_for("Leak suspects (");
+    assert!(s.contains("⚠ the dump is truncated"), "{s}");
+    for screen in ["2", "3", "4", "5"] {
+        t.keys(&[screen]);
+        std::thread::sleep(Duration::from_millis(100));
+        let s = t.screen();
+        let status = s.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
+        assert!(status.contains("⚠") && status.contains("truncated"), "screen {screen}: {status}");
+    }
+    t.keys(&["q"]);
+
+    let gz = dir.path().join("dialer.hprof.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, &bytes).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let t = Tmux::start("gz", &[gz.to_str().unwrap()], 120, 30);
+    let s = t.wait_for("Leak suspects (1)");
+    assert!(s.contains("3.5 MiB (") && s.contains(" on disk)"), "{s}");
+    t.keys(&["q"]);
+}
+
 #[test]
 fn quit_while_loading_and_errors_as_a_screen() {
     // A file that is not a dump: a readable error screen, not a panic; q quits.

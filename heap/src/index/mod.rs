@@ -325,11 +325,15 @@ impl Index {
             crate::perfetto::Recorded::names()
         ));
         if graph.truncated {
-            index
-                .warnings
-                .push("the heap graph is incomplete (packets were lost; Perfetto's buffer was too small)".to_string());
+            index.warnings.push(format!("{GRAPH_INCOMPLETE} (packets were lost; Perfetto's buffer was too small)"));
         }
         Ok(index)
+    }
+
+    /// Whether the dump was cut short (or the heap graph lost packets): what was read is
+    /// indexed, and findings may be missing.
+    pub fn is_partial(&self) -> bool {
+        self.warnings.iter().any(|w| w.starts_with(TRUNCATED) || w.starts_with(GRAPH_INCOMPLETE))
     }
 
     /// What a person must be told beside an object's fields when the dump does not record their
@@ -519,9 +523,14 @@ impl Index {
     }
 }
 
+/// How the warning for a dump cut short begins ([`Index::is_partial`] looks for it).
+const TRUNCATED: &str = "the dump is truncated";
+/// How the warning for a heap graph with packets missing begins.
+const GRAPH_INCOMPLETE: &str = "the heap graph is incomplete";
+
 /// The warning for a dump cut short at `e`.
 fn truncated(e: &Error) -> String {
-    format!("the dump is truncated: {e}; objects up to there are indexed")
+    format!("{TRUNCATED}: {e}; objects up to there are indexed")
 }
 
 /// The first pass: the top-level records in file order, then the heap dump bodies of the dump

@@ -29,6 +29,8 @@ pub struct Loaded {
     /// Figures the overview shows, computed once (each is a pass over every object).
     pub summary: heap::report::Summary,
     pub heap_totals: Vec<(String, u64, u64)>,
+    /// The biggest roots of the dominator tree, largest first (MAT's "biggest objects"): a chain
+    /// of objects each dominating the next is one entry, its head, not one per link.
     pub top_retained: Vec<Node>,
     /// Children of the dominator tree's widest nodes, sorted ahead of time by [`Loaded::warm`].
     pub presorted: Arc<std::sync::Mutex<HashMap<Node, Vec<Node>>>>,
@@ -39,7 +41,8 @@ impl Loaded {
     pub fn new(heap: Arc<Heap>, leaks: Vec<Leak>, path: String, file_bytes: u64) -> Loaded {
         let summary = heap.summary();
         let heap_totals = heap.heap_totals();
-        let top_retained = heap.top_retained(200);
+        let mut top_retained = heap.dominated(None);
+        top_retained.truncate(200);
         Loaded {
             heap,
             leaks,
@@ -222,6 +225,7 @@ pub enum Prompt {
 #[derive(Clone)]
 pub struct Place {
     pub screen: Screen,
+    pub overview: Cursor,
     pub classes_cursor: Cursor,
     pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
     pub leaks_cursor: Cursor,
@@ -241,6 +245,8 @@ pub struct App {
     pub status: Option<String>,
     /// Rows available to lists (the terminal height minus chrome).
     pub page: usize,
+    /// The Overview's rows: its suspects, then its largest objects.
+    pub overview: Cursor,
     pub classes: ClassesState,
     pub leaks: LeaksState,
     pub dom: DomState,
@@ -269,6 +275,7 @@ impl App {
             quit: false,
             status: None,
             page: 20,
+            overview: Cursor::default(),
             classes: ClassesState { sort: Some(SortKey::Retained), ..Default::default() },
             leaks: LeaksState::default(),
             dom: DomState::default(),

@@ -11,6 +11,14 @@ use super::screen::Screen;
 /// How many places `Back` can return through.
 const PLACES: usize = 200;
 
+/// How many suspects the Overview lists (before its largest objects).
+pub const OVERVIEW_SUSPECTS: usize = 5;
+
+/// The suspects the Overview lists for `l`.
+pub fn overview_suspects(l: &super::model::Loaded) -> usize {
+    l.leaks.len().min(OVERVIEW_SUSPECTS)
+}
+
 impl App {
     /// Rows of the current list on the current screen.
     fn list_len(&self) -> usize {
@@ -25,7 +33,8 @@ impl App {
             },
             Screen::Dominators => self.dom.filtered.as_ref().map_or(self.dom.visible, Vec::len),
             Screen::Inspector => self.inspector_links().len(),
-            Screen::Overview | Screen::Monitor => 0,
+            Screen::Overview => self.loaded().map_or(0, |l| overview_suspects(l) + l.top_retained.len()),
+            Screen::Monitor => 0,
         }
     }
 
@@ -46,7 +55,8 @@ impl App {
                 self.sort_visible();
             }
             Screen::Inspector => self.inspector.cursor.step(delta, len, page),
-            Screen::Overview | Screen::Monitor => {}
+            Screen::Overview => self.overview.step(delta, len, page),
+            Screen::Monitor => {}
         }
     }
 
@@ -99,7 +109,14 @@ impl App {
                 self.dom_rows(self.dom.cursor.selected + 1).get(self.dom.cursor.selected).map(|r| r.node)
             }
             Screen::Inspector => self.inspector.history.last().copied(),
-            _ => None,
+            Screen::Overview => {
+                let i = self.overview.selected;
+                match i.checked_sub(overview_suspects(loaded)) {
+                    None => loaded.leaks.get(i).and_then(|k| k.instances.first().copied()),
+                    Some(j) => loaded.top_retained.get(j).copied(),
+                }
+            }
+            Screen::Monitor => None,
         }
     }
 
@@ -139,6 +156,21 @@ impl App {
                     self.inspect(n);
                 }
             }
+            // A suspect opens its trace on Leaks; an object opens in the Inspector.
+            Screen::Overview => {
+                let i = self.overview.selected;
+                let suspects = self.loaded().map_or(0, overview_suspects);
+                if i < suspects {
+                    self.remember();
+                    self.screen = Screen::Leaks;
+                    self.leaks.filter.clear();
+                    self.leaks.cursor = Cursor { selected: i, offset: 0 };
+                    self.leaks.cursor.fit(self.page);
+                    self.leaks.trace = Some(Cursor::default());
+                } else if let Some(n) = self.selected_node() {
+                    self.inspect(n);
+                }
+            }
             _ => {
                 if let Some(n) = self.selected_node() {
                     self.inspect(n);
@@ -170,6 +202,7 @@ impl App {
     pub(super) fn remember(&mut self) {
         let place = Place {
             screen: self.screen,
+            overview: self.overview,
             classes_cursor: self.classes.cursor,
             instances: self.classes.instances.clone(),
             leaks_cursor: self.leaks.cursor,
@@ -196,6 +229,7 @@ impl App {
             return;
         };
         self.screen = p.screen;
+        self.overview = p.overview;
         self.classes.cursor = p.classes_cursor;
         self.classes.instances = p.instances;
         self.leaks.cursor = p.leaks_cursor;

@@ -30,6 +30,10 @@ struct ThemeFile {
     status_fg: String,
     status_bg: String,
     error: String,
+    /// Warnings (a partial dump, dangling references): themes written before it had one take
+    /// the error colour.
+    #[serde(default)]
+    warning: Option<String>,
 }
 
 /// Resolved styles.
@@ -47,6 +51,8 @@ pub struct Theme {
     pub suspect: Style,
     pub status: Style,
     pub error: Style,
+    /// The status line's warnings (on the status line's background).
+    pub warning: Style,
 }
 
 fn color(s: &str) -> anyhow::Result<Color> {
@@ -70,6 +76,10 @@ impl Theme {
             suspect: fg(&f.suspect)?.add_modifier(Modifier::UNDERLINED),
             status: Style::default().fg(color(&f.status_fg)?).bg(color(&f.status_bg)?),
             error: fg(&f.error)?.add_modifier(Modifier::BOLD),
+            warning: Style::default()
+                .fg(color(f.warning.as_deref().unwrap_or(&f.error))?)
+                .bg(color(&f.status_bg)?)
+                .add_modifier(Modifier::BOLD),
         })
     }
 
@@ -117,6 +127,7 @@ impl Theme {
             suspect: s,
             status: s.add_modifier(Modifier::REVERSED),
             error: s,
+            warning: s.add_modifier(Modifier::REVERSED),
         }
     }
 }

@@ -20,8 +20,9 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
 
 pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut left = format!(" {}", app.screen.title());
-    if let Some(l) = app.loaded() {
-        left.push_str(&format!(" · {}", shorten(&l.path, (area.width as usize / 4).clamp(12, 40))));
+    // The file's name when there is room for it (the Overview always names it).
+    if let Some(l) = app.loaded().filter(|_| area.width >= 100) {
+        left.push_str(&format!(" · {}", shorten(&l.path, (area.width as usize / 6).clamp(10, 40))));
     }
     match app.screen {
         Screen::Classes => {
@@ -65,13 +66,39 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     // The dump's class name, the filter typed, an error: escaped before it is measured.
     let mut left = super::common::safe(left).into_owned();
-    let right = "? help  q quit ";
+    // What every screen must say of the dump: its warnings (in the warning colour, the first
+    // shortened, with how many more), and the size model in force.
+    let (warning, model) = match app.loaded() {
+        Some(l) => (warning_text(&l.heap.index.warnings), format!("model {} · ", l.heap.index.sizer.model.name())),
+        None => (None, String::new()),
+    };
+    let right = format!("{model}? help  q quit ");
     let width = area.width as usize;
-    let room = width.saturating_sub(right.chars().count());
+    let mut room = width.saturating_sub(right.chars().count());
+    let warning = warning.map(|w| {
+        let w = super::common::safe(w).into_owned();
+        let most = (room * 3 / 5).max(12);
+        let w = if w.chars().count() > most { w.chars().take(most - 1).collect::<String>() + "…" } else { w };
+        room = room.saturating_sub(w.chars().count() + 1);
+        format!("{w} ")
+    });
     if left.chars().count() > room {
         left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
     }
     let pad = room.saturating_sub(left.chars().count());
-    let text = format!("{left}{}{right}", " ".repeat(pad));
-    frame.render_widget(Paragraph::new(text).style(app.theme.status), area);
+    let mut spans = vec![Span::styled(format!("{left}{}", " ".repeat(pad)), app.theme.status)];
+    if let Some(w) = warning {
+        spans.push(Span::styled(w, app.theme.warning));
+    }
+    spans.push(Span::styled(right, app.theme.status));
+    frame.render_widget(Paragraph::new(Line::from(spans)).style(app.theme.status), area);
+}
+
+/// The status line's warning: the dump's first warning, and how many more there are.
+fn warning_text(warnings: &[String]) -> Option<String> {
+    let first = warnings.first()?;
+    Some(match warnings.len() {
+        1 => format!("⚠ {first}"),
+        n => format!("⚠ {n} warnings: {first}"),
+    })
 }

@@ -28,7 +28,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         })
         .collect();
     if l.leaks.is_empty() {
-        let mut lines = vec![line("No leak suspects: no rule flagged anything in this dump.".to_string(), t.dim)];
+        let mut lines = vec![if heap.index.is_partial() {
+            line("No leak suspects in what could be read: the dump is partial (its warning is below).", t.error)
+        } else {
+            line("No leak suspects: no rule flagged anything in this dump.", t.dim)
+        }];
         lines.extend(undecided);
         frame.render_widget(Paragraph::new(lines), area);
         return;
