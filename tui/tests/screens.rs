@@ -285,3 +285,39 @@ fn overview_rows_open_and_the_largest_are_dominator_roots() {
     key(&mut app, KeyCode::Esc);
     assert_eq!((app.screen, app.overview.selected), (Screen::Overview, suspects));
 }
+
+/// `s` sorts the list in front of you: an instance list (retained, shallow, id), a filtered class
+/// list (the filter keeps the order chosen), the suspects; `i` on a class row opens the class
+/// object.
+#[test]
+fn s_sorts_the_list_in_front_of_you() {
+    let mut app = app_for(&fixture(DIALER));
+    let heap = app.loaded().unwrap().heap.clone();
+    keys(&mut app, "2/String");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "ss");
+    assert!(render(&mut app, 100, 30).contains("sort: instances"));
+    let counts: Vec<u64> = app.classes.rows.iter().map(|r| r.instances).collect();
+    assert!(counts.len() > 3 && counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    // `i` on the top row: its class object.
+    keys(&mut app, "i");
+    let top = app.classes.rows[0].class.unwrap();
+    assert_eq!(app.inspector.history.last().copied(), heap.index.classes[top.index()].node);
+    key(&mut app, KeyCode::Esc);
+    // java.lang.String's instances: retained, then shallow, then id order.
+    key(&mut app, KeyCode::Enter);
+    let nodes = |app: &App| app.classes.instances.as_ref().unwrap().1.to_vec();
+    let retained: Vec<u64> = nodes(&app).iter().map(|&n| heap.dominators.retained(n)).collect();
+    assert!(retained.windows(2).all(|w| w[0] >= w[1]));
+    keys(&mut app, "s");
+    let page = render(&mut app, 100, 30);
+    assert!(page.contains("sort: shallow"), "{page}");
+    let shallow: Vec<u64> = nodes(&app).iter().map(|&n| heap.index.shallow_size(n)).collect();
+    assert!(shallow.windows(2).all(|w| w[0] >= w[1]));
+    keys(&mut app, "s");
+    let ids: Vec<u64> = nodes(&app).iter().map(|&n| heap.index.id(n)).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    // The suspects.
+    keys(&mut app, "3s");
+    assert!(render(&mut app, 100, 30).contains("sort: retained"));
+}

@@ -411,7 +411,7 @@ fn the_picker_watches_a_local_jvm_and_d_dumps_it() {
     t.wait_for("dumped to");
     t.wait_for("class — reason");
     t.keys(&["1"]);
-    let s = t.wait_for("byte[]");
+    let s = t.wait_for("Largest retained objects");
     assert!(s.contains("heaptui/dumps/local/HeapGrowth") || s.contains("HeapGrowth"), "{s}");
     t.keys(&["q"]);
     drop(jvm);

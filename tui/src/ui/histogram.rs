@@ -34,10 +34,10 @@ impl App {
             self.classes.matched = Some((filter.to_string(), m.clone()));
             m
         };
-        let by_score = !filter.is_empty() && !self.classes.grouped;
+        // The chosen order holds through the filter (fuzzy scores only pick the rows).
         let key = |i: &u32| &base[*i as usize];
         match self.classes.sort {
-            Some(SortKey::Retained) if !by_score => {
+            Some(SortKey::Retained) => {
                 picked.sort_by(|a, b| key(b).retained.cmp(&key(a).retained).then(key(a).name.cmp(&key(b).name)))
             }
             Some(SortKey::Shallow) => {

@@ -93,7 +93,7 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('q')], "q", A::Quit, "quit"),
     b(G, &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
     b(G, &[K::Char(':')], ":", A::GoTo, "go to an id or a class"),
-    b(On(Screen::Classes), &[K::Char('s')], "s", A::Sort, "cycle the sort column"),
+    b(G, &[K::Char('s')], "s", A::Sort, "next sort order"),
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
     b(On(Screen::Dominators), &[K::Left, K::Char('h')], "← h", A::Collapse, "collapse"),

@@ -160,6 +160,79 @@ pub struct ClassesState {
     pub matched: Option<(String, Vec<u32>)>,
     /// The instance list of a class, when open (shared with the places that remember it).
     pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
+    /// The order of instance lists.
+    pub instance_sort: InstanceSort,
+}
+
+/// Orders of a class's instance list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InstanceSort {
+    #[default]
+    Retained,
+    Shallow,
+    Id,
+}
+
+impl InstanceSort {
+    pub fn next(self) -> InstanceSort {
+        match self {
+            InstanceSort::Retained => InstanceSort::Shallow,
+            InstanceSort::Shallow => InstanceSort::Id,
+            InstanceSort::Id => InstanceSort::Retained,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            InstanceSort::Retained => "retained",
+            InstanceSort::Shallow => "shallow",
+            InstanceSort::Id => "id",
+        }
+    }
+
+    /// Sorts `nodes` this way (largest first; ids ascending), ties by id.
+    pub fn sort(self, heap: &Heap, nodes: &mut [Node]) {
+        let d = &heap.dominators;
+        let idx = &heap.index;
+        match self {
+            InstanceSort::Retained => nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b))),
+            InstanceSort::Shallow => {
+                nodes.sort_by(|a, b| idx.shallow_size(*b).cmp(&idx.shallow_size(*a)).then(a.cmp(b)))
+            }
+            InstanceSort::Id => nodes.sort_by_key(|&n| idx.id(n)),
+        }
+    }
+}
+
+/// Orders of the leak suspects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LeakSort {
+    /// As the engine ranks them: the app's first, then by retained size.
+    #[default]
+    Rank,
+    Retained,
+    Count,
+    Class,
+}
+
+impl LeakSort {
+    pub fn next(self) -> LeakSort {
+        match self {
+            LeakSort::Rank => LeakSort::Retained,
+            LeakSort::Retained => LeakSort::Count,
+            LeakSort::Count => LeakSort::Class,
+            LeakSort::Class => LeakSort::Rank,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LeakSort::Rank => "kind, retained",
+            LeakSort::Retained => "retained",
+            LeakSort::Count => "count",
+            LeakSort::Class => "class",
+        }
+    }
 }
 
 #[derive(Default)]
@@ -169,6 +242,8 @@ pub struct LeaksState {
     pub trace: Option<Cursor>,
     /// Narrows the suspects (fuzzy, on class, rule and reason).
     pub filter: LineEdit,
+    /// Their order.
+    pub sort: LeakSort,
 }
 
 /// The dominator tree: which nodes are expanded, and the cursor over the visible rows.

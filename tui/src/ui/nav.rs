@@ -93,10 +93,14 @@ impl App {
     pub fn selected_node(&self) -> Option<Node> {
         let loaded = self.loaded()?;
         match self.screen {
-            Screen::Classes => {
-                let (_, nodes, c) = self.classes.instances.as_ref()?;
-                nodes.get(c.selected).copied()
-            }
+            Screen::Classes => match self.classes.instances.as_ref() {
+                Some((_, nodes, c)) => nodes.get(c.selected).copied(),
+                // A class row names its class object.
+                None => {
+                    let class = self.classes.rows.get(self.classes.cursor.selected)?.class?;
+                    loaded.heap.index.classes[class.index()].node
+                }
+            },
             Screen::Leaks => {
                 let _ = loaded;
                 let leak = self.selected_leak()?;
@@ -128,8 +132,7 @@ impl App {
                     return;
                 };
                 let mut nodes = heap.instances_of(class);
-                let d = &heap.dominators;
-                nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+                self.classes.instance_sort.sort(&heap, &mut nodes);
                 self.remember();
                 self.classes.instances = Some((class, std::sync::Arc::new(nodes), Cursor::default()));
             }
@@ -245,9 +248,10 @@ impl App {
 
     /// The leak groups the filter leaves, as indexes into the loaded leaks, in order.
     pub fn leak_rows(&self) -> Vec<usize> {
+        use super::model::LeakSort;
         let Some(l) = self.loaded() else { return Vec::new() };
         let filter = self.leaks.filter.as_str();
-        (0..l.leaks.len())
+        let mut rows: Vec<usize> = (0..l.leaks.len())
             .filter(|&i| {
                 let k = &l.leaks[i];
                 filter.is_empty() || {
@@ -256,7 +260,15 @@ impl App {
                     self.matcher.fuzzy_match(&text, filter).is_some()
                 }
             })
-            .collect()
+            .collect();
+        let k = |i: &usize| &l.leaks[*i];
+        match self.leaks.sort {
+            LeakSort::Rank => {}
+            LeakSort::Retained => rows.sort_by(|a, b| k(b).retained_bytes.cmp(&k(a).retained_bytes).then(a.cmp(b))),
+            LeakSort::Count => rows.sort_by(|a, b| k(b).instances.len().cmp(&k(a).instances.len()).then(a.cmp(b))),
+            LeakSort::Class => rows.sort_by(|a, b| k(a).class.cmp(&k(b).class).then(a.cmp(b))),
+        }
+        rows
     }
 
     /// The leak group under the cursor (through the filter).

@@ -258,10 +258,7 @@ impl App {
                     self.prompt = Some(Prompt::Goto(LineEdit::new(), None));
                 }
             }
-            Action::Sort => {
-                self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());
-                self.rebuild_class_rows();
-            }
+            Action::Sort => self.sort(),
             Action::GroupPackages => {
                 self.classes.grouped = !self.classes.grouped;
                 self.classes.instances = None;
@@ -379,5 +376,30 @@ impl App {
             file_bytes: loaded.file_bytes,
             rows,
         })
+    }
+
+    /// `s`: the next order of the list on screen.
+    fn sort(&mut self) {
+        match self.screen {
+            Screen::Classes if self.classes.instances.is_some() => {
+                let Some(heap) = self.heap() else { return };
+                let order = self.classes.instance_sort.next();
+                self.classes.instance_sort = order;
+                if let Some((_, nodes, cursor)) = &mut self.classes.instances {
+                    let nodes: &mut Vec<heap::Node> = Arc::make_mut(nodes);
+                    order.sort(&heap, nodes);
+                    *cursor = super::cursor::Cursor::default();
+                }
+            }
+            Screen::Classes => {
+                self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());
+                self.rebuild_class_rows();
+            }
+            Screen::Leaks if self.leaks.trace.is_none() => {
+                self.leaks.sort = self.leaks.sort.next();
+                self.leaks.cursor = super::cursor::Cursor::default();
+            }
+            _ => self.status = Some("this list has one order (largest retained first)".into()),
+        }
     }
 }

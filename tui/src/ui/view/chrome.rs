@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::ui::model::{App, Prompt};
+use crate::ui::model::{App, LeakSort, Prompt};
 use crate::ui::screen::Screen;
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
@@ -21,20 +21,19 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
 pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut left = format!(" {}", app.screen.title());
     // The file's name when there is room for it (the Overview always names it).
-    if let Some(l) = app.loaded().filter(|_| area.width >= 100) {
+    if let Some(l) = app.loaded().filter(|_| area.width >= 120) {
         left.push_str(&format!(" · {}", shorten(&l.path, (area.width as usize / 6).clamp(10, 40))));
     }
     match app.screen {
         Screen::Classes => {
-            if let Some((c, nodes, cur)) = &app.classes.instances {
-                if let Some(l) = app.loaded() {
-                    left.push_str(&format!(
-                        " · {} · {}/{}",
-                        l.heap.index.classes[c.index()].name,
-                        cur.selected + 1,
-                        nodes.len()
-                    ));
-                }
+            // (An instance list's class is its title.)
+            if let Some((_, nodes, cur)) = &app.classes.instances {
+                left.push_str(&format!(
+                    " · {}/{} · sort: {}",
+                    cur.selected + 1,
+                    nodes.len(),
+                    app.classes.instance_sort.label()
+                ));
             } else {
                 left.push_str(&format!(
                     " · {}/{}",
@@ -47,6 +46,9 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
             }
         }
         Screen::Inspector => left.push_str(&format!(" · history {}", app.inspector.history.len())),
+        Screen::Leaks if app.leaks.trace.is_none() && app.leaks.sort != LeakSort::Rank => {
+            left.push_str(&format!(" · sort: {}", app.leaks.sort.label()))
+        }
         _ => {}
     }
     // The filter of the list on screen, with the caret while it is typed.
