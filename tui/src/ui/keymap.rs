@@ -118,9 +118,40 @@ pub fn help_for(screen: Screen) -> Vec<&'static Binding> {
     own.chain(KEYMAP.iter().filter(|b| b.scope == Scope::Global)).collect()
 }
 
+/// The key table as Markdown, for the README: every binding, where it applies and what it
+/// does, in the order help shows them.
+pub fn markdown() -> String {
+    let mut out = String::from("| key | where | what |\n|---|---|---|\n");
+    for b in KEYMAP {
+        let scope = match b.scope {
+            Scope::Global => "everywhere".to_string(),
+            Scope::On(s) => s.title().to_string(),
+        };
+        out.push_str(&format!("| `{}` | {scope} | {} |\n", b.label, b.description));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The README's key table is [`markdown`]'s: `HEAPTUI_WRITE_README=1 cargo test -p heaptui
+    /// --lib keymap` writes it after a binding changes.
+    #[test]
+    fn the_readme_key_table_is_the_keymap() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let (begin, end) = ("<!-- keys: generated from the keymap -->\n", "<!-- /keys -->");
+        let start = readme.find(begin).expect("the README's key table markers") + begin.len();
+        let stop = start + readme[start..].find(end).expect("the end marker");
+        let table = markdown();
+        if std::env::var_os("HEAPTUI_WRITE_README").is_some() {
+            std::fs::write(&path, format!("{}{table}{}", &readme[..start], &readme[stop..])).unwrap();
+            return;
+        }
+        assert_eq!(&readme[start..stop], table, "run HEAPTUI_WRITE_README=1 cargo test -p heaptui --lib keymap");
+    }
 
     #[test]
     fn help_lines_fit_two_columns_of_an_80_column_terminal() {
