@@ -386,7 +386,7 @@ fn one(path: &Path) -> Result<()> {
     let t_leaks = Instant::now();
     mem("report");
     let report = heap.analyze_json_with_leaks(
-        &heap::report::FileInfo { path: &path.display().to_string(), bytes: 0 },
+        &heap::report::FileInfo { path: &path.display().to_string(), bytes: 0, cut_names: false },
         20,
         &leaks,
     );

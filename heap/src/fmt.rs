@@ -122,9 +122,44 @@ pub(crate) fn wrap(s: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// Shortens `s` from the right: `com.example.Ma…`. Not made safe: its one caller quotes the
-/// result with `{:?}`, which escapes control characters itself.
-pub(crate) fn shorten_end(s: &str, max: usize) -> String {
+/// Shortens a class name in the middle, keeping the package's head and the simple name:
+/// `com.android.dialer.calllog.CallLogNotificationsService` in 40 columns is
+/// `com.…calllog.CallLogNotificationsService`. What is cut is whole package segments, so the
+/// name stays recognisable; a simple name too long for `max` keeps its end, as [`shorten`]
+/// does. Made [`safe`] first.
+pub fn shorten_middle(s: &str, max: usize) -> String {
+    let s = safe(s);
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() <= max {
+        return s.into_owned();
+    }
+    if max < 4 {
+        return shorten(&s, max.max(1));
+    }
+    // Segment starts: after each '.' (a nested class's '$' stays in its segment).
+    let dots: Vec<usize> = chars.iter().enumerate().filter(|(_, c)| **c == '.').map(|(i, _)| i).collect();
+    let Some(&last) = dots.last() else { return shorten(&s, max) };
+    let text = |r: std::ops::Range<usize>| chars[r].iter().collect::<String>();
+    // The head: the first segment and its dot, when it leaves room for the simple name.
+    let head_end = dots[0] + 1;
+    let simple = chars.len() - last;
+    let head = if head_end + 1 + simple <= max { head_end } else { 0 };
+    // The tail: the longest run of whole segments that fits after the head and the ellipsis.
+    let room = max - head - 1;
+    let tail_start =
+        dots.iter().map(|&d| d + 1).find(|&start| start > head && chars.len() - start <= room).unwrap_or(last + 1);
+    if chars.len() - tail_start > room {
+        return shorten(&s, max);
+    }
+    format!("{}…{}", text(0..head), text(tail_start..chars.len()))
+}
+
+/// Shortens `s` from the right: `com.example.Ma…`. Not made safe: callers quote the result with
+/// `{:?}`, which escapes control characters itself.
+pub fn shorten_end(s: &str, max: usize) -> String {
+    if max == 0 {
+        return String::new();
+    }
     if s.chars().count() <= max {
         s.to_string()
     } else {
@@ -136,6 +171,20 @@ pub(crate) fn shorten_end(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn class_names_shorten_in_the_middle() {
+        let name = "com.android.dialer.calllog.CallLogNotificationsService";
+        assert_eq!(shorten_middle(name, 80), name);
+        assert_eq!(shorten_middle(name, 40), "com.…calllog.CallLogNotificationsService");
+        assert_eq!(shorten_middle(name, 33), "com.…CallLogNotificationsService");
+        assert_eq!(shorten_middle(name, 29), "…CallLogNotificationsService");
+        assert_eq!(shorten_middle(name, 20).chars().count(), 20);
+        assert_eq!(shorten_middle("a.b.C", 4).chars().count(), 4);
+        for max in 1..60 {
+            assert!(shorten_middle(name, max).chars().count() <= max.max(1), "{max}");
+        }
+    }
 
     #[test]
     fn human_units_and_shortening() {

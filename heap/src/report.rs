@@ -7,7 +7,7 @@ use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::fmt::{hex, human_bytes, safe, shorten};
+use crate::fmt::{hex, human_bytes, safe, shorten_middle};
 use crate::fmt::{shorten_end, wrap};
 use crate::index::classes::{ClassId, ClassKind};
 use crate::index::Node;
@@ -21,6 +21,9 @@ pub struct FileInfo<'a> {
     pub path: &'a str,
     /// Size of the file on disk.
     pub bytes: u64,
+    /// Whether long class names may be shortened to keep the columns within 100 (for a
+    /// terminal); text piped or written to a file keeps every name whole, for `grep`.
+    pub cut_names: bool,
 }
 
 /// Summary numbers of a dump.
@@ -279,6 +282,7 @@ impl Heap {
     ) -> String {
         let idx = &self.index;
         let s = self.summary();
+        let name = |n: &str, max: usize| if file.cut_names { shorten_middle(n, max) } else { safe(n).into_owned() };
         let mut out = String::new();
         match &idx.heap_graph {
             Some(origin) => {
@@ -345,7 +349,7 @@ impl Heap {
                 h.instances,
                 human_bytes(h.shallow_bytes),
                 human_bytes(h.retained_bytes),
-                shorten(&idx.classes[c.index()].name, 60)
+                name(&idx.classes[c.index()].name, 60)
             );
         }
         let _ = writeln!(out, "\nLeak suspects ({})", leaks.len());
@@ -356,7 +360,7 @@ impl Heap {
                 human_bytes(l.retained_bytes),
                 l.instances.len(),
                 format!("{:?}", l.kind).to_lowercase(),
-                shorten(&l.class, 66)
+                name(&l.class, 66)
             );
             for line in wrap(&safe(&l.reason), 78) {
                 let _ = writeln!(out, "{:>21}{line}", "");
@@ -379,7 +383,7 @@ impl Heap {
                 human_bytes(idx.shallow_size(n)),
                 human_bytes(self.dominators.retained(n)),
                 self.dominators.retained_count(n),
-                shorten(&self.display_class(n), 40)
+                name(&self.display_class(n), 40)
             );
         }
         out
@@ -387,7 +391,10 @@ impl Heap {
 
     /// One `inspect` entry as text; names from the dump made [`safe`], the String's value quoted
     /// with `{:?}` (which escapes control characters).
-    pub fn inspect_text(&self, n: Node) -> String {
+    ///
+    /// `cut_names`: whether long class names may be shortened (a terminal); piped or written to
+    /// a file, every name stays whole.
+    pub fn inspect_text(&self, n: Node, cut_names: bool) -> String {
         let idx = &self.index;
         let d = &self.dominators;
         let mut out = String::new();
@@ -406,7 +413,7 @@ impl Heap {
         }
         let roots = self.root_kinds(n);
         if !roots.is_empty() {
-            let names: Vec<&str> = roots.iter().map(|k| k.name()).collect();
+            let names: Vec<&str> = roots.iter().map(|k| k.label()).collect();
             let _ = writeln!(out, "  GC root: {}", names.join(", "));
         }
         for f in idx.fields(n) {
@@ -426,7 +433,11 @@ impl Heap {
                     "    {:<24} {} {}",
                     safe(&r),
                     hex(idx.id(s.node)),
-                    shorten(&self.display_class(s.node), 60)
+                    if cut_names {
+                        shorten_middle(&self.display_class(s.node), 60)
+                    } else {
+                        safe(&self.display_class(s.node)).into_owned()
+                    }
                 );
             }
         }

@@ -64,7 +64,7 @@ fn assert_same(a: &Heap, b: &Heap) {
     // The whole report, leaks included.
     let report = |h: &Heap| {
         let leaks = heap::leaks::find_leaks(h, &heap::leaks::LeakConfig::default());
-        h.analyze_json_with_leaks(&FileInfo { path: "dump", bytes: 0 }, 50, &leaks)
+        h.analyze_json_with_leaks(&FileInfo { path: "dump", bytes: 0, cut_names: false }, 50, &leaks)
     };
     assert_eq!(report(a), report(b));
 }

@@ -102,14 +102,31 @@ fn inspect_by_id_and_by_class() {
     assert_eq!(path_to_root[0]["reference"], Value::Null);
 }
 
+/// On a terminal `analyze` fits 100 columns, long class names shortened in the middle; piped,
+/// every name is whole (for `grep`), and only a name runs past the columns.
 #[test]
-fn text_output_fits_100_columns() {
+fn text_output_fits_100_columns_on_a_terminal_and_keeps_names_whole_when_piped() {
     let path = fixture(DIALER);
+    let long = "com.android.org.bouncycastle.jce.provider.BouncyCastleProvider";
     let out = heaptui(&["analyze", path.to_str().unwrap()]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("43687 objects"));
-    assert!(text.contains("byte[]"));
+    assert!(text.contains("43687 objects") && text.contains("byte[]"));
+    assert!(text.lines().any(|l| l.ends_with(&format!("  {long}"))), "{text}");
+    // What runs past 100 columns is a whole name in the last column, nothing else.
+    for line in text.lines().skip(1) {
+        let head = line.rsplit_once("  ").map_or(line, |(head, _)| head);
+        assert!(head.chars().count() <= 100, "too wide: {line}");
+    }
+    // On a terminal (util-linux `script` gives the command a pty).
+    let cmd = format!("{} analyze {}", env!("CARGO_BIN_EXE_heaptui"), path.display());
+    let out = std::process::Command::new("script").args(["-qec", &cmd, "/dev/null"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // (The progress line, erased as it goes, comes first.)
+    let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+    let text = text.rsplit("\x1b[K").next().unwrap_or_default().to_string();
+    assert!(text.contains("43687 objects"), "{text}");
+    assert!(text.contains("com.…org.bouncycastle.jce.provider.BouncyCastleProvider"), "{text}");
     for line in text.lines().skip(1) {
         assert!(line.chars().count() <= 100, "too wide: {line}");
     }

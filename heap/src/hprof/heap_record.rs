@@ -50,6 +50,30 @@ impl RootKind {
         })
     }
 
+    /// The name people read, as LeakCanary gives it (`System class`, `Java local variable`...):
+    /// the UI, the export and `--format leakcanary` all use it.
+    pub fn label(self) -> &'static str {
+        match self {
+            RootKind::JniGlobal => "Global variable in native code",
+            RootKind::JniLocal => "Local variable in native code",
+            RootKind::JavaFrame => "Java local variable",
+            RootKind::NativeStack => "Input or output parameters in native code",
+            RootKind::StickyClass => "System class",
+            RootKind::ThreadBlock => "Thread block",
+            RootKind::MonitorUsed => {
+                "Monitor (anything that called the wait() or notify() methods, or that is synchronized.)"
+            }
+            RootKind::ThreadObject => "Thread object",
+            RootKind::JniMonitor => "Root JNI monitor",
+            RootKind::InternedString => "Interned string",
+            RootKind::Finalizing => "Object awaiting finalization",
+            RootKind::Debugger => "Debugger reference",
+            RootKind::ReferenceCleanup => "Reference cleanup",
+            RootKind::VmInternal => "VM internal reference",
+            RootKind::Unknown => "Unknown GC root type",
+        }
+    }
+
     /// The name used in reports (`jni_global`, `thread_object`...).
     pub fn name(self) -> &'static str {
         match self {

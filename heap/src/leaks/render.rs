@@ -63,29 +63,6 @@ pub fn metadata_json(meta: &Metadata) -> Json {
     json!(meta.entries)
 }
 
-/// LeakCanary's names for GC root kinds.
-fn root_label(k: RootKind) -> &'static str {
-    match k {
-        RootKind::JniGlobal => "Global variable in native code",
-        RootKind::JniLocal => "Local variable in native code",
-        RootKind::JavaFrame => "Java local variable",
-        RootKind::NativeStack => "Input or output parameters in native code",
-        RootKind::StickyClass => "System class",
-        RootKind::ThreadBlock => "Thread block",
-        RootKind::MonitorUsed => {
-            "Monitor (anything that called the wait() or notify() methods, or that is synchronized.)"
-        }
-        RootKind::ThreadObject => "Thread object",
-        RootKind::JniMonitor => "Root JNI monitor",
-        RootKind::InternedString => "Interned string",
-        RootKind::Finalizing => "Object awaiting finalization",
-        RootKind::Debugger => "Debugger reference",
-        RootKind::ReferenceCleanup => "Reference cleanup",
-        RootKind::VmInternal => "VM internal reference",
-        RootKind::Unknown => "Unknown GC root type",
-    }
-}
-
 /// Sizes as LeakCanary prints them: base-1000 units, one decimal.
 fn kb(n: u64) -> String {
     const UNITS: [&str; 4] = ["kB", "MB", "GB", "TB"];
@@ -124,7 +101,7 @@ fn owner_simple(heap: &Heap, n: crate::index::Node) -> String {
 pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "┬───");
-    let root = leak.gc_root.map_or("Unknown GC root type", root_label);
+    let root = leak.gc_root.map_or("Unknown GC root type", RootKind::label);
     let _ = writeln!(out, "│ GC Root: {root}");
     let _ = writeln!(out, "│");
     let n = leak.trace.len();
@@ -249,7 +226,7 @@ pub fn koom_json(heap: &Heap, leaks: &[Leak], meta: &Metadata) -> Json {
                 })
                 .collect();
             json!({
-                "gcRoot": l.gc_root.map_or("Unknown GC root type", root_label),
+                "gcRoot": l.gc_root.map_or("Unknown GC root type", RootKind::label),
                 "instanceCount": l.instances.len(),
                 "leakReason": l.reason,
                 "path": path,

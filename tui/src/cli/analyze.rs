@@ -148,7 +148,7 @@ pub fn report(
     let since = baseline.map(|old| {
         (heap::diff::class_deltas(old, heap), heap::diff::growing_collections(old, heap, config.growth_min_bytes))
     });
-    let file = heap::report::FileInfo { path, bytes };
+    let file = heap::report::FileInfo { path, bytes, cut_names: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
     let json = |v: serde_json::Value| -> anyhow::Result<()> {
         let mut s = serde_json::to_string_pretty(&v)?;
         s.push('\n');

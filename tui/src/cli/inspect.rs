@@ -36,9 +36,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             super::print_json(&s)
         }
         Format::Text => {
+            use std::io::IsTerminal;
+            let cut = std::io::stdout().is_terminal();
             let mut s = String::new();
             for n in nodes {
-                s.push_str(&heap.inspect_text(n));
+                s.push_str(&heap.inspect_text(n, cut));
                 s.push('\n');
             }
             super::print(&s)

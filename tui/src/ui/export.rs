@@ -15,6 +15,8 @@ pub struct Shown<'a> {
     pub leaks: &'a [Leak],
     pub path: &'a str,
     pub file_bytes: u64,
+    /// How long the analysis took, from opening the file to the leak suspects (ms).
+    pub analysis_ms: u128,
     pub rows: Rows<'a>,
 }
 
@@ -41,7 +43,7 @@ pub fn text(s: &Shown<'_>) -> String {
     let mut out = String::new();
     match &s.rows {
         Rows::Summary => {
-            let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes };
+            let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes, cut_names: false };
             let undecided = heap::leaks::undecided(heap, &heap::leaks::LeakConfig::default());
             out = heap.analyze_text(&file, 50, s.leaks, &undecided);
         }
@@ -65,7 +67,7 @@ pub fn text(s: &Shown<'_>) -> String {
         }
         Rows::Leaks => {
             let meta = heap::leaks::metadata::extract(heap);
-            out = heap::leaks::render::leakcanary_text(heap, s.leaks, &meta, s.path, 0);
+            out = heap::leaks::render::leakcanary_text(heap, s.leaks, &meta, s.path, s.analysis_ms);
         }
         Rows::Tree(rows) => {
             for r in rows {
@@ -79,7 +81,7 @@ pub fn text(s: &Shown<'_>) -> String {
                 );
             }
         }
-        Rows::Object(n) => out = heap.inspect_text(*n),
+        Rows::Object(n) => out = heap.inspect_text(*n, false),
     }
     out
 }
@@ -88,7 +90,7 @@ pub fn text(s: &Shown<'_>) -> String {
 pub fn json(s: &Shown<'_>) -> serde_json::Value {
     use serde_json::json;
     let heap = s.heap;
-    let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes };
+    let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes, cut_names: false };
     match &s.rows {
         Rows::Summary => heap.analyze_json(&file, 50),
         Rows::Leaks => heap::leaks::render::leaks_json(heap, s.leaks),

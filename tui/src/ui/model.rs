@@ -24,6 +24,10 @@ pub struct Loaded {
     pub leaks_pending: bool,
     /// The rules that could not decide on this dump (it lacks the values they read).
     pub undecided: Vec<heap::leaks::Undecided>,
+    /// When opening the dump began.
+    pub started: Instant,
+    /// How long the analysis took, to the leak suspects (ms), once they are found.
+    pub analysis_ms: Option<u128>,
     pub path: String,
     pub file_bytes: u64,
     /// Figures the overview shows, computed once (each is a pass over every object).
@@ -48,6 +52,8 @@ impl Loaded {
             leaks,
             leaks_pending: false,
             undecided: Vec::new(),
+            started: Instant::now(),
+            analysis_ms: None,
             path,
             file_bytes,
             summary,

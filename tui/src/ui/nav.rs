@@ -301,7 +301,7 @@ impl App {
                 Some(tn) => {
                     let extra = idx
                         .string_value(tn)
-                        .map(|s| format!(" {:?}", s.chars().take(40).collect::<String>()))
+                        .map(|s| format!(" {:?}", heap::fmt::shorten_end(&s, 40)))
                         .unwrap_or_default();
                     format!("{st}{} {} → {}{extra}", f.ty.java_name(), f.name, heap.display_class(tn))
                 }

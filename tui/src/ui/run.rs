@@ -253,6 +253,7 @@ fn load(
     tx: &Sender<Msg>,
 ) -> anyhow::Result<(Loaded, Store)> {
     use crate::session::open;
+    let started = std::time::Instant::now();
     let (heap, path, file_bytes, store) = match source {
         Source::File(p) => {
             let _ = tx.send(Msg::Progress { phase: "cache", done: 0, total: 1 });
@@ -268,6 +269,7 @@ fn load(
     };
     let mut loaded = Loaded::new(Arc::new(heap), Vec::new(), path, file_bytes);
     loaded.leaks_pending = true;
+    loaded.started = started;
     Ok((loaded, store))
 }
 

@@ -63,6 +63,7 @@ impl App {
                     }
                     loaded.leaks = leaks;
                     loaded.undecided = undecided;
+                    loaded.analysis_ms = Some(loaded.started.elapsed().as_millis());
                     loaded.leaks_pending = false;
                 }
                 Vec::new()
@@ -272,6 +273,7 @@ impl App {
                 }
             }
             Action::Copy => return self.copy(),
+            Action::CopyTrace => return self.copy_trace(),
             Action::Export => return self.export(),
             Action::AutoDump => match &mut self.monitor {
                 Some(m) => {
@@ -345,6 +347,17 @@ impl App {
         vec![Effect::Copy(id)]
     }
 
+    /// `Y`: the selected suspect's whole trace as text, as `--format leakcanary` prints it.
+    fn copy_trace(&mut self) -> Vec<Effect> {
+        let (Some(loaded), Some(leak)) = (self.loaded(), self.selected_leak()) else {
+            self.status = Some("no leak trace to copy".into());
+            return Vec::new();
+        };
+        let text = heap::leaks::render::leak_trace_text(&loaded.heap, leak);
+        self.status = Some(format!("copied the trace ({} lines)", text.lines().count()));
+        vec![Effect::Copy(text)]
+    }
+
     fn export(&mut self) -> Vec<Effect> {
         let Some(shown) = self.shown() else { return Vec::new() };
         // Files people `cat`: the text made safe as the headless commands make it, the JSON exact.
@@ -374,6 +387,7 @@ impl App {
             leaks: &loaded.leaks,
             path: &loaded.path,
             file_bytes: loaded.file_bytes,
+            analysis_ms: loaded.analysis_ms.unwrap_or(0),
             rows,
         })
     }

@@ -1,6 +1,6 @@
 //! Screen 2: the class histogram, or one class's instances.
 
-use heap::fmt::{hex, human_bytes, shorten};
+use heap::fmt::{hex, human_bytes, shorten_middle};
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Block, Row, Table};
 use ratatui::Frame;
@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             .style(selected_style(app, i == cur.selected))
         });
         let widths = [Constraint::Length(20), Constraint::Length(11), Constraint::Length(11), Constraint::Min(8)];
-        let title = format!(" {} ", shorten(&heap.index.classes[c.index()].name, area.width as usize - 4));
+        let title = format!(" {} ", shorten_middle(&heap.index.classes[c.index()].name, area.width as usize - 4));
         frame.render_widget(Table::new(rows, widths).header(header).block(Block::default().title(title)), area);
         return;
     }
@@ -44,7 +44,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             format!("{:>10}", r.instances),
             format!("{:>10}", human_bytes(r.shallow)),
             format!("{:>10}", human_bytes(r.retained)),
-            shorten(&r.name, name_width),
+            shorten_middle(&r.name, name_width),
         ])
         .style(selected_style(app, i == app.classes.cursor.selected))
     });

@@ -1,6 +1,6 @@
 //! Screen 4: the dominator tree, only the rows on screen.
 
-use heap::fmt::{hex, human_bytes, shorten};
+use heap::fmt::{hex, human_bytes, shorten_middle};
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Row, Table};
 use ratatui::Frame;
@@ -33,12 +33,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             (true, true) => "▾ ",
             (true, false) => "▸ ",
         };
-        let label =
-            format!("{}{marker}{} {}", "  ".repeat(r.depth), heap.display_class(r.node), hex(heap.index.id(r.node)));
+        // The indentation and the marker always show; the class name gives way, in its middle.
+        let indent = "  ".repeat(r.depth.min(width.saturating_sub(29) / 4));
+        let id = hex(heap.index.id(r.node));
+        let room = width.saturating_sub(29 + indent.len() + 2 + 1 + id.len());
+        let label = format!("{indent}{marker}{} {id}", shorten_middle(&heap.display_class(r.node), room.max(8)));
         row([
             format!("{:>10}", human_bytes(retained)),
             format!("{:>5.1}% {}", retained as f64 * 100.0 / total as f64, bar(retained, total, 8)),
-            shorten(&label, width.saturating_sub(29)),
+            label,
         ])
         .style(selected_style(app, i == cur.selected))
     });

@@ -46,12 +46,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     ];
     let roots = heap.root_kinds(n);
     if !roots.is_empty() {
-        let names: Vec<&str> = roots.iter().map(|k| k.name()).collect();
+        let names: Vec<&str> = roots.iter().map(|k| k.label()).collect();
         lines.push(Line::styled(format!("GC root: {}", names.join(", ")), t.accent));
     }
     if let Some(s) = idx.string_value(n) {
         lines.push(line(
-            format!("value: {:?}", s.chars().take(width.saturating_sub(10)).collect::<String>()),
+            format!("value: {:?}", heap::fmt::shorten_end(&s, width.saturating_sub(10).max(2))),
             Style::default(),
         ));
     }

@@ -1,6 +1,6 @@
 //! Screen 3: the leak suspects, or one suspect's trace from its GC root (as LeakCanary prints it).
 
-use heap::fmt::{hex, human_bytes, shorten};
+use heap::fmt::{hex, human_bytes, shorten_middle};
 use heap::leaks::inspect::Leaking;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                     kind,
                     format!("{:>10}", human_bytes(k.retained_bytes)),
                     format!("{:>5}", k.instances.len()),
-                    format!("{} — {}", shorten(&k.class, width / 2), k.reason),
+                    format!("{} — {}", shorten_middle(&k.class, width / 2), k.reason),
                 ])
                 .style(selected_style(app, i == app.leaks.cursor.selected))
             });
@@ -78,7 +78,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if let Some(lib) = leak.library {
         lines.push(Line::styled(format!("library leak: {} {} — {}", lib.pattern(), lib.bug, lib.description), t.dim));
     }
-    let root = leak.gc_root.map_or("unknown", |k| k.name());
+    let root = leak.gc_root.map_or("Unknown GC root type", |k| k.label());
     lines.push(Line::styled(format!("┬ GC root: {root}"), t.dim));
     let mut selected_line = 0;
     for (i, step) in leak.trace.iter().enumerate() {
@@ -99,6 +99,15 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         ]));
         let pad = if last { "     " } else { "│    " };
         lines.push(Line::from(vec![Span::raw(pad), Span::raw("Leaking: "), span(verdict, style)]));
+        // What each object holds, as LeakCanary gives it for the leaking ones: every node here.
+        lines.push(line(
+            format!(
+                "{pad}Retaining {} in {} objects",
+                human_bytes(heap.dominators.retained(step.node)),
+                heap.dominators.retained_count(step.node)
+            ),
+            t.dim,
+        ));
         for label in &step.labels {
             lines.push(line(format!("{pad}{label}"), t.dim));
         }
@@ -109,10 +118,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     lines.push(Line::styled(
         format!(
-            "Retaining {} in {} objects ({} instances in this group)",
+            "Retaining {} in {} objects ({} {} in this group)",
             human_bytes(leak.retained_bytes),
             leak.retained_objects,
-            leak.instances.len()
+            leak.instances.len(),
+            if leak.instances.len() == 1 { "instance" } else { "instances" }
         ),
         t.dim,
     ));

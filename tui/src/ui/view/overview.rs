@@ -1,6 +1,6 @@
 //! Screen 1: the dump at a glance (heaps, leak suspects, the largest retained objects).
 
-use heap::fmt::{human_bytes, shorten};
+use heap::fmt::{human_bytes, shorten, shorten_middle};
 use heap::leaks::LeakKind;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -78,7 +78,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::raw(format!("  {kind} ")),
             Span::styled(bar(leak.retained_bytes, reach, barw), Style::default().fg(t.bar)),
             Span::raw(format!(" {:>10} {}x ", human_bytes(leak.retained_bytes), leak.instances.len())),
-            Span::styled(shorten(&leak.class, wide.saturating_sub(barw + 28)), selected_style(app, i == selected)),
+            Span::styled(
+                shorten_middle(&leak.class, wide.saturating_sub(barw + 28)),
+                selected_style(app, i == selected),
+            ),
         ]));
     }
     if l.leaks.is_empty() && !l.leaks_pending {
@@ -100,7 +103,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             Span::styled(bar(heap.dominators.retained(n), reach, barw), Style::default().fg(t.bar)),
             Span::raw(format!(" {:>10} ", human_bytes(heap.dominators.retained(n)))),
             Span::styled(
-                shorten(&heap.display_class(n), wide.saturating_sub(barw + 16)),
+                shorten_middle(&heap.display_class(n), wide.saturating_sub(barw + 16)),
                 selected_style(app, suspects + j == selected),
             ),
         ]));
