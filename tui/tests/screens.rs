@@ -369,3 +369,29 @@ fn the_dominator_tree_keeps_its_structure_at_80_columns() {
     assert!(object(rows[4]).starts_with("        "), "depth 4: {}", rows[4]);
     insta::assert_snapshot!("dialer_dominators_open_80x24", page);
 }
+
+/// The picker: `leak` then `Enter` opens `./leak.hprof` (the demo's description does not
+/// match), a dump that fails to open shows its error and `Esc` goes back to the list, and
+/// kernel threads are not offered.
+#[test]
+fn the_picker_opens_what_is_typed_and_returns_from_an_error() {
+    use heaptui::ui::source::Source;
+    let dir = tempfile::tempdir().unwrap();
+    let leak = dir.path().join("leak.hprof");
+    std::fs::write(&leak, b"not a dump").unwrap();
+    let mut app = App::picker(Theme::plain(), heaptui::ui::picker::pick_items(dir.path()));
+    keys(&mut app, "/leak");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    assert_eq!(effects, [heaptui::ui::msg::Effect::Open(Source::File(leak.clone()))]);
+    app.update(Msg::Loaded(Err("not an HPROF file: it starts with \"not a dump\"".into())));
+    let error = render(&mut app, 80, 24);
+    assert!(error.contains("Esc goes back to the list"), "{error}");
+    key(&mut app, KeyCode::Esc);
+    let list = render(&mut app, 80, 24);
+    assert!(list.contains("Open a heap dump") && list.contains("leak.hprof"), "{list}");
+    // A kernel thread (no command line, no resident memory) is not offered; a process is.
+    let thread = agent::proc::ProcessInfo { pid: 2, name: "kthreadd".into(), cmdline: String::new(), rss_kb: 0, jvm: false };
+    assert!(!heaptui::ui::picker::offered(&thread));
+    let init = agent::proc::ProcessInfo { cmdline: "/sbin/init".into(), rss_kb: 9000, ..thread };
+    assert!(heaptui::ui::picker::offered(&init));
+}

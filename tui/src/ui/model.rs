@@ -336,6 +336,8 @@ pub struct App {
     pub prompt: Option<Prompt>,
     /// Where `Back` returns to, the latest last.
     pub places: Vec<Place>,
+    /// The picker a dump was chosen in, while that dump loads (back to it if it fails).
+    pub picker: Option<Picker>,
     /// The process being watched (screen 6).
     pub monitor: Option<MonitorState>,
     /// Thresholds a new watch starts with (the config file's, then `--trigger`'s).
@@ -363,6 +365,7 @@ impl App {
             inspector: InspectorState::default(),
             prompt: None,
             places: Vec::new(),
+            picker: None,
             monitor: None,
             trigger_config: agent::trigger::Config::default(),
             before_dump: None,

@@ -29,6 +29,17 @@ pub struct Picker {
     pub shown: Vec<usize>,
 }
 
+impl PickItem {
+    /// What the filter matches: the label, but for the demo only its name (its description
+    /// would match `leak` ahead of `./leak.hprof`).
+    fn key(&self) -> &str {
+        match self.source {
+            Source::Demo => "bundled demo",
+            _ => &self.label,
+        }
+    }
+}
+
 impl Picker {
     pub(super) fn refilter(&mut self, matcher: &SkimMatcherV2) {
         let filter = self.filter.as_str();
@@ -39,7 +50,7 @@ impl Picker {
                 .items
                 .iter()
                 .enumerate()
-                .filter_map(|(i, it)| matcher.fuzzy_match(&it.label, filter).map(|s| (s, i)))
+                .filter_map(|(i, it)| matcher.fuzzy_match(it.key(), filter).map(|s| (s, i)))
                 .collect();
             scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             scored.into_iter().map(|x| x.1).collect()
@@ -66,6 +77,12 @@ impl Picker {
     pub fn selected(&self) -> Option<&PickItem> {
         self.shown.get(self.cursor.selected).map(|&i| &self.items[i])
     }
+}
+
+/// Whether the picker offers process `p`: not a kernel thread (no command line and no memory of
+/// its own: nothing to watch).
+pub fn offered(p: &agent::proc::ProcessInfo) -> bool {
+    !(p.cmdline.is_empty() && p.rss_kb == 0)
 }
 
 /// The picker's row for process `p` (on phone `serial`, or this machine): its name, pid, RSS

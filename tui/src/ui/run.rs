@@ -164,7 +164,7 @@ fn spawn_picks(tx: Sender<Msg>) {
         let me = std::process::id();
         let local: Vec<PickItem> = agent::proc::list()
             .iter()
-            .filter(|p| p.pid != me)
+            .filter(|p| p.pid != me && super::picker::offered(p))
             .map(|p| if p.jvm { item(p, None, 2, "local JVM") } else { item(p, None, 3, "local") })
             .collect();
         if tx.send(Msg::Picks(local)).is_err() {
@@ -180,6 +180,7 @@ fn spawn_picks(tx: Sender<Msg>) {
             let place = format!("{} {}", d.serial, d.model.as_deref().unwrap_or(""));
             let items = list
                 .iter()
+                .filter(|p| super::picker::offered(p))
                 .map(|p| {
                     // Apps run under their package name (zygote sets argv[0] to it).
                     let app = p.cmdline.contains('.') && !p.cmdline.contains('/') && !p.cmdline.contains(' ');

@@ -218,6 +218,13 @@ impl App {
             self.prompt_key(key);
             return Vec::new();
         }
+        // An error opening a dump chosen in the picker: Esc (or Enter) goes back to the list.
+        if matches!(self.load, Load::Failed(_)) && matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace) {
+            if let Some(p) = self.picker.take() {
+                self.load = Load::Picking(p);
+                return Vec::new();
+            }
+        }
         if self.help {
             if let Some(Action::Quit) = action_for(self.screen, key) {
                 self.quit = true;
@@ -325,7 +332,11 @@ impl App {
                 vec![Effect::Watch(target)]
             }
             source => {
-                self.load = Load::Loading(Progress::new());
+                // The picker is kept: a dump that fails to open goes back to it.
+                let was = std::mem::replace(&mut self.load, Load::Loading(Progress::new()));
+                if let Load::Picking(p) = was {
+                    self.picker = Some(p);
+                }
                 vec![Effect::Open(source)]
             }
         }

@@ -65,7 +65,10 @@ pub fn error(frame: &mut Frame<'_>, area: Rect, app: &App, e: &str) {
         Line::raw(""),
         super::common::line(e, Style::default()),
         Line::raw(""),
-        Line::styled("q quits", app.theme.dim),
+        Line::styled(
+            if app.picker.is_some() { "Esc goes back to the list · q quits" } else { "q quits" },
+            app.theme.dim,
+        ),
     ];
     frame.render_widget(
         Paragraph::new(text).wrap(Wrap { trim: false }).block(Block::default().borders(Borders::ALL)),
