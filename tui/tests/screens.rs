@@ -390,8 +390,59 @@ fn the_picker_opens_what_is_typed_and_returns_from_an_error() {
     let list = render(&mut app, 80, 24);
     assert!(list.contains("Open a heap dump") && list.contains("leak.hprof"), "{list}");
     // A kernel thread (no command line, no resident memory) is not offered; a process is.
-    let thread = agent::proc::ProcessInfo { pid: 2, name: "kthreadd".into(), cmdline: String::new(), rss_kb: 0, jvm: false };
+    let thread =
+        agent::proc::ProcessInfo { pid: 2, name: "kthreadd".into(), cmdline: String::new(), rss_kb: 0, jvm: false };
     assert!(!heaptui::ui::picker::offered(&thread));
     let init = agent::proc::ProcessInfo { cmdline: "/sbin/init".into(), rss_kb: 9000, ..thread };
     assert!(heaptui::ui::picker::offered(&init));
+}
+
+/// Screen 7 on ahat's two test dumps (with its map): ahat's own DiffTest facts, an object added
+/// (`DumpedStuff$AddedObject`, 0 → 1), one removed (`DumpedStuff$RemovedObject`, 1 → 0), and
+/// 10,000 more `DumpedStuff$StackSmasher`s; without a baseline the screen says how to give one.
+#[test]
+fn the_diff_screen_on_ahats_dumps() {
+    let map = heap::proguard::ProguardMap::parse(
+        &std::fs::read_to_string(fixture("android/ahat-art__test-dump.map")).unwrap(),
+    );
+    let open = |name: &str| {
+        let mut index = heap::Index::open(&fixture(name), heap::Options::default()).unwrap();
+        index.deobfuscate(&map);
+        heap::Heap::analyse(index, heap::Options::default())
+    };
+    let (old, new) = (open("android/ahat-art__test-dump-base.hprof"), open("android/ahat-art__test-dump.hprof"));
+    let new = Arc::new(new);
+    let mut app = App::with_loaded(Theme::plain(), Loaded::new(new.clone(), Vec::new(), "ahat".into(), 0));
+    keys(&mut app, "7");
+    let none = render(&mut app, 80, 24);
+    assert!(none.contains("No baseline") && none.contains("--baseline"), "{none}");
+    let baseline = heaptui::ui::model::Baseline {
+        path: "ahat-base".into(),
+        classes: heap::diff::class_deltas(&old, &new),
+        growing: heap::diff::growing_collections(&old, &new, 64 << 10),
+    };
+    app.update(Msg::Baseline(new.clone(), Box::new(baseline)));
+    for (w, h) in [(80, 24), (160, 48)] {
+        keys(&mut app, "g");
+        let page = render(&mut app, w, h);
+        assert!(page.contains("+10000") && page.contains("DumpedStuff$StackSmasher"), "{page}");
+        insta::assert_snapshot!(format!("ahat_diff_{w}x{h}"), page);
+    }
+    // The filter finds the added and the removed objects' classes.
+    keys(&mut app, "/Object");
+    key(&mut app, KeyCode::Enter);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("new DumpedStuff$AddedObject") && page.contains("gone DumpedStuff$RemovedObject"), "{page}");
+    // Enter on a class row selects it on Classes.
+    let row = app.diff_rows().iter().position(|r| {
+        let heaptui::ui::model::DiffRow::Class(c) = *r else { return false };
+        app.loaded().unwrap().baseline.as_ref().unwrap().classes[c].class == "DumpedStuff$AddedObject"
+    });
+    for _ in 0..row.unwrap() {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Classes);
+    let selected = &app.classes.rows[app.classes.cursor.selected];
+    assert_eq!((selected.name.as_str(), selected.instances), ("DumpedStuff$AddedObject", 1));
 }

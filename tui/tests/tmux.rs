@@ -116,6 +116,8 @@ fn walk_every_screen_of_a_fixture() {
     t.keys(&["6"]);
     t.wait_for("Nothing is being watched");
     t.keys(&["Tab"]);
+    t.wait_for("No baseline to compare with");
+    t.keys(&["Tab"]);
     t.wait_for("43687 objects");
     t.keys(&["?"]);
     t.wait_for("Keys: Overview");
@@ -328,6 +330,73 @@ fn a_truncated_dump_shows_its_warning_on_every_screen() {
     let t = Tmux::start("gz", &[gz.to_str().unwrap()], 120, 30);
     let s = t.wait_for("Leak suspects (1)");
     assert!(s.contains("3.5 MiB (") && s.contains(" on disk)"), "{s}");
+    t.keys(&["q"]);
+}
+
+/// Two dumps of `tests/java/LeakyApp.java`, whose static map holds 1000 sessions in the first
+/// and 4000 in the second (known by construction). Built once per test binary.
+fn leaky_app_dumps() -> (PathBuf, PathBuf) {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tmux-leaky-app");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("plugin")).unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java");
+        for (file, out) in [("LeakyApp.java", "app"), ("Plugin.java", "plugin")] {
+            let ok = Command::new("javac").arg("-d").arg(dir.join(out)).arg(src.join(file)).status().unwrap();
+            assert!(ok.success(), "javac {file}");
+        }
+        for (file, sessions) in [("early", "1000"), ("late", "4000")] {
+            let ok = Command::new("java")
+                .arg("-cp")
+                .arg(dir.join("app"))
+                .args(["LeakyApp", "leaky"])
+                .arg(dir.join(format!("{file}.hprof")))
+                .arg(dir.join("plugin"))
+                .arg(sessions)
+                .status()
+                .unwrap();
+            assert!(ok.success(), "LeakyApp {file}");
+        }
+        dir
+    });
+    (dir.join("early.hprof"), dir.join("late.hprof"))
+}
+
+/// Screen 7 on two dumps of the leaky app: with `--baseline`, the static map that grew from 1000
+/// to 4000 sessions is the first row, keyed by its path, and `Enter` opens it in the Inspector of
+/// the newer dump; without one, the screen says how to give one, and `b` takes one of the dumps
+/// heaptui stored.
+#[test]
+fn the_diff_screen_shows_what_grew() {
+    let (early, late) = leaky_app_dumps();
+    let t = Tmux::start("diff", &["--baseline", early.to_str().unwrap(), late.to_str().unwrap()], 140, 30);
+    t.wait_for("Leak suspects (");
+    t.keys(&["7"]);
+    let s = t.wait_for("grew 1000 → 4000 elements: class LeakyApp.SESSIONS");
+    assert!(s.contains("java.util.HashMap") && s.contains("+3000"), "{s}");
+    t.keys(&["Enter"]);
+    // The map of the newer dump: its 4000 sessions.
+    let s = t.wait_for("int size = 4000");
+    assert!(s.contains("java.util.HashMap 0x") && s.contains(".SESSIONS"), "{s}");
+    t.keys(&["Escape"]);
+    t.wait_for("grew 1000 → 4000 elements");
+    t.keys(&["q"]);
+
+    // No baseline: the screen says how; `b` lists the dumps heaptui stored, Enter takes one.
+    let data = tempfile::tempdir().unwrap();
+    let stored = data.path().join("heaptui/dumps/local/LeakyApp");
+    std::fs::create_dir_all(&stored).unwrap();
+    std::fs::copy(&early, stored.join("early.hprof")).unwrap();
+    let xdg = data.path().to_str().unwrap();
+    let t = Tmux::start_with_env("diff-b", &[("XDG_DATA_HOME", xdg)], &[late.to_str().unwrap()], 140, 30);
+    t.wait_for("Leak suspects (");
+    t.keys(&["7"]);
+    t.wait_for("No baseline to compare with");
+    t.keys(&["b"]);
+    t.wait_for("early.hprof");
+    t.keys(&["Enter"]);
+    t.wait_for("grew 1000 → 4000 elements: class LeakyApp.SESSIONS");
     t.keys(&["q"]);
 }
 

@@ -34,6 +34,8 @@ pub enum Rows<'a> {
     Tree(Vec<DomRow>),
     /// One object.
     Object(Node),
+    /// What changed since the baseline.
+    Diff(&'a super::model::Baseline),
 }
 
 /// The rows as text, for people: names from the dump made [`safe`] (tabs and newlines are the
@@ -82,6 +84,19 @@ pub fn text(s: &Shown<'_>) -> String {
             }
         }
         Rows::Object(n) => out = heap.inspect_text(*n, false),
+        Rows::Diff(b) => {
+            let _ = writeln!(out, "since\t{}", safe(&b.path));
+            let _ = writeln!(out, "grew\tpath\tclass\telements before\telements now\tretained before\tretained now");
+            for g in &b.growing {
+                let (e, r) = (g.elements, g.retained_bytes);
+                let _ = writeln!(out, "\t{}\t{}\t{}\t{}\t{}\t{}", safe(&g.path), safe(&g.class), e.0, e.1, r.0, r.1);
+            }
+            let _ = writeln!(out, "class\tinstances before\tinstances now\tretained before\tretained now");
+            for d in &b.classes {
+                let (i, r) = (d.instances, d.retained_bytes);
+                let _ = writeln!(out, "{}\t{}\t{}\t{}\t{}", safe(&d.class), i.0, i.1, r.0, r.1);
+            }
+        }
     }
     out
 }
@@ -111,5 +126,6 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
             }))
             .collect::<Vec<_>>()),
         Rows::Object(n) => heap.inspect_json(*n),
+        Rows::Diff(b) => json!({"baseline": b.path, "classes": b.classes, "growing": b.growing}),
     }
 }

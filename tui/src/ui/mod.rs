@@ -9,6 +9,7 @@
 //! - `update`: messages and keys in, effects out. `view`: drawing. `run`: the loop and workers.
 
 pub mod cursor;
+mod diff;
 pub mod export;
 pub mod histogram;
 pub mod keymap;

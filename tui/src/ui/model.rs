@@ -28,6 +28,8 @@ pub struct Loaded {
     pub started: Instant,
     /// How long the analysis took, to the leak suspects (ms), once they are found.
     pub analysis_ms: Option<u128>,
+    /// What changed since the baseline, when there is one.
+    pub baseline: Option<Baseline>,
     pub path: String,
     pub file_bytes: u64,
     /// Figures the overview shows, computed once (each is a pass over every object).
@@ -54,6 +56,7 @@ impl Loaded {
             undecided: Vec::new(),
             started: Instant::now(),
             analysis_ms: None,
+            baseline: None,
             path,
             file_bytes,
             summary,
@@ -80,6 +83,35 @@ impl Loaded {
             }
         }
     }
+}
+
+/// What changed since a baseline (an earlier dump of the same app), as `analyze --baseline`
+/// computes it. The baseline's own analysis is not kept: only what the screen shows.
+pub struct Baseline {
+    /// The baseline's file.
+    pub path: String,
+    /// The histogram's changes, largest retained growth first.
+    pub classes: Vec<heap::diff::ClassDelta>,
+    /// Collections that grew, keyed by their path from a GC root, largest growth first.
+    pub growing: Vec<heap::diff::Growth>,
+}
+
+/// One row of the Diff screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffRow {
+    /// A collection that grew (an index into [`Baseline::growing`]).
+    Growing(usize),
+    /// A class whose counts changed (an index into [`Baseline::classes`]).
+    Class(usize),
+}
+
+/// The Diff screen: its cursor and filter, and the list of dumps to take a baseline from.
+#[derive(Default)]
+pub struct DiffState {
+    pub cursor: Cursor,
+    pub filter: LineEdit,
+    /// `b`: the dumps on offer as a baseline, while one is being chosen.
+    pub choosing: Option<Picker>,
 }
 
 /// Loading progress per phase.
@@ -307,6 +339,7 @@ pub enum Prompt {
 pub struct Place {
     pub screen: Screen,
     pub overview: Cursor,
+    pub diff: Cursor,
     pub classes_cursor: Cursor,
     pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
     pub leaks_cursor: Cursor,
@@ -332,6 +365,7 @@ pub struct App {
     pub leaks: LeaksState,
     pub dom: DomState,
     pub inspector: InspectorState,
+    pub diff: DiffState,
     /// The prompt being typed in, if any.
     pub prompt: Option<Prompt>,
     /// Where `Back` returns to, the latest last.
@@ -363,6 +397,7 @@ impl App {
             leaks: LeaksState::default(),
             dom: DomState::default(),
             inspector: InspectorState::default(),
+            diff: DiffState::default(),
             prompt: None,
             places: Vec::new(),
             picker: None,

@@ -22,6 +22,8 @@ pub enum Msg {
     Loaded(Result<Box<Loaded>, String>),
     /// The leak rules finished on this heap (after `Loaded`: the screens show before them).
     Leaks(Arc<Heap>, Vec<Leak>, Vec<heap::leaks::Undecided>),
+    /// What changed since a baseline, for this heap.
+    Baseline(Arc<Heap>, Box<super::model::Baseline>),
     /// Something to tell the user in the status line.
     Note(String),
     /// Time passed (redraw progress).
@@ -49,4 +51,6 @@ pub enum Effect {
     Watch(Target),
     /// Dump the watched process (the trigger's kind, or `manual`).
     Dump(Target, agent::trigger::Kind),
+    /// Compare the dump on screen with the dump at this path (`b` on the Diff screen).
+    Baseline(std::path::PathBuf),
 }

@@ -5,7 +5,7 @@ use heap::leaks::Leak;
 use heap::Node;
 
 use super::cursor::Cursor;
-use super::model::{App, Place};
+use super::model::{App, DiffRow, Place};
 use super::screen::Screen;
 
 /// How many places `Back` can return through.
@@ -34,6 +34,10 @@ impl App {
             Screen::Dominators => self.dom.filtered.as_ref().map_or(self.dom.visible, Vec::len),
             Screen::Inspector => self.inspector_links().len(),
             Screen::Overview => self.loaded().map_or(0, |l| overview_suspects(l) + l.top_retained.len()),
+            Screen::Diff => match &self.diff.choosing {
+                Some(p) => p.shown.len(),
+                None => self.diff_rows().len(),
+            },
             Screen::Monitor => 0,
         }
     }
@@ -56,6 +60,10 @@ impl App {
             }
             Screen::Inspector => self.inspector.cursor.step(delta, len, page),
             Screen::Overview => self.overview.step(delta, len, page),
+            Screen::Diff => match &mut self.diff.choosing {
+                Some(p) => p.cursor.step(delta, len, page),
+                None => self.diff.cursor.step(delta, len, page),
+            },
             Screen::Monitor => {}
         }
     }
@@ -72,6 +80,7 @@ impl App {
             Screen::Leaks => self.leaks.trace.map_or(self.leaks.cursor.offset, |c| c.offset),
             Screen::Dominators => self.dom.cursor.offset,
             Screen::Inspector => self.inspector.cursor.offset,
+            Screen::Diff if self.diff.choosing.is_none() => self.diff.cursor.offset,
             _ => return,
         };
         let current = self.selected_index();
@@ -85,6 +94,7 @@ impl App {
             Screen::Leaks => self.leaks.trace.map_or(self.leaks.cursor.selected, |c| c.selected),
             Screen::Dominators => self.dom.cursor.selected,
             Screen::Inspector => self.inspector.cursor.selected,
+            Screen::Diff => self.diff.cursor.selected,
             _ => 0,
         }
     }
@@ -120,16 +130,20 @@ impl App {
                     Some(j) => loaded.top_retained.get(j).copied(),
                 }
             }
+            Screen::Diff => match self.diff_rows().get(self.diff.cursor.selected)? {
+                DiffRow::Growing(i) => loaded.baseline.as_ref()?.growing.get(*i).map(|g| g.node),
+                DiffRow::Class(_) => None,
+            },
             Screen::Monitor => None,
         }
     }
 
-    pub(super) fn open(&mut self) {
+    pub(super) fn open(&mut self) -> Vec<super::msg::Effect> {
         match self.screen {
             Screen::Classes if self.classes.instances.is_none() => {
-                let Some(heap) = self.heap() else { return };
+                let Some(heap) = self.heap() else { return Vec::new() };
                 let Some(class) = self.classes.rows.get(self.classes.cursor.selected).and_then(|r| r.class) else {
-                    return;
+                    return Vec::new();
                 };
                 let mut nodes = heap.instances_of(class);
                 self.classes.instance_sort.sort(&heap, &mut nodes);
@@ -145,7 +159,7 @@ impl App {
             Screen::Dominators => {
                 // Enter expands a closed node with children; on a leaf or an open node it inspects.
                 let rows = self.dom_rows(self.dom.cursor.selected + 1);
-                let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return };
+                let Some(row) = rows.get(self.dom.cursor.selected).copied() else { return Vec::new() };
                 let leaf = self.heap().is_none_or(|h| h.dominators.children(Some(row.node)).is_empty());
                 if leaf || self.dom.expanded.contains(&Some(row.node)) || self.dom.filtered.is_some() {
                     self.inspect(row.node);
@@ -159,6 +173,7 @@ impl App {
                     self.inspect(n);
                 }
             }
+            Screen::Diff => return self.open_diff(),
             // A suspect opens its trace on Leaks; an object opens in the Inspector.
             Screen::Overview => {
                 let i = self.overview.selected;
@@ -180,6 +195,7 @@ impl App {
                 }
             }
         }
+        Vec::new()
     }
 
     /// Opens `n` in the inspector, remembering where we were.
@@ -206,6 +222,7 @@ impl App {
         let place = Place {
             screen: self.screen,
             overview: self.overview,
+            diff: self.diff.cursor,
             classes_cursor: self.classes.cursor,
             instances: self.classes.instances.clone(),
             leaks_cursor: self.leaks.cursor,
@@ -223,6 +240,10 @@ impl App {
     /// Returns to the last place remembered: its screen, and what was open and selected there.
     /// With none, closes what is open on this screen.
     pub(super) fn back(&mut self) {
+        // A list open on the screen (the dumps to take a baseline from) closes first.
+        if self.screen == Screen::Diff && self.diff.choosing.take().is_some() {
+            return;
+        }
         let Some(p) = self.places.pop() else {
             match self.screen {
                 Screen::Classes if self.classes.instances.is_some() => self.classes.instances = None,
@@ -233,6 +254,7 @@ impl App {
         };
         self.screen = p.screen;
         self.overview = p.overview;
+        self.diff.cursor = p.diff;
         self.classes.cursor = p.classes_cursor;
         self.classes.instances = p.instances;
         self.leaks.cursor = p.leaks_cursor;

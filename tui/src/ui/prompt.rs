@@ -19,6 +19,7 @@ impl App {
             Screen::Leaks if self.leaks.trace.is_none() => Some(&mut self.leaks.filter),
             Screen::Dominators => Some(&mut self.dom.filter),
             Screen::Inspector => Some(&mut self.inspector.filter),
+            Screen::Diff if self.diff.choosing.is_none() => Some(&mut self.diff.filter),
             _ => None,
         }
     }
@@ -30,6 +31,7 @@ impl App {
             Screen::Leaks if self.leaks.trace.is_none() => Some(&self.leaks.filter),
             Screen::Dominators => Some(&self.dom.filter),
             Screen::Inspector => Some(&self.inspector.filter),
+            Screen::Diff if self.diff.choosing.is_none() => Some(&self.diff.filter),
             _ => None,
         }
     }
@@ -41,6 +43,7 @@ impl App {
             Screen::Leaks => self.leaks.cursor = Cursor::default(),
             Screen::Dominators => self.filter_dom(),
             Screen::Inspector => self.inspector.cursor = Cursor::default(),
+            Screen::Diff => self.diff.cursor = Cursor::default(),
             _ => {}
         }
     }

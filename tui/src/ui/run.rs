@@ -85,6 +85,11 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
                     Effect::Open(source) => spawn_loader(source, tx.clone(), analysis.clone()),
                     Effect::Watch(target) => spawn_watch(target, tx.clone()),
                     Effect::Dump(target, kind) => spawn_dump(target, kind, tx.clone()),
+                    Effect::Baseline(path) => {
+                        if let Some(heap) = app.loaded().map(|l| l.heap.clone()) {
+                            spawn_baseline(heap, path, tx.clone(), analysis.clone());
+                        }
+                    }
                     e => {
                         if let Some(s) = carry_out(e) {
                             app.status = Some(s);
@@ -236,10 +241,42 @@ fn spawn_loader(source: Source, tx: Sender<Msg>, analysis: Arc<Analysis>) {
             None => heap::leaks::find_leaks(&heap, config),
         };
         let undecided = heap::leaks::undecided(&heap, config);
+        if let (Some(old), Some(path)) = (&baseline, &analysis.baseline) {
+            let diff = compare(old, &heap, path, config.growth_min_bytes);
+            let _ = tx.send(Msg::Baseline(heap.clone(), Box::new(diff)));
+        }
+        drop(baseline);
         let _ = tx.send(Msg::Leaks(heap.clone(), leaks, undecided));
         Loaded::warm(&heap, &presorted);
         if let Some(store) = store {
             let _ = store.write(&heap);
+        }
+    });
+}
+
+/// What changed from `old` (the dump at `path`) to `new`, as `analyze --baseline` reports it.
+fn compare(old: &heap::Heap, new: &heap::Heap, path: &Path, min_bytes: u64) -> super::model::Baseline {
+    super::model::Baseline {
+        path: path.display().to_string(),
+        classes: heap::diff::class_deltas(old, new),
+        growing: heap::diff::growing_collections(old, new, min_bytes),
+    }
+}
+
+/// Opens the dump at `path` as a baseline for `new` on a thread of its own (`b` on the Diff
+/// screen), posting what changed, or why it could not.
+fn spawn_baseline(new: Arc<heap::Heap>, path: std::path::PathBuf, tx: Sender<Msg>, analysis: Arc<Analysis>) {
+    std::thread::spawn(move || {
+        let _ = tx.send(Msg::Note(format!("reading the baseline {}...", path.display())));
+        let options = heap::Options { size_model: analysis.size_model, ..Default::default() };
+        match crate::session::open::open(&path, options, &analysis.request) {
+            Ok(opened) => {
+                let diff = compare(&opened.heap, &new, &path, analysis.config.growth_min_bytes);
+                let _ = tx.send(Msg::Baseline(new, Box::new(diff)));
+            }
+            Err(e) => {
+                let _ = tx.send(Msg::Note(format!("baseline not read: {e:#}")));
+            }
         }
     });
 }
@@ -277,7 +314,7 @@ fn load(
 /// Carries out an effect; returns a status line.
 fn carry_out(effect: Effect) -> Option<String> {
     match effect {
-        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) => None,
+        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) | Effect::Baseline(..) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
             let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());

@@ -9,11 +9,19 @@ pub enum Screen {
     Dominators,
     Inspector,
     Monitor,
+    Diff,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 6] =
-        [Screen::Overview, Screen::Classes, Screen::Leaks, Screen::Dominators, Screen::Inspector, Screen::Monitor];
+    pub const ALL: [Screen; 7] = [
+        Screen::Overview,
+        Screen::Classes,
+        Screen::Leaks,
+        Screen::Dominators,
+        Screen::Inspector,
+        Screen::Monitor,
+        Screen::Diff,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -23,6 +31,7 @@ impl Screen {
             Screen::Dominators => "Dominators",
             Screen::Inspector => "Inspector",
             Screen::Monitor => "Monitor",
+            Screen::Diff => "Diff",
         }
     }
 

@@ -69,6 +69,16 @@ impl App {
                 Vec::new()
             }
             Msg::Tick => Vec::new(),
+            Msg::Baseline(heap, diff) => {
+                if let Load::Ready(loaded) = &mut self.load {
+                    if Arc::ptr_eq(&loaded.heap, &heap) {
+                        self.status = Some(format!("compared with {}", diff.path));
+                        loaded.baseline = Some(*diff);
+                        self.diff.cursor = super::cursor::Cursor::default();
+                    }
+                }
+                Vec::new()
+            }
             Msg::Note(note) => {
                 self.status = Some(note);
                 Vec::new()
@@ -219,7 +229,9 @@ impl App {
             return Vec::new();
         }
         // An error opening a dump chosen in the picker: Esc (or Enter) goes back to the list.
-        if matches!(self.load, Load::Failed(_)) && matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace) {
+        if matches!(self.load, Load::Failed(_))
+            && matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace)
+        {
             if let Some(p) = self.picker.take() {
                 self.load = Load::Picking(p);
                 return Vec::new();
@@ -255,12 +267,13 @@ impl App {
             Action::PageDown => self.step(self.page as isize),
             Action::Top => self.step(isize::MIN / 2),
             Action::Bottom => self.step(isize::MAX / 2),
-            Action::Open => self.open(),
+            Action::Open => return self.open(),
             Action::Back => self.back(),
             Action::Filter => match self.filter_mut() {
                 Some(_) => self.prompt = Some(Prompt::Filter),
                 None => self.status = Some("nothing to filter on this screen".into()),
             },
+            Action::PickBaseline => self.choose_baseline(),
             Action::GoTo => {
                 if self.loaded().is_some() {
                     self.prompt = Some(Prompt::Goto(LineEdit::new(), None));
@@ -392,6 +405,7 @@ impl App {
             Screen::Leaks => Rows::Leaks,
             Screen::Dominators => Rows::Tree(self.dom_rows(10_000)),
             Screen::Inspector => Rows::Object(*self.inspector.history.last()?),
+            Screen::Diff => Rows::Diff(loaded.baseline.as_ref()?),
         };
         Some(Shown {
             heap: &loaded.heap,

@@ -10,7 +10,8 @@ use crate::ui::model::{App, LeakSort, Prompt};
 use crate::ui::screen::Screen;
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let mut spans = vec![Span::styled(" heaptui ", app.theme.header)];
+    // Seven tabs take 78 columns: the program's name goes first when they would not fit.
+    let mut spans = if area.width >= 90 { vec![Span::styled(" heaptui ", app.theme.header)] } else { Vec::new() };
     for (i, s) in Screen::ALL.iter().enumerate() {
         let style = if *s == app.screen { app.theme.selection } else { app.theme.dim };
         spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));

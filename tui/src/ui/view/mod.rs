@@ -3,6 +3,7 @@
 mod chrome;
 mod classes;
 pub mod common;
+mod diff;
 mod dominators;
 mod help;
 mod inspector;
@@ -42,6 +43,7 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
             Screen::Dominators => dominators::draw(frame, body, app),
             Screen::Inspector => inspector::draw(frame, body, app),
             Screen::Monitor => monitor::draw(frame, body, app),
+            Screen::Diff => diff::draw(frame, body, app),
         },
     }
     chrome::status(frame, status, app);
