@@ -14,7 +14,9 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
-fn script() -> Vec<KeyCode> {
+/// The keys replayed: every screen, then the workbench's prompts and places. `id` is an object's
+/// id (the largest retained), to go to with `:`.
+fn script(id: u64) -> Vec<KeyCode> {
     use KeyCode::*;
     let mut k = Vec::new();
     let chars = |s: &str| s.chars().map(Char).collect::<Vec<_>>();
@@ -41,6 +43,32 @@ fn script() -> Vec<KeyCode> {
     k.extend(chars("p"));
     k.extend(chars("6?"));
     k.push(Esc);
+    // The Overview's rows: a suspect's trace, an object, and back.
+    k.extend(chars("1"));
+    k.extend([Enter, Esc, Down, Down, Enter, Esc]);
+    // `:` to a class and to an object by id, and back through both places.
+    k.extend(chars(":java.lang.String"));
+    k.extend([Tab, Enter]);
+    k.extend(chars(&format!(":{id:#x}")));
+    k.extend([Enter, Esc, Esc]);
+    // Filters typed on every list: the dominator tree's scans every object per keystroke.
+    k.extend(chars("4/HashMap"));
+    k.extend([Enter, Down, Down, Enter, Esc]);
+    k.extend(chars("/"));
+    k.push(Esc);
+    k.extend(chars("3/Hash"));
+    k.push(Enter);
+    k.extend(chars("ss/"));
+    k.push(Esc);
+    k.extend(chars("5/size"));
+    k.push(Enter);
+    k.extend(chars("/"));
+    k.push(Esc);
+    // An instance list sorted three ways, the Diff screen, and back through the places.
+    k.extend(chars("2"));
+    k.extend([Home, Enter]);
+    k.extend(chars("sss7"));
+    k.extend([Esc, Esc, Esc, Esc]);
     k
 }
 
@@ -64,7 +92,8 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
     app.update(Msg::Input(Event::Resize(160, 48)));
     terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;
     let mut times: Vec<(f64, String)> = Vec::new();
-    for code in script() {
+    let id = app.loaded().and_then(|l| l.top_retained.first().map(|&n| l.heap.index.id(n))).unwrap_or(0);
+    for code in script(id) {
         let start = Instant::now();
         app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
         terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;

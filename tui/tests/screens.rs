@@ -304,18 +304,24 @@ fn s_sorts_the_list_in_front_of_you() {
     let top = app.classes.rows[0].class.unwrap();
     assert_eq!(app.inspector.history.last().copied(), heap.index.classes[top.index()].node);
     key(&mut app, KeyCode::Esc);
-    // java.lang.String's instances: retained, then shallow, then id order.
+    // java.lang.String's instances: retained, then shallow, then id order. The rows are sorted
+    // as far as they are shown: the first pages, then (G) all.
     key(&mut app, KeyCode::Enter);
-    let nodes = |app: &App| app.classes.instances.as_ref().unwrap().1.to_vec();
-    let retained: Vec<u64> = nodes(&app).iter().map(|&n| heap.dominators.retained(n)).collect();
+    let nodes = |app: &mut App| {
+        key(app, KeyCode::Char('G'));
+        let all = app.classes.instances.as_ref().unwrap().1.to_vec();
+        key(app, KeyCode::Char('g'));
+        all
+    };
+    let retained: Vec<u64> = nodes(&mut app).iter().map(|&n| heap.dominators.retained(n)).collect();
     assert!(retained.windows(2).all(|w| w[0] >= w[1]));
     keys(&mut app, "s");
     let page = render(&mut app, 100, 30);
     assert!(page.contains("sort: shallow"), "{page}");
-    let shallow: Vec<u64> = nodes(&app).iter().map(|&n| heap.index.shallow_size(n)).collect();
+    let shallow: Vec<u64> = nodes(&mut app).iter().map(|&n| heap.index.shallow_size(n)).collect();
     assert!(shallow.windows(2).all(|w| w[0] >= w[1]));
     keys(&mut app, "s");
-    let ids: Vec<u64> = nodes(&app).iter().map(|&n| heap.index.id(n)).collect();
+    let ids: Vec<u64> = nodes(&mut app).iter().map(|&n| heap.index.id(n)).collect();
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
     // The suspects.
     keys(&mut app, "3s");

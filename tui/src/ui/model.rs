@@ -200,6 +200,10 @@ pub struct ClassesState {
     pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
     /// The order of instance lists.
     pub instance_sort: InstanceSort,
+    /// How many of the open instance list's first rows are in that order (the rest are sorted
+    /// as the cursor reaches them: a class with millions of instances costs a selection, not a
+    /// full sort).
+    pub instances_sorted: usize,
 }
 
 /// Orders of a class's instance list.
@@ -228,17 +232,38 @@ impl InstanceSort {
         }
     }
 
-    /// Sorts `nodes` this way (largest first; ids ascending), ties by id.
-    pub fn sort(self, heap: &Heap, nodes: &mut [Node]) {
+    /// Puts at least the first `upto` of `nodes` in this order (largest first; ids ascending;
+    /// ties by id), `sorted` of them being so already; returns how many are now. Like the
+    /// dominator tree's children: each size is read once (on every core), then the best rows
+    /// selected and only they sorted.
+    pub fn sort_to(self, heap: &Heap, nodes: &mut [Node], sorted: usize, upto: usize) -> usize {
+        use rayon::prelude::*;
+        if sorted >= nodes.len() || upto <= sorted {
+            return sorted;
+        }
+        if self == InstanceSort::Id {
+            // Nodes are numbered in id order.
+            nodes.sort_unstable();
+            return nodes.len();
+        }
         let d = &heap.dominators;
         let idx = &heap.index;
-        match self {
-            InstanceSort::Retained => nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b))),
-            InstanceSort::Shallow => {
-                nodes.sort_by(|a, b| idx.shallow_size(*b).cmp(&idx.shallow_size(*a)).then(a.cmp(b)))
-            }
-            InstanceSort::Id => nodes.sort_by_key(|&n| idx.id(n)),
+        let key = |n: Node| match self {
+            InstanceSort::Retained => d.retained(n),
+            _ => idx.shallow_size(n),
+        };
+        let end = (upto.max(sorted + 256) * 2).min(nodes.len());
+        let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
+            nodes[sorted..].par_iter().map(|&n| (std::cmp::Reverse(key(n)), n)).collect();
+        let k = end - sorted;
+        if k < keyed.len() {
+            keyed.select_nth_unstable(k - 1);
         }
+        keyed[..k].sort_unstable();
+        for (slot, (_, n)) in nodes[sorted..].iter_mut().zip(keyed) {
+            *slot = n;
+        }
+        end
     }
 }
 
@@ -342,6 +367,8 @@ pub struct Place {
     pub diff: Cursor,
     pub classes_cursor: Cursor,
     pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
+    pub instances_sorted: usize,
+    pub instance_sort: InstanceSort,
     pub leaks_cursor: Cursor,
     pub trace: Option<Cursor>,
     pub dom_cursor: Cursor,

@@ -47,7 +47,11 @@ impl App {
         let page = self.page;
         match self.screen {
             Screen::Classes => match &mut self.classes.instances {
-                Some((_, _, c)) => c.step(delta, len, page),
+                Some((_, _, c)) => {
+                    c.step(delta, len, page);
+                    let upto = c.offset + 2 * page;
+                    self.sort_instances_to(upto);
+                }
                 None => self.classes.cursor.step(delta, len, page),
             },
             Screen::Leaks => match &mut self.leaks.trace {
@@ -65,6 +69,19 @@ impl App {
                 None => self.diff.cursor.step(delta, len, page),
             },
             Screen::Monitor => {}
+        }
+    }
+
+    /// Sorts the open instance list at least as far as row `upto`.
+    pub(super) fn sort_instances_to(&mut self, upto: usize) {
+        let Some(heap) = self.heap() else { return };
+        let order = self.classes.instance_sort;
+        let sorted = self.classes.instances_sorted;
+        if let Some((_, nodes, _)) = &mut self.classes.instances {
+            if upto > sorted && sorted < nodes.len() {
+                let nodes: &mut Vec<Node> = std::sync::Arc::make_mut(nodes);
+                self.classes.instances_sorted = order.sort_to(&heap, nodes, sorted, upto);
+            }
         }
     }
 
@@ -146,7 +163,8 @@ impl App {
                     return Vec::new();
                 };
                 let mut nodes = heap.instances_of(class);
-                self.classes.instance_sort.sort(&heap, &mut nodes);
+                self.classes.instances_sorted =
+                    self.classes.instance_sort.sort_to(&heap, &mut nodes, 0, 2 * self.page.max(1));
                 self.remember();
                 self.classes.instances = Some((class, std::sync::Arc::new(nodes), Cursor::default()));
             }
@@ -225,6 +243,8 @@ impl App {
             diff: self.diff.cursor,
             classes_cursor: self.classes.cursor,
             instances: self.classes.instances.clone(),
+            instances_sorted: self.classes.instances_sorted,
+            instance_sort: self.classes.instance_sort,
             leaks_cursor: self.leaks.cursor,
             trace: self.leaks.trace,
             dom_cursor: self.dom.cursor,
@@ -257,6 +277,8 @@ impl App {
         self.diff.cursor = p.diff;
         self.classes.cursor = p.classes_cursor;
         self.classes.instances = p.instances;
+        self.classes.instances_sorted = p.instances_sorted;
+        self.classes.instance_sort = p.instance_sort;
         self.leaks.cursor = p.leaks_cursor;
         self.leaks.trace = p.trace;
         self.dom.cursor = p.dom_cursor;

@@ -53,13 +53,22 @@ impl App {
     pub(super) fn prompt_key(&mut self, key: KeyEvent) {
         match self.prompt.take() {
             Some(Prompt::Filter) => {
+                // The dominator tree's filter scans every object: it applies on Enter, the
+                // other lists' as they are typed.
+                let live = self.screen != Screen::Dominators;
                 let Some(line) = self.filter_mut() else { return };
                 match line.key(key) {
                     Some(Edit::Changed) => {
-                        self.apply_filter();
+                        if live {
+                            self.apply_filter();
+                        }
                         self.prompt = Some(Prompt::Filter);
                     }
-                    Some(Edit::Submit) => {}
+                    Some(Edit::Submit) => {
+                        if !live {
+                            self.apply_filter();
+                        }
+                    }
                     Some(Edit::Cancel) => {
                         line.clear();
                         self.apply_filter();

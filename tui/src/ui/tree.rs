@@ -172,16 +172,22 @@ impl App {
         let d = &heap.dominators;
         let classes: Vec<bool> =
             idx.classes.iter().map(|c| self.matcher.fuzzy_match(&c.name, &pattern).is_some()).collect();
-        let mut best: std::collections::BinaryHeap<std::cmp::Reverse<(u64, Node)>> = Default::default();
-        for n in idx.nodes() {
-            if !classes[idx.class_of(n).index()] || heap.dominator(n).is_none() {
-                continue;
-            }
-            best.push(std::cmp::Reverse((d.retained(n), n)));
+        // The largest matches, on every core: each keeps its own bounded heap, then they merge.
+        use rayon::prelude::*;
+        type Best = std::collections::BinaryHeap<std::cmp::Reverse<(u64, Node)>>;
+        let keep = |mut best: Best, item: (u64, Node)| {
+            best.push(std::cmp::Reverse(item));
             if best.len() > FILTER_MATCHES {
                 best.pop();
             }
-        }
+            best
+        };
+        let best: Best = (0..idx.len() as u32)
+            .into_par_iter()
+            .map(Node)
+            .filter(|&n| classes[idx.class_of(n).index()] && heap.dominator(n).is_some())
+            .fold(Best::new, |b, n| keep(b, (d.retained(n), n)))
+            .reduce(Best::new, |a, b| b.into_iter().fold(a, |a, std::cmp::Reverse(item)| keep(a, item)));
         // Every match and its dominators, each under its parent.
         let mut kids: HashMap<Option<Node>, Vec<Node>> = HashMap::new();
         let mut seen: std::collections::HashSet<Node> = Default::default();

@@ -421,14 +421,12 @@ impl App {
     fn sort(&mut self) {
         match self.screen {
             Screen::Classes if self.classes.instances.is_some() => {
-                let Some(heap) = self.heap() else { return };
-                let order = self.classes.instance_sort.next();
-                self.classes.instance_sort = order;
-                if let Some((_, nodes, cursor)) = &mut self.classes.instances {
-                    let nodes: &mut Vec<heap::Node> = Arc::make_mut(nodes);
-                    order.sort(&heap, nodes);
+                self.classes.instance_sort = self.classes.instance_sort.next();
+                self.classes.instances_sorted = 0;
+                if let Some((_, _, cursor)) = &mut self.classes.instances {
                     *cursor = super::cursor::Cursor::default();
                 }
+                self.sort_instances_to(2 * self.page.max(1));
             }
             Screen::Classes => {
                 self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());

@@ -56,6 +56,9 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let typing = app.prompt == Some(Prompt::Filter);
     if let Some(f) = app.filter_text().filter(|f| typing || !f.is_empty()) {
         left.push_str(&format!(" · filter: {}", f.shown(typing)));
+        if typing && app.screen == Screen::Dominators {
+            left.push_str(" (Enter applies)");
+        }
     }
     // The go-to prompt takes the whole line: what is typed and its completion must show.
     if let Some(Prompt::Goto(line, candidate)) = &app.prompt {
