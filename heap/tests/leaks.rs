@@ -213,7 +213,7 @@ fn input_method_manager_leak_is_a_library_leak() {
     let verdicts: Vec<Leaking> = l.trace.iter().map(|t| t.leaking).collect();
     assert_eq!(verdicts, [Leaking::No, Leaking::No, Leaking::Yes, Leaking::Yes]);
     assert_eq!(l.trace[1].why, "InputMethodManager is a singleton of the process");
-    assert_eq!(l.trace[2].why, "View.mContext is a destroyed Activity");
+    assert_eq!(l.trace[2].why, "View.mContext is a destroyed Activity (its mDestroyed is true)");
     assert!(l.trace[1].suspect_reference);
     assert_eq!(l.reason, "Activity#mDestroyed is true");
     // Every rule decided on this dump.
@@ -357,4 +357,51 @@ fn growing_collection_since_a_baseline() {
     assert_eq!(suspects(&grown.trace), [".SESSIONS"]);
     // The accumulation point is the same map: reported once, as growth.
     assert!(!leaks.iter().any(|l| l.rule == "accumulation"));
+}
+
+/// A class-wide accumulation whose instances are partly under another suspect: two `Blob`s of
+/// 700,000 bytes each, one held by a destroyed Activity (that suspect takes it), one by a root.
+/// The class's row keeps one instance, and its reason says so beside what the whole class holds.
+#[test]
+fn a_class_accumulation_partly_under_another_suspect_says_what_is_left() {
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [(0x10, "mDestroyed"), (0x11, "held"), (0x12, "data")] {
+        b.string(id, s);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[])
+        .class(0x200, "android.app.Activity", 0x100, &[(0x10, BOOL)])
+        .class(0x400, "dalvik.system.PathClassLoader", 0x100, &[])
+        .class_loaded_by(0x210, "com.example.MainActivity", 0x200, 0x5000, &[(0x11, OBJ)])
+        .class_loaded_by(0x300, "com.example.Blob", 0x100, 0x5000, &[(0x12, OBJ)]);
+    // The activity: its own field (held), then Activity's (mDestroyed = true).
+    b.instance_raw(0x2000, 0x210, &[0, 0, 0x30, 0x01, 1]).instance(0x3000, 0x300, &[0x4000]).instance(
+        0x3001,
+        0x300,
+        &[0x4001],
+    );
+    for id in [0x4000u32, 0x4001] {
+        let mut rec = vec![0x23];
+        rec.extend_from_slice(&id.to_be_bytes());
+        rec.extend_from_slice(&0u32.to_be_bytes());
+        rec.extend_from_slice(&700_000u32.to_be_bytes());
+        rec.push(8);
+        rec.extend(std::iter::repeat_n(0u8, 700_000));
+        b.raw(&rec);
+    }
+    // The app's class loader.
+    b.instance(0x5000, 0x400, &[]);
+    b.root(0x2000).root(0x3000).root(0x100).root(0x5000);
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let config = LeakConfig { disabled: vec!["array.huge".into()], ..LeakConfig::default() };
+    let leaks = find_leaks(&h, &config);
+    let rules: Vec<&str> = leaks.iter().map(|l| l.rule).collect();
+    assert!(rules.contains(&"android.activity.destroyed"), "{leaks:#?}");
+    let blob = leaks.iter().find(|l| l.rule == "accumulation.class").unwrap_or_else(|| panic!("{leaks:#?}"));
+    assert_eq!(blob.instances, [node(&h, 0x3000)]);
+    assert!(blob.reason.starts_with("2 instances of com.example.Blob retain"), "{}", blob.reason);
+    assert!(
+        blob.reason.ends_with("; 1 of them here, retaining 683.6 KiB (the others lie under other suspects)"),
+        "{}",
+        blob.reason
+    );
 }

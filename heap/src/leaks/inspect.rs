@@ -140,7 +140,7 @@ pub fn inspect(heap: &Heap, n: Node) -> Verdict {
         labels.push(format!("View.mAttachInfo is {}", if attached { "set" } else { "null" }));
         if let Some(ctx) = idx.field_node(n, "mContext") {
             if destroyed_activity(heap, ctx) == Some(true) {
-                return yes(format!("{simple}.mContext is a destroyed Activity"), labels);
+                return yes(format!("{simple}.mContext is a destroyed Activity (its mDestroyed is true)"), labels);
             }
         }
         if attached {
@@ -149,7 +149,7 @@ pub fn inspect(heap: &Heap, n: Node) -> Verdict {
         return Verdict { leaking: Leaking::Unknown, why: String::new(), labels };
     }
     if is_instance_of(heap, n, "android.content.ContextWrapper") && destroyed_activity(heap, n) == Some(true) {
-        return yes(format!("{simple} wraps a destroyed Activity"), labels);
+        return yes(format!("{simple} wraps a destroyed Activity (its mDestroyed is true)"), labels);
     }
     if class == "java.lang.ThreadLocal$ThreadLocalMap$Entry" && idx.field(n, "referent") == Some(Value::Object(0)) {
         labels.push("stale: its ThreadLocal was collected".into());

@@ -200,6 +200,9 @@ fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
         }
     }
     let mut leaks: Vec<Leak> = groups.into_values().collect();
+    for l in leaks.iter_mut().filter(|l| l.rule == "accumulation.class") {
+        explain_remainder(heap, l);
+    }
     leaks.extend(unreachable_groups(heap));
     leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
     heap.index.release_pages();
@@ -249,6 +252,21 @@ pub fn undecided(heap: &Heap, config: &LeakConfig) -> Vec<Undecided> {
         }
     }
     out
+}
+
+/// A class-wide accumulation whose instances were partly taken by other suspects (nested in
+/// them) says so: its reason speaks of the whole class, its row of the instances left.
+fn explain_remainder(heap: &Heap, l: &mut Leak) {
+    let idx = &heap.index;
+    let total: u64 = idx.classes_named(&l.class).map(|c| heap.histogram[c.index()].instances).sum();
+    let here = l.instances.len() as u64;
+    if here < total {
+        l.reason = format!(
+            "{}; {here} of them here, retaining {} (the others lie under other suspects)",
+            l.reason,
+            crate::fmt::human_bytes(l.retained_bytes)
+        );
+    }
 }
 
 /// A rule's rank for an object no rule flagged.

@@ -583,12 +583,20 @@ fn leftover_windows_and_views(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         if strongly_reachable(heap, v) && destroyed(idx.field_node(v, "mContext")) {
             let attached = idx.field(v, "mAttachInfo").is_some_and(|x| x != Value::Object(0));
             let state = if attached { "still attached" } else { "detached" };
-            out.push(suspect(v, "android.view.detached", format!("View#mContext is a destroyed Activity ({state})")));
+            out.push(suspect(
+                v,
+                "android.view.detached",
+                format!("View#mContext is a destroyed Activity (Activity#mDestroyed is true; {state})"),
+            ));
         }
     }
     for d in instances_of_subclasses(heap, "android.app.Dialog") {
         if strongly_reachable(heap, d) && destroyed(idx.field_node(d, "mContext")) {
-            out.push(suspect(d, "android.view.detached", "Dialog#mContext is a destroyed Activity".into()));
+            out.push(suspect(
+                d,
+                "android.view.detached",
+                "Dialog#mContext is a destroyed Activity (Activity#mDestroyed is true)".into(),
+            ));
         }
     }
     for w in instances_of_subclasses(heap, "android.view.Window") {

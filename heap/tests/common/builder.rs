@@ -39,6 +39,18 @@ impl Builder {
 
     /// LOAD CLASS plus CLASS DUMP; the name string gets id `class_id + 1`.
     pub fn class(&mut self, id: u32, name: &str, super_id: u32, fields: &[(u32, u8)]) -> &mut Self {
+        self.class_loaded_by(id, name, super_id, 0, fields)
+    }
+
+    /// As [`Builder::class`], defined by class loader object `loader` (an app's class).
+    pub fn class_loaded_by(
+        &mut self,
+        id: u32,
+        name: &str,
+        super_id: u32,
+        loader: u32,
+        fields: &[(u32, u8)],
+    ) -> &mut Self {
         self.string(id + 1, name);
         let mut b = 1u32.to_be_bytes().to_vec();
         b.extend_from_slice(&id.to_be_bytes());
@@ -50,7 +62,8 @@ impl Builder {
         h.extend_from_slice(&id.to_be_bytes());
         h.extend_from_slice(&0u32.to_be_bytes());
         h.extend_from_slice(&super_id.to_be_bytes());
-        h.extend_from_slice(&[0; 20]); // loader, signers, domain, 2 reserved
+        h.extend_from_slice(&loader.to_be_bytes());
+        h.extend_from_slice(&[0; 16]); // signers, domain, 2 reserved
         let size: u32 = fields
             .iter()
             .map(|&(_, ty)| match ty {
