@@ -130,6 +130,12 @@ impl Heap {
         self.roots_by_node.get(&n).map_or(&[], |v| v.as_slice())
     }
 
+    /// The name of thread object `t` (its `name` field's text).
+    pub fn thread_name(&self, t: Node) -> Option<String> {
+        let idx = &self.index;
+        idx.field_node(t, "name").and_then(|s| idx.string_value(s))
+    }
+
     /// Number of distinct objects named by root records.
     pub fn gc_root_objects(&self) -> usize {
         self.roots_by_node.len()

@@ -44,7 +44,7 @@ use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 3;
+const FORMAT: u32 = 4;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -155,6 +155,8 @@ struct Meta {
     warnings: Vec<String>,
     java_lang_class: u32,
     root_kinds: Vec<RootKind>,
+    /// Each thread-owned root's node and its thread's node.
+    root_threads: Vec<(u32, u32)>,
     reachable_objects: u64,
     reachable_bytes: u64,
     strong_objects: u64,
@@ -418,6 +420,11 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
         warnings: idx.warnings.clone(),
         java_lang_class: idx.java_lang_class,
         root_kinds: idx.roots.iter().map(|r| r.1).collect(),
+        root_threads: {
+            let mut v: Vec<(u32, u32)> = idx.root_threads.iter().map(|(&k, &v)| (k, v)).collect();
+            v.sort_unstable();
+            v
+        },
         reachable_objects: dom.reachable_objects,
         reachable_bytes: dom.reachable_bytes,
         strong_objects: dom.strong_objects,
@@ -783,6 +790,9 @@ impl Parts {
         if !class_refs_ok {
             return bad("class table");
         }
+        if self.meta.root_threads.iter().any(|&(r, t)| r as usize >= n || t as usize >= n) {
+            return bad("GC roots' threads");
+        }
         if meta.paths
             && (self.weak_via.len() != n.div_ceil(64)
                 || !self.parent_values.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
@@ -826,6 +836,7 @@ impl Parts {
             big_shallow: self.big_shallow,
             refs: Csr { starts: self.starts, targets: self.targets },
             roots: self.root_nodes.into_iter().map(Node).zip(meta.root_kinds).collect(),
+            root_threads: meta.root_threads.into_iter().collect(),
             marked_unreachable: self.marked_unreachable,
             heaps: meta.heaps,
             sizer: meta.sizer,

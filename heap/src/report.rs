@@ -262,6 +262,9 @@ impl Heap {
         if idx.heap_graph.is_some() {
             o["values_recorded"] = json!(false);
         }
+        if let Some(t) = idx.root_thread(n) {
+            o["root_thread"] = json!({"id": hex(idx.id(t)), "name": self.thread_name(t)});
+        }
         if let Some(s) = idx.string_value(n) {
             o["string"] = json!(s);
         }
@@ -414,7 +417,9 @@ impl Heap {
         let roots = self.root_kinds(n);
         if !roots.is_empty() {
             let names: Vec<&str> = roots.iter().map(|k| k.label()).collect();
-            let _ = writeln!(out, "  GC root: {}", names.join(", "));
+            let thread = idx.root_thread(n).and_then(|t| self.thread_name(t));
+            let of = thread.map(|t| format!(" (thread '{}')", safe(&t))).unwrap_or_default();
+            let _ = writeln!(out, "  GC root: {}{of}", names.join(", "));
         }
         for f in idx.fields(n) {
             let st = if f.is_static { "static " } else { "" };

@@ -32,6 +32,9 @@ fn assert_same(a: &Heap, b: &Heap) {
         assert_eq!(format!("{ca:?}"), format!("{cb:?}"));
     }
     assert_eq!(ia.roots(), ib.roots());
+    for &(n, _) in ia.roots() {
+        assert_eq!(ia.root_thread(n), ib.root_thread(n));
+    }
     assert_eq!(ia.graph().len(), ib.graph().len());
     for n in ia.nodes() {
         assert_eq!(ia.id(n), ib.id(n));

@@ -405,3 +405,31 @@ fn a_class_accumulation_partly_under_another_suspect_says_what_is_left() {
         blob.reason
     );
 }
+
+/// A Java local's root belongs to a thread, and the trace and the inspector name it: on the
+/// bundled demo (OpenJDK 17, `demo/LeakyCache.java`, whose `main` holds locals), every
+/// Java-frame root resolves to a `java.lang.Thread`, and `main`'s locals to the thread named
+/// `main`. Thread objects are the roots of their own serials; Dialer (an ART dump) has them too.
+#[test]
+fn java_local_roots_name_their_thread() {
+    use heap::hprof::RootKind;
+    let gz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/demo.hprof.gz");
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(std::fs::File::open(gz).unwrap()), &mut bytes)
+        .unwrap();
+    let h = Heap::analyse(Index::from_bytes(bytes, Options::default()).unwrap(), Options::default());
+    let frames: Vec<_> = h.index.roots().iter().filter(|r| r.1 == RootKind::JavaFrame).map(|r| r.0).collect();
+    assert!(frames.len() > 3, "{}", frames.len());
+    let mut main = 0;
+    for &n in &frames {
+        let t = h.index.root_thread(n).unwrap_or_else(|| panic!("{:#x} has no thread", h.index.id(n)));
+        assert!(h.is_subclass(h.index.class_of(t), class(&h, "java.lang.Thread")));
+        if h.thread_name(t).as_deref() == Some("main") {
+            main += 1;
+        }
+    }
+    assert!(main > 0, "no local of the main thread");
+    let dialer = heap("android/adt-tools-base__dialer.android-hprof", None);
+    let threaded = dialer.index.roots().iter().filter(|r| dialer.index.root_thread(r.0).is_some()).count();
+    assert!(threaded > 0);
+}

@@ -137,8 +137,10 @@ pub struct ClassDump<'a> {
 /// A heap sub-record, borrowed from the file.
 #[derive(Debug, Clone)]
 pub enum SubRecord<'a> {
-    /// A GC root of `kind` naming object `id`.
-    Root { kind: RootKind, id: u64 },
+    /// A GC root of `kind` naming object `id`; `thread`: the serial of the thread whose root it
+    /// is (a local, a frame, a native stack, a blocked thread, a JNI monitor), or, for a thread
+    /// object, its own serial.
+    Root { kind: RootKind, id: u64, thread: Option<u32> },
     /// CLASS DUMP.
     Class(ClassDump<'a>),
     /// INSTANCE DUMP: `data` holds the field values, own class first, then superclasses.
@@ -215,11 +217,29 @@ fn read_body<'a>(c: &mut Cursor<'a>, tag: u8, start: usize) -> Result<SubRecord<
     }
 }
 
-/// A GC root: the object it names; what follows (thread serial, frame...) is skipped.
+/// A GC root: the object it names, and the thread serial that opens the tail of the roots that
+/// have one; the rest of the tail (frame number, stack trace serial) is skipped.
 fn read_root<'a>(c: &mut Cursor<'a>, kind: RootKind, tag: u8) -> Result<SubRecord<'a>> {
     let id = c.id()?;
-    c.skip(sub::root_tail_len(tag, c.id_size() as usize).unwrap_or(0))?;
-    Ok(SubRecord::Root { kind, id })
+    let tail = sub::root_tail_len(tag, c.id_size() as usize).unwrap_or(0);
+    let threaded = matches!(
+        tag,
+        sub::ROOT_JNI_LOCAL
+            | sub::ROOT_JAVA_FRAME
+            | sub::ROOT_NATIVE_STACK
+            | sub::ROOT_THREAD_BLOCK
+            | sub::ROOT_THREAD_OBJECT
+            | sub::ROOT_JNI_MONITOR
+    );
+    let thread = if threaded && tail >= 4 {
+        let serial = c.u4()?;
+        c.skip(tail - 4)?;
+        Some(serial)
+    } else {
+        c.skip(tail)?;
+        None
+    };
+    Ok(SubRecord::Root { kind, id, thread })
 }
 
 fn read_class_dump<'a>(c: &mut Cursor<'a>) -> Result<ClassDump<'a>> {

@@ -156,6 +156,8 @@ pub struct Index {
     pub(crate) big_shallow: FxHashMap<u32, u64>,
     pub(crate) refs: Csr,
     pub(crate) roots: Vec<(Node, RootKind)>,
+    /// The thread each thread-owned root (a local, a frame...) belongs to, by node.
+    pub(crate) root_threads: FxHashMap<u32, u32>,
     pub(crate) marked_unreachable: Vec<u32>,
     /// Heaps in the order the dump names them.
     pub heaps: Vec<HeapName>,
@@ -241,6 +243,7 @@ struct Pass1 {
     load_class: FxHashMap<u64, u64>,
     strings: FxHashMap<u64, (u64, u32)>,
     roots: Vec<(u64, RootKind)>,
+    root_threads: Vec<(u64, u32, bool)>,
     unreachable: Vec<u64>,
     heaps: Vec<HeapName>,
     heap_name_ids: Vec<u64>,
@@ -334,6 +337,11 @@ impl Index {
     /// indexed, and findings may be missing.
     pub fn is_partial(&self) -> bool {
         self.warnings.iter().any(|w| w.starts_with(TRUNCATED) || w.starts_with(GRAPH_INCOMPLETE))
+    }
+
+    /// The thread whose local (or frame, native stack...) root `n` is, when the dump says.
+    pub fn root_thread(&self, n: Node) -> Option<Node> {
+        self.root_threads.get(&n.0).map(|&t| Node(t))
     }
 
     /// What a person must be told beside an object's fields when the dump does not record their
@@ -545,6 +553,7 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
         load_class: FxHashMap::default(),
         strings: FxHashMap::default(),
         roots: Vec::new(),
+        root_threads: Vec::new(),
         unreachable: Vec::new(),
         heaps: vec![HeapName { heap_type: heap_type::DEFAULT, name: heap_type::name(heap_type::DEFAULT).into() }],
         heap_name_ids: vec![0],
@@ -720,6 +729,7 @@ impl Pass1 {
         }
         self.class_dumps.extend(part.class_dumps);
         self.roots.extend(part.roots);
+        self.root_threads.extend(part.root_threads);
         self.unreachable.extend(part.unreachable);
         for (off, heap_type, name_id) in part.heap_infos {
             let i = match self.heaps.iter().position(|h| h.heap_type == heap_type) {
@@ -769,6 +779,8 @@ struct Part {
     objects: Objects,
     class_dumps: Vec<usize>,
     roots: Vec<(u64, RootKind)>,
+    /// Roots' thread serials: (object, serial, whether the object is the thread itself).
+    root_threads: Vec<(u64, u32, bool)>,
     unreachable: Vec<u64>,
     /// HEAP DUMP INFO records: offset, heap type, name id.
     heap_infos: Vec<(u64, u32, u64)>,
@@ -865,10 +877,13 @@ impl Part {
             return Ok(());
         }
         match read_sub_record(c)? {
-            SubRecord::Root { kind, id } => {
+            SubRecord::Root { kind, id, thread } => {
                 self.counts.root_records += 1;
                 *self.counts.root_records_by_kind.entry(kind).or_default() += 1;
                 self.roots.push((id, kind));
+                if let Some(serial) = thread {
+                    self.root_threads.push((id, serial, kind == RootKind::ThreadObject));
+                }
             }
             SubRecord::Class(cd) => {
                 self.counts.classes += 1;
@@ -954,6 +969,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     drop(span);
     let _span = crate::trace::span("index: roots");
     let roots = resolve_roots(p.roots, &ids, &mut p.warnings);
+    let root_threads = resolve_root_threads(&p.root_threads, &ids);
     let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
     let classes = table.classes;
     let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n.0, i as u32))).collect();
@@ -975,6 +991,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         big_shallow,
         refs,
         roots,
+        root_threads,
         marked_unreachable,
         heaps,
         sizer,
@@ -1028,6 +1045,23 @@ fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result
 }
 
 /// GC roots as nodes; root records naming objects absent from the dump are counted in a warning.
+/// Each root that belongs to a thread (a local, a frame...), with that thread's object: the
+/// thread object root with the same serial. The first record of an object wins.
+fn resolve_root_threads(records: &[(u64, u32, bool)], ids: &IdMap) -> FxHashMap<u32, u32> {
+    let threads: FxHashMap<u32, u32> =
+        records.iter().filter(|r| r.2).filter_map(|&(id, serial, _)| Some((serial, ids.node(id)?))).collect();
+    let mut out = FxHashMap::default();
+    for &(id, serial, is_thread) in records {
+        if is_thread {
+            continue;
+        }
+        if let (Some(n), Some(&t)) = (ids.node(id), threads.get(&serial)) {
+            out.entry(n).or_insert(t);
+        }
+    }
+    out
+}
+
 fn resolve_roots(records: Vec<(u64, RootKind)>, ids: &IdMap, warnings: &mut Vec<String>) -> Vec<(Node, RootKind)> {
     let mut roots = Vec::with_capacity(records.len());
     let mut missing_roots = 0u64;

@@ -534,7 +534,13 @@ fn judge(heap: &Heap, steps: &[Step], suspect: &Suspect) -> Vec<TraceStep> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let v = inspect(heap, s.node);
+            let mut v = inspect(heap, s.node);
+            // A thread's local (or frame) root: which thread, as LeakCanary names it.
+            if i == 0 {
+                if let Some(name) = heap.index.root_thread(s.node).and_then(|t| heap.thread_name(t)) {
+                    v.labels.insert(0, format!("Thread name: '{name}'"));
+                }
+            }
             let next = steps.get(i + 1);
             let reference = next.and_then(|n| n.reference.clone());
             let reference_type = reference.as_deref().map(|r| reference_type(heap, s.node, r, i == 0));

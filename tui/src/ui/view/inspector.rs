@@ -47,7 +47,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let roots = heap.root_kinds(n);
     if !roots.is_empty() {
         let names: Vec<&str> = roots.iter().map(|k| k.label()).collect();
-        lines.push(Line::styled(format!("GC root: {}", names.join(", ")), t.accent));
+        let of = idx.root_thread(n).and_then(|th| heap.thread_name(th)).map(|th| format!(" (thread '{th}')"));
+        lines.push(line(format!("GC root: {}{}", names.join(", "), of.unwrap_or_default()), t.accent));
     }
     if let Some(s) = idx.string_value(n) {
         lines.push(line(
