@@ -433,3 +433,42 @@ fn java_local_roots_name_their_thread() {
     let threaded = dialer.index.roots().iter().filter(|r| dialer.index.root_thread(r.0).is_some()).count();
     assert!(threaded > 0);
 }
+
+/// A destroyed Activity held only as a local of the thread named `main` (a Java-frame root with
+/// that thread's serial): the trace's first step says so, as LeakCanary's does.
+#[test]
+fn a_trace_from_a_local_names_its_thread() {
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [(0x10, "mDestroyed"), (0x11, "value"), (0x12, "name")] {
+        b.string(id, s);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[])
+        .class(0x110, "java.lang.String", 0x100, &[(0x11, OBJ)])
+        .class(0x120, "java.lang.Thread", 0x100, &[(0x12, OBJ)])
+        .class(0x200, "android.app.Activity", 0x100, &[(0x10, BOOL)]);
+    b.instance_raw(0x2000, 0x200, &[1]).instance(0x3000, 0x110, &[0x3100]).instance(0x4000, 0x120, &[0x3000]);
+    // char[] "main".
+    let mut chars = vec![0x23];
+    chars.extend_from_slice(&0x3100u32.to_be_bytes());
+    chars.extend_from_slice(&0u32.to_be_bytes());
+    chars.extend_from_slice(&4u32.to_be_bytes());
+    chars.push(5);
+    chars.extend("main".encode_utf16().flat_map(u16::to_be_bytes));
+    b.raw(&chars);
+    // The thread (serial 7) and the activity as one of its frames' locals.
+    let root = |tag: u8, id: u32, a: u32, c: u32| {
+        let mut r = vec![tag];
+        for v in [id, a, c] {
+            r.extend_from_slice(&v.to_be_bytes());
+        }
+        r
+    };
+    b.raw(&root(0x08, 0x4000, 7, 0)).raw(&root(0x03, 0x2000, 7, 0)).root(0x100);
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    assert_eq!(h.index.root_thread(node(&h, 0x2000)), Some(node(&h, 0x4000)));
+    let leaks = find_leaks(&h, &LeakConfig::default());
+    let l = leaks.iter().find(|l| l.rule == "android.activity.destroyed").unwrap_or_else(|| panic!("{leaks:#?}"));
+    assert_eq!(l.trace[0].node, node(&h, 0x2000));
+    assert_eq!(l.trace[0].labels.first().map(String::as_str), Some("Thread name: 'main'"), "{:?}", l.trace[0]);
+    assert_eq!(l.gc_root, Some(heap::hprof::RootKind::JavaFrame));
+}
