@@ -452,3 +452,27 @@ fn the_diff_screen_on_ahats_dumps() {
     let selected = &app.classes.rows[app.classes.cursor.selected];
     assert_eq!((selected.name.as_str(), selected.instances), ("DumpedStuff$AddedObject", 1));
 }
+
+/// The prompts as they look while typed, at both sizes: the tree's filter (applied on Enter)
+/// and the go-to prompt with its completion.
+#[test]
+fn prompts_while_typed() {
+    let mut app = app_for(&fixture(DIALER));
+    for (w, h) in [(80, 24), (160, 48)] {
+        keys(&mut app, "4/Html");
+        let typing = render(&mut app, w, h);
+        assert!(typing.contains("filter: Html▏ (Enter applies)"), "{typing}");
+        insta::assert_snapshot!(format!("dialer_dominators_filter_typed_{w}x{h}"), typing);
+        key(&mut app, KeyCode::Enter);
+        let applied = render(&mut app, w, h);
+        assert!(applied.contains("Html$HtmlParser"), "{applied}");
+        insta::assert_snapshot!(format!("dialer_dominators_filtered_{w}x{h}"), applied);
+        keys(&mut app, "/");
+        key(&mut app, KeyCode::Esc);
+        keys(&mut app, ":HtmlPar");
+        let goto = render(&mut app, w, h);
+        assert!(goto.contains("go to (an id, or a class): HtmlPar▏"), "{goto}");
+        insta::assert_snapshot!(format!("dialer_goto_typed_{w}x{h}"), goto);
+        key(&mut app, KeyCode::Esc);
+    }
+}

@@ -156,7 +156,8 @@ impl App {
         self.dom.visible = count;
     }
 
-    /// Applies the dominator tree's filter: the reachable objects whose class matches it (the
+    /// Applies the dominator tree's filter: the reachable objects whose class matches it (a class
+    /// object, the class it stands for) (the
     /// largest [`FILTER_MATCHES`] by retained size), each under its chain of dominators, as a
     /// tree with the largest first at each level. Class names are matched once each; the objects
     /// in one pass over the class column.
@@ -185,7 +186,10 @@ impl App {
         let best: Best = (0..idx.len() as u32)
             .into_par_iter()
             .map(Node)
-            .filter(|&n| classes[idx.class_of(n).index()] && heap.dominator(n).is_some())
+            // A class object matches by the class it stands for (`class Foo`), as it is shown.
+            .filter(|&n| {
+                classes[idx.as_class(n).unwrap_or_else(|| idx.class_of(n)).index()] && heap.dominator(n).is_some()
+            })
             .fold(Best::new, |b, n| keep(b, (d.retained(n), n)))
             .reduce(Best::new, |a, b| b.into_iter().fold(a, |a, std::cmp::Reverse(item)| keep(a, item)));
         // Every match and its dominators, each under its parent.
