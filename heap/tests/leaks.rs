@@ -4,7 +4,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
 use common::builder::{Builder, BOOL, LONG, OBJ};
@@ -20,28 +19,11 @@ fn leaky_app(mode: &str) -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     let dir = DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("leaky-app");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("plugin")).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java");
-        for (file, out) in [("LeakyApp.java", "app"), ("Plugin.java", "plugin")] {
-            let ok = Command::new("javac").arg("-d").arg(dir.join(out)).arg(src.join(file)).status().unwrap();
-            assert!(ok.success(), "javac {file}");
-        }
         // The two runs of the issue, and an earlier moment of the leaky one (1000 sessions).
-        for (m, file, sessions) in [("leaky", "leaky", "4000"), ("clean", "clean", "4000"), ("leaky", "early", "1000")]
-        {
-            let ok = Command::new("java")
-                .arg("-cp")
-                .arg(dir.join("app"))
-                .arg("LeakyApp")
-                .arg(m)
-                .arg(dir.join(format!("{file}.hprof")))
-                .arg(dir.join("plugin"))
-                .arg(sessions)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "LeakyApp {m}");
-        }
+        test_support::leaky_app_dumps(
+            &dir,
+            &[("leaky", "leaky", 4000), ("clean", "clean", 4000), ("leaky", "early", 1000)],
+        );
         dir
     });
     dir.join(format!("{mode}.hprof"))

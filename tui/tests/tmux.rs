@@ -339,25 +339,7 @@ fn leaky_app_dumps() -> (PathBuf, PathBuf) {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     let dir = DIR.get_or_init(|| {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tmux-leaky-app");
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("plugin")).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java");
-        for (file, out) in [("LeakyApp.java", "app"), ("Plugin.java", "plugin")] {
-            let ok = Command::new("javac").arg("-d").arg(dir.join(out)).arg(src.join(file)).status().unwrap();
-            assert!(ok.success(), "javac {file}");
-        }
-        for (file, sessions) in [("early", "1000"), ("late", "4000")] {
-            let ok = Command::new("java")
-                .arg("-cp")
-                .arg(dir.join("app"))
-                .args(["LeakyApp", "leaky"])
-                .arg(dir.join(format!("{file}.hprof")))
-                .arg(dir.join("plugin"))
-                .arg(sessions)
-                .status()
-                .unwrap();
-            assert!(ok.success(), "LeakyApp {file}");
-        }
+        test_support::leaky_app_dumps(&dir, &[("leaky", "early", 1000), ("leaky", "late", 4000)]);
         dir
     });
     (dir.join("early.hprof"), dir.join("late.hprof"))

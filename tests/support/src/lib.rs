@@ -96,3 +96,28 @@ fn java(source: &str, classes: &Path, class: &str, args: &[&str], xmx_mb: u32) -
     java.arg(format!("-Xmx{xmx_mb}m")).args(["-XX:+UseSerialGC", "-cp"]).arg(classes).arg(class).args(args);
     java
 }
+
+/// Compiles `tests/java/LeakyApp.java` and its plugin into `dir` and runs it once per entry of
+/// `runs` (mode `leaky` or `clean`, the dump's name without `.hprof`, the number of sessions),
+/// each writing `dir/NAME.hprof` of itself. Panics (the test fails) when a step does.
+pub fn leaky_app_dumps(dir: &Path, runs: &[(&str, &str, u32)]) {
+    let _ = std::fs::remove_dir_all(dir);
+    let made = std::fs::create_dir_all(dir.join("plugin"));
+    assert!(made.is_ok(), "{}: {made:?}", dir.display());
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../java");
+    for (file, out) in [("LeakyApp.java", "app"), ("Plugin.java", "plugin")] {
+        let ok = Command::new("javac").arg("-d").arg(dir.join(out)).arg(src.join(file)).status();
+        assert!(ok.is_ok_and(|s| s.success()), "javac {file}");
+    }
+    for &(mode, name, sessions) in runs {
+        let ok = Command::new("java")
+            .arg("-cp")
+            .arg(dir.join("app"))
+            .args(["LeakyApp", mode])
+            .arg(dir.join(format!("{name}.hprof")))
+            .arg(dir.join("plugin"))
+            .arg(sessions.to_string())
+            .status();
+        assert!(ok.is_ok_and(|s| s.success()), "LeakyApp {mode} {name}");
+    }
+}
