@@ -615,13 +615,7 @@ fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
         ..Default::default()
     };
     let agents = test_phone::musl_agent_dir();
-    let server = AdbServer::start();
-    let phone = TestPhone::start(spec).unwrap();
-    phone.connect(server.0).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let classes = dir.path().join("classes");
-    std::fs::create_dir_all(&classes).unwrap();
-    let jvm = Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, 10125);
+    let (server, phone, dir, jvm) = phone_with_app(spec, package, 10125);
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
@@ -637,6 +631,20 @@ fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
     assert_eq!(sessions, 2000);
     assert_eq!(std::fs::read_dir(traces.path()).unwrap().count(), 0, "the trace is removed from the phone");
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+}
+
+/// A test phone of `spec` on a new adb server, and on it app `package` (uid `uid`): a JVM running
+/// the demo's LeakyCache (2000 sessions, then alive for 600 s), with a directory for the test's
+/// files.
+fn phone_with_app(spec: PhoneSpec, package: &str, uid: u32) -> (AdbServer, TestPhone, tempfile::TempDir, Jvm) {
+    let server = AdbServer::start();
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let classes = dir.path().join("classes");
+    std::fs::create_dir_all(&classes).unwrap();
+    let jvm = Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, uid);
+    (server, phone, dir, jvm)
 }
 
 /// A phone whose ABI list is only `x86` (a 32-bit emulator image) gets the 32-bit agent: the
@@ -681,13 +689,7 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     let heap_size = spec.heap_size.strip_suffix('m').and_then(|m| m.parse::<u64>().ok()).expect("NNNm") << 20;
     // Built first: the app below lives for a limited time.
     let agents = test_phone::agents_dir();
-    let server = AdbServer::start();
-    let phone = TestPhone::start(spec).unwrap();
-    phone.connect(server.0).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let classes = dir.path().join("classes");
-    std::fs::create_dir_all(&classes).unwrap();
-    let jvm = Jvm::start_app("demo/LeakyCache.java", &classes, "LeakyCache", &["2000", "600"], 64, package, 10124);
+    let (server, phone, dir, jvm) = phone_with_app(spec, package, 10124);
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_heaptui"))
             .args(args)
