@@ -476,3 +476,28 @@ fn prompts_while_typed() {
         key(&mut app, KeyCode::Esc);
     }
 }
+
+/// A second dump opened in the same session (the monitor's `d` does this) starts clean: nothing
+/// of the first one's lists, open nodes, trail or places carries over to name its objects.
+#[test]
+fn a_new_dump_forgets_the_old_ones_places() {
+    let mut app = app_for(&fixture(DIALER));
+    keys(&mut app, "2");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "4");
+    key(&mut app, KeyCode::Right);
+    keys(&mut app, "3");
+    key(&mut app, KeyCode::Enter);
+    keys(&mut app, "i/m");
+    assert!(!app.places.is_empty() && app.classes.instances.is_some() && app.prompt.is_some());
+    let heap = heap::Heap::open(&fixture("android/ahat-art__test-dump.hprof"), heap::Options::default()).unwrap();
+    app.update(Msg::Loaded(Ok(Box::new(Loaded::new(Arc::new(heap), Vec::new(), "ahat".into(), 0)))));
+    assert!(app.places.is_empty() && app.classes.instances.is_none() && app.prompt.is_none());
+    assert!(app.inspector.history.is_empty() && app.leaks.trace.is_none());
+    assert_eq!(app.dom.children.len(), 1, "only the new tree's top");
+    key(&mut app, KeyCode::Esc);
+    for s in ["1", "2", "3", "4", "5", "7"] {
+        keys(&mut app, s);
+        render(&mut app, 80, 24);
+    }
+}

@@ -129,7 +129,6 @@ impl App {
                 }
             },
             Screen::Leaks => {
-                let _ = loaded;
                 let leak = self.selected_leak()?;
                 match self.leaks.trace {
                     Some(c) => leak.trace.get(c.selected).map(|t| t.node),

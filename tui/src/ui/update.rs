@@ -42,6 +42,9 @@ impl App {
             }
             Msg::Loaded(Ok(loaded)) => {
                 self.before_dump = None;
+                // What the screens hold names the previous dump's objects (a dump opened from
+                // the monitor replaces one): none of it carries over.
+                self.forget_the_dump();
                 let top = Kids::new(loaded.heap.dominators.children(None).to_vec());
                 self.load = Load::Ready(loaded);
                 self.rebuild_class_rows();
@@ -324,6 +327,24 @@ impl App {
             },
         }
         Vec::new()
+    }
+
+    /// Drops every screen's state that names objects of the dump on screen: lists, traces, the
+    /// tree's open nodes, the Inspector's trail, filters, the places to go back to. The sort
+    /// orders chosen stay.
+    fn forget_the_dump(&mut self) {
+        let classes_sort = self.classes.sort;
+        let instance_sort = self.classes.instance_sort;
+        self.classes = super::model::ClassesState { sort: classes_sort, instance_sort, ..Default::default() };
+        let leak_sort = self.leaks.sort;
+        self.leaks = LeaksState { sort: leak_sort, ..Default::default() };
+        self.dom = Default::default();
+        self.inspector = Default::default();
+        self.overview = Default::default();
+        self.diff = Default::default();
+        self.places.clear();
+        self.prompt = None;
+        self.picker = None;
     }
 
     /// A dump is under way: the progress screen (dump, strip, transfer, restore, then loading),
