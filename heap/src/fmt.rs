@@ -154,6 +154,16 @@ pub fn shorten_middle(s: &str, max: usize) -> String {
     format!("{}…{}", text(0..head), text(tail_start..chars.len()))
 }
 
+/// A class name for a text report: shortened in the middle to `max` when `cut` (a terminal),
+/// else whole (piped or written to a file, for `grep`). Made [`safe`] either way.
+pub fn fit_name(s: &str, max: usize, cut: bool) -> String {
+    if cut {
+        shorten_middle(s, max)
+    } else {
+        safe(s).into_owned()
+    }
+}
+
 /// Shortens `s` from the right: `com.example.Ma…`. Not made safe: callers quote the result with
 /// `{:?}`, which escapes control characters itself.
 pub fn shorten_end(s: &str, max: usize) -> String {

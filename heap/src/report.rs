@@ -7,7 +7,7 @@ use serde_json::{json, Value as Json};
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::fmt::{hex, human_bytes, safe, shorten_middle};
+use crate::fmt::{fit_name, hex, human_bytes, safe};
 use crate::fmt::{shorten_end, wrap};
 use crate::index::classes::{ClassId, ClassKind};
 use crate::index::Node;
@@ -285,7 +285,7 @@ impl Heap {
     ) -> String {
         let idx = &self.index;
         let s = self.summary();
-        let name = |n: &str, max: usize| if file.cut_names { shorten_middle(n, max) } else { safe(n).into_owned() };
+        let name = |n: &str, max: usize| fit_name(n, max, file.cut_names);
         let mut out = String::new();
         match &idx.heap_graph {
             Some(origin) => {
@@ -438,11 +438,7 @@ impl Heap {
                     "    {:<24} {} {}",
                     safe(&r),
                     hex(idx.id(s.node)),
-                    if cut_names {
-                        shorten_middle(&self.display_class(s.node), 60)
-                    } else {
-                        safe(&self.display_class(s.node)).into_owned()
-                    }
+                    fit_name(&self.display_class(s.node), 60, cut_names)
                 );
             }
         }

@@ -17,6 +17,8 @@ pub struct Shown<'a> {
     pub file_bytes: u64,
     /// How long the analysis took, from opening the file to the leak suspects (ms).
     pub analysis_ms: u128,
+    /// The rules that could not decide on this dump, as the loader found them.
+    pub undecided: &'a [heap::leaks::Undecided],
     pub rows: Rows<'a>,
 }
 
@@ -46,8 +48,7 @@ pub fn text(s: &Shown<'_>) -> String {
     match &s.rows {
         Rows::Summary => {
             let file = heap::report::FileInfo { path: s.path, bytes: s.file_bytes, cut_names: false };
-            let undecided = heap::leaks::undecided(heap, &heap::leaks::LeakConfig::default());
-            out = heap.analyze_text(&file, 50, s.leaks, &undecided);
+            out = heap.analyze_text(&file, 50, s.leaks, s.undecided);
         }
         Rows::Instances { class, nodes } => {
             let _ = writeln!(out, "instances of {}", safe(&heap.index.classes[class.index()].name));

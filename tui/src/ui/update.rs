@@ -434,6 +434,7 @@ impl App {
             path: &loaded.path,
             file_bytes: loaded.file_bytes,
             analysis_ms: loaded.analysis_ms.unwrap_or(0),
+            undecided: &loaded.undecided,
             rows,
         })
     }
