@@ -233,37 +233,19 @@ impl InstanceSort {
     }
 
     /// Puts at least the first `upto` of `nodes` in this order (largest first; ids ascending;
-    /// ties by id), `sorted` of them being so already; returns how many are now. Like the
-    /// dominator tree's children: each size is read once (on every core), then the best rows
-    /// selected and only they sorted.
+    /// ties by id), `sorted` of them being so already; returns how many are now (see
+    /// [`super::tree::sort_prefix`]).
     pub fn sort_to(self, heap: &Heap, nodes: &mut [Node], sorted: usize, upto: usize) -> usize {
-        use rayon::prelude::*;
-        if sorted >= nodes.len() || upto <= sorted {
-            return sorted;
-        }
-        if self == InstanceSort::Id {
+        match self {
             // Nodes are numbered in id order: sorting them is sorting integers.
-            sort_nodes(nodes);
-            return nodes.len();
+            InstanceSort::Id if sorted < nodes.len() && upto > sorted => {
+                sort_nodes(nodes);
+                nodes.len()
+            }
+            InstanceSort::Id => sorted,
+            InstanceSort::Retained => super::tree::sort_prefix(nodes, sorted, upto, |n| heap.dominators.retained(n)),
+            InstanceSort::Shallow => super::tree::sort_prefix(nodes, sorted, upto, |n| heap.index.shallow_size(n)),
         }
-        let d = &heap.dominators;
-        let idx = &heap.index;
-        let key = |n: Node| match self {
-            InstanceSort::Retained => d.retained(n),
-            _ => idx.shallow_size(n),
-        };
-        let end = (upto.max(sorted + 256) * 2).min(nodes.len());
-        let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
-            nodes[sorted..].par_iter().map(|&n| (std::cmp::Reverse(key(n)), n)).collect();
-        let k = end - sorted;
-        if k < keyed.len() {
-            keyed.select_nth_unstable(k - 1);
-        }
-        keyed[..k].sort_unstable();
-        for (slot, (_, n)) in nodes[sorted..].iter_mut().zip(keyed) {
-            *slot = n;
-        }
-        end
     }
 }
 

@@ -14,26 +14,33 @@ impl Kids {
 
     /// Sorts at least the first `upto` children (a few more, to spare the next keys the work).
     fn sort_to(&mut self, upto: usize, heap: &Heap) {
-        if upto <= self.sorted || self.sorted == self.nodes.len() {
-            return;
-        }
-        use rayon::prelude::*;
         let d = &heap.dominators;
-        let end = (upto.max(self.sorted + 256) * 2).min(self.nodes.len());
-        // Read every size once (on all cores: they are scattered reads), then select and sort
-        // the (size, node) pairs.
-        let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
-            self.nodes[self.sorted..].par_iter().map(|&n| (std::cmp::Reverse(d.retained(n)), n)).collect();
-        let k = end - self.sorted;
-        if k < keyed.len() {
-            keyed.select_nth_unstable(k - 1);
-        }
-        keyed[..k].sort_unstable();
-        for (slot, (_, n)) in self.nodes[self.sorted..].iter_mut().zip(keyed) {
-            *slot = n;
-        }
-        self.sorted = end;
+        self.sorted = sort_prefix(&mut self.nodes, self.sorted, upto, |n| d.retained(n));
     }
+}
+
+/// Puts at least the first `upto` of `nodes` in order, largest `key` first (ties by node),
+/// `sorted` of them being so already; returns how many are now (a few more than asked, to
+/// spare the next keys the work). Every key is read once, on all cores (they are scattered
+/// reads), then the best are selected and only they sorted: a list of millions costs a
+/// selection, not a full sort. The dominator tree's children and instance lists use it.
+pub(super) fn sort_prefix(nodes: &mut [Node], sorted: usize, upto: usize, key: impl Fn(Node) -> u64 + Sync) -> usize {
+    use rayon::prelude::*;
+    if upto <= sorted || sorted >= nodes.len() {
+        return sorted;
+    }
+    let end = (upto.max(sorted + 256) * 2).min(nodes.len());
+    let mut keyed: Vec<(std::cmp::Reverse<u64>, Node)> =
+        nodes[sorted..].par_iter().map(|&n| (std::cmp::Reverse(key(n)), n)).collect();
+    let k = end - sorted;
+    if k < keyed.len() {
+        keyed.select_nth_unstable(k - 1);
+    }
+    keyed[..k].sort_unstable();
+    for (slot, (_, n)) in nodes[sorted..].iter_mut().zip(keyed) {
+        *slot = n;
+    }
+    end
 }
 
 impl App {
