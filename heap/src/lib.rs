@@ -19,6 +19,7 @@
 
 pub mod analysis;
 mod bits;
+pub mod by_class;
 pub mod cache;
 pub mod data;
 pub mod diff;

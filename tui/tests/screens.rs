@@ -277,8 +277,9 @@ fn overview_rows_open_and_the_largest_are_dominator_roots() {
     for _ in 0..suspects {
         key(&mut app, KeyCode::Down);
     }
-    let page = render(&mut app, 100, 30);
-    insta::assert_snapshot!("dialer_overview_object_selected_100x30", page);
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_overview_object_selected_{w}x{h}"), render(&mut app, w, h));
+    }
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.screen, Screen::Inspector);
     assert_eq!(app.inspector.history.last(), Some(&first_object));
@@ -320,12 +321,25 @@ fn s_sorts_the_list_in_front_of_you() {
     assert!(page.contains("sort: shallow"), "{page}");
     let shallow: Vec<u64> = nodes(&mut app).iter().map(|&n| heap.index.shallow_size(n)).collect();
     assert!(shallow.windows(2).all(|w| w[0] >= w[1]));
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_instances_by_shallow_{w}x{h}"), render(&mut app, w, h));
+    }
     keys(&mut app, "s");
     let ids: Vec<u64> = nodes(&mut app).iter().map(|&n| heap.index.id(n)).collect();
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
-    // The suspects.
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_instances_by_id_{w}x{h}"), render(&mut app, w, h));
+    }
+    // The suspects, sorted and filtered.
     keys(&mut app, "3s");
     assert!(render(&mut app, 100, 30).contains("sort: retained"));
+    keys(&mut app, "/stopped");
+    key(&mut app, KeyCode::Enter);
+    for (w, h) in [(80, 24), (160, 48)] {
+        let page = render(&mut app, w, h);
+        assert!(page.contains("NotificationsService") && app.leaks.filter.as_str() == "stopped", "{page}");
+        insta::assert_snapshot!(format!("dialer_leaks_filtered_{w}x{h}"), page);
+    }
 }
 
 /// A trace names its GC root as the export and `--format leakcanary` do (LeakCanary's words),
@@ -374,6 +388,7 @@ fn the_dominator_tree_keeps_its_structure_at_80_columns() {
     }
     assert!(object(rows[4]).starts_with("        "), "depth 4: {}", rows[4]);
     insta::assert_snapshot!("dialer_dominators_open_80x24", page);
+    insta::assert_snapshot!("dialer_dominators_open_160x48", render(&mut app, 160, 48));
 }
 
 /// The picker: `leak` then `Enter` opens `./leak.hprof` (the demo's description does not

@@ -370,14 +370,20 @@ fn the_diff_screen_shows_what_grew() {
     let stored = data.path().join("heaptui/dumps/local/LeakyApp");
     std::fs::create_dir_all(&stored).unwrap();
     std::fs::copy(&early, stored.join("early.hprof")).unwrap();
+    std::fs::copy(&early, stored.join("another.hprof")).unwrap();
     let xdg = data.path().to_str().unwrap();
     let t = Tmux::start_with_env("diff-b", &[("XDG_DATA_HOME", xdg)], &[late.to_str().unwrap()], 140, 30);
     t.wait_for("Leak suspects (");
     t.keys(&["7"]);
     t.wait_for("No baseline to compare with");
     t.keys(&["b"]);
-    t.wait_for("early.hprof");
-    t.keys(&["Enter"]);
+    let s = t.wait_for("early.hprof");
+    assert!(s.contains("another.hprof"), "{s}");
+    // `/` narrows the dumps on offer; Enter keeps the filter, a second Enter takes the dump.
+    t.keys(&["/", "e", "a", "r", "l", "y"]);
+    let s = t.wait_for("filter: early");
+    assert!(!s.contains("another.hprof"), "{s}");
+    t.keys(&["Enter", "Enter"]);
     t.wait_for("grew 1000 → 4000 elements: class LeakyApp.SESSIONS");
     t.keys(&["q"]);
 }

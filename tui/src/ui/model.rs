@@ -67,13 +67,15 @@ impl Loaded {
     }
 
     /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
-    /// a thread): the reverse graph for the inspector's referrers, and the sorted children of
-    /// every dominator-tree node with more than 20,000 of them.
+    /// a thread): the reverse graph for the inspector's referrers, every class's instances
+    /// sorted (instance lists, the tree's filter), and the sorted children of every
+    /// dominator-tree node with more than 20,000 of them.
     pub fn warm(heap: &Heap, presorted: &std::sync::Mutex<HashMap<Node, Vec<Node>>>) {
         if heap.index.is_empty() {
             return;
         }
         let _ = heap.referrers(Node(0));
+        let _ = heap.by_class();
         let d = &heap.dominators;
         let wide: Vec<Node> = heap.index.nodes().filter(|&n| d.children(Some(n)).len() > 20_000).collect();
         for n in wide {
@@ -230,6 +232,28 @@ impl InstanceSort {
             InstanceSort::Shallow => "shallow",
             InstanceSort::Id => "id",
         }
+    }
+
+    /// The instances of `class` in this order, and how many of the first are sorted (the rest
+    /// are sorted as the cursor reaches them). The engine keeps every class's instances largest
+    /// retained first; the id order is a radix sort of them, and so is the shallow order when
+    /// every instance has the same size (ties go by id).
+    pub fn list(self, heap: &Heap, class: ClassId, upto: usize) -> (Vec<Node>, usize) {
+        let mut nodes = heap.instances_by_retained(class).to_vec();
+        let same_size = |nodes: &[Node]| {
+            let mut sizes = nodes.iter().map(|&n| heap.index.shallow_size(n));
+            let first = sizes.next();
+            sizes.all(|s| Some(s) == first)
+        };
+        let sorted = match self {
+            InstanceSort::Retained => nodes.len(),
+            InstanceSort::Shallow if !same_size(&nodes) => self.sort_to(heap, &mut nodes, 0, upto),
+            InstanceSort::Id | InstanceSort::Shallow => {
+                sort_nodes(&mut nodes);
+                nodes.len()
+            }
+        };
+        (nodes, sorted)
     }
 
     /// Puts at least the first `upto` of `nodes` in this order (largest first; ids ascending;

@@ -161,9 +161,8 @@ impl App {
                 let Some(class) = self.classes.rows.get(self.classes.cursor.selected).and_then(|r| r.class) else {
                     return Vec::new();
                 };
-                let mut nodes = heap.instances_of(class);
-                self.classes.instances_sorted =
-                    self.classes.instance_sort.sort_to(&heap, &mut nodes, 0, 2 * self.page.max(1));
+                let (nodes, sorted) = self.classes.instance_sort.list(&heap, class, 2 * self.page.max(1));
+                self.classes.instances_sorted = sorted;
                 self.remember();
                 self.classes.instances = Some((class, std::sync::Arc::new(nodes), Cursor::default()));
             }

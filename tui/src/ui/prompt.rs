@@ -19,7 +19,11 @@ impl App {
             Screen::Leaks if self.leaks.trace.is_none() => Some(&mut self.leaks.filter),
             Screen::Dominators => Some(&mut self.dom.filter),
             Screen::Inspector => Some(&mut self.inspector.filter),
-            Screen::Diff if self.diff.choosing.is_none() => Some(&mut self.diff.filter),
+            // While a baseline is being chosen, `/` narrows the dumps on offer.
+            Screen::Diff => Some(match &mut self.diff.choosing {
+                Some(p) => &mut p.filter,
+                None => &mut self.diff.filter,
+            }),
             _ => None,
         }
     }
@@ -31,7 +35,7 @@ impl App {
             Screen::Leaks if self.leaks.trace.is_none() => Some(&self.leaks.filter),
             Screen::Dominators => Some(&self.dom.filter),
             Screen::Inspector => Some(&self.inspector.filter),
-            Screen::Diff if self.diff.choosing.is_none() => Some(&self.diff.filter),
+            Screen::Diff => Some(self.diff.choosing.as_ref().map_or(&self.diff.filter, |p| &p.filter)),
             _ => None,
         }
     }
@@ -43,7 +47,13 @@ impl App {
             Screen::Leaks => self.leaks.cursor = Cursor::default(),
             Screen::Dominators => self.filter_dom(),
             Screen::Inspector => self.inspector.cursor = Cursor::default(),
-            Screen::Diff => self.diff.cursor = Cursor::default(),
+            Screen::Diff => match &mut self.diff.choosing {
+                Some(p) => {
+                    p.refilter(&self.matcher);
+                    p.cursor = Cursor::default();
+                }
+                None => self.diff.cursor = Cursor::default(),
+            },
             _ => {}
         }
     }

@@ -166,8 +166,8 @@ impl App {
     /// Applies the dominator tree's filter: the reachable objects whose class matches it (a class
     /// object, the class it stands for) (the
     /// largest [`FILTER_MATCHES`] by retained size), each under its chain of dominators, as a
-    /// tree with the largest first at each level. Class names are matched once each; the objects
-    /// in one pass over the class column.
+    /// tree with the largest first at each level. Class names are matched once each; of each
+    /// matching class only the largest instances are read.
     pub(super) fn filter_dom(&mut self) {
         self.dom.cursor = super::cursor::Cursor::default();
         let pattern = self.dom.filter.as_str().to_string();
@@ -178,27 +178,27 @@ impl App {
         use fuzzy_matcher::FuzzyMatcher;
         let idx = &heap.index;
         let d = &heap.dominators;
-        let classes: Vec<bool> =
-            idx.classes.iter().map(|c| self.matcher.fuzzy_match(&c.name, &pattern).is_some()).collect();
-        // The largest matches, on every core: each keeps its own bounded heap, then they merge.
-        use rayon::prelude::*;
+        // The largest matches: each matching class's instances are kept largest first, so only
+        // the head of each list is read (the first reachable ones), and its class object.
         type Best = std::collections::BinaryHeap<std::cmp::Reverse<(u64, Node)>>;
-        let keep = |mut best: Best, item: (u64, Node)| {
-            best.push(std::cmp::Reverse(item));
+        let mut best = Best::new();
+        let mut keep = |n: Node| {
+            best.push(std::cmp::Reverse((d.retained(n), n)));
             if best.len() > FILTER_MATCHES {
                 best.pop();
             }
-            best
         };
-        let best: Best = (0..idx.len() as u32)
-            .into_par_iter()
-            .map(Node)
-            // A class object matches by the class it stands for (`class Foo`), as it is shown.
-            .filter(|&n| {
-                classes[idx.as_class(n).unwrap_or_else(|| idx.class_of(n)).index()] && heap.dominator(n).is_some()
-            })
-            .fold(Best::new, |b, n| keep(b, (d.retained(n), n)))
-            .reduce(Best::new, |a, b| b.into_iter().fold(a, |a, std::cmp::Reverse(item)| keep(a, item)));
+        let reachable = |n: Node| heap.dominator(n).is_some();
+        for (c, class) in idx.classes.iter().enumerate() {
+            if self.matcher.fuzzy_match(&class.name, &pattern).is_none() {
+                continue;
+            }
+            // A class object matches by the class it stands for (`class Foo`), as it is shown;
+            // not as an instance of java.lang.Class.
+            let instances = heap.instances_by_retained(heap::ClassId(c as u32)).iter().copied();
+            let objects = instances.filter(|&n| idx.as_class(n).is_none() && reachable(n)).take(FILTER_MATCHES);
+            objects.chain(class.node.filter(|&n| reachable(n))).for_each(&mut keep);
+        }
         // Every match and its dominators, each under its parent.
         let mut kids: HashMap<Option<Node>, Vec<Node>> = HashMap::new();
         let mut seen: std::collections::HashSet<Node> = Default::default();

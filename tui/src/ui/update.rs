@@ -443,12 +443,14 @@ impl App {
     fn sort(&mut self) {
         match self.screen {
             Screen::Classes if self.classes.instances.is_some() => {
+                let Some(heap) = self.heap() else { return };
                 self.classes.instance_sort = self.classes.instance_sort.next();
-                self.classes.instances_sorted = 0;
-                if let Some((_, _, cursor)) = &mut self.classes.instances {
+                if let Some((class, nodes, cursor)) = &mut self.classes.instances {
+                    let (list, sorted) = self.classes.instance_sort.list(&heap, *class, 2 * self.page.max(1));
+                    *nodes = std::sync::Arc::new(list);
+                    self.classes.instances_sorted = sorted;
                     *cursor = super::cursor::Cursor::default();
                 }
-                self.sort_instances_to(2 * self.page.max(1));
             }
             Screen::Classes => {
                 self.classes.sort = Some(self.classes.sort.unwrap_or(SortKey::Retained).next());

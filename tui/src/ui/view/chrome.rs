@@ -22,7 +22,8 @@ pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
 pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut left = format!(" {}", app.screen.title());
     // The file's name when there is room for it (the Overview always names it).
-    if let Some(l) = app.loaded().filter(|_| area.width >= 120) {
+    // While a prompt is open, what is typed comes first: the file's name gives way to it.
+    if let Some(l) = app.loaded().filter(|_| area.width >= 120 && app.prompt.is_none()) {
         left.push_str(&format!(" · {}", shorten(&l.path, (area.width as usize / 6).clamp(10, 40))));
     }
     match app.screen {
@@ -81,15 +82,19 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let right = format!("{model}? help  q quit ");
     let width = area.width as usize;
     let mut room = width.saturating_sub(right.chars().count());
-    let warning = warning.map(|w| {
+    // The warning takes at most 3/5 of the line; while a prompt is open, only what the text
+    // typed leaves (none when that is under 12 columns).
+    let typed = if app.prompt.is_some() { left.chars().count() + 1 } else { 0 };
+    let warning = warning.filter(|_| typed == 0 || room.saturating_sub(typed) >= 12).map(|w| {
         let w = super::common::safe(w).into_owned();
-        let most = (room * 3 / 5).max(12);
+        let most = if typed > 0 { room - typed } else { (room * 3 / 5).max(12) };
         let w = if w.chars().count() > most { w.chars().take(most - 1).collect::<String>() + "…" } else { w };
         room = room.saturating_sub(w.chars().count() + 1);
         format!("{w} ")
     });
+    // Cut, the left part keeps a space before the right one.
     if left.chars().count() > room {
-        left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        left = left.chars().take(room.saturating_sub(2)).collect::<String>() + "… ";
     }
     let pad = room.saturating_sub(left.chars().count());
     let mut spans = vec![Span::styled(format!("{left}{}", " ".repeat(pad)), app.theme.status)];

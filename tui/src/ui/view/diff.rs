@@ -16,7 +16,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     if let Some(p) = &app.diff.choosing {
         let height = (area.height as usize).saturating_sub(1);
         let mut lines =
-            vec![Line::styled("Take which dump as the baseline? (Enter takes it, Esc goes back)", t.header)];
+            vec![Line::styled("Take which dump as the baseline? (Enter takes it, / filters, Esc goes back)", t.header)];
         lines.extend(
             p.shown
                 .iter()
