@@ -305,8 +305,7 @@ fn s_sorts_the_list_in_front_of_you() {
     let top = app.classes.rows[0].class.unwrap();
     assert_eq!(app.inspector.history.last().copied(), heap.index.classes[top.index()].node);
     key(&mut app, KeyCode::Esc);
-    // java.lang.String's instances: retained, then shallow, then id order. The rows are sorted
-    // as far as they are shown: the first pages, then (G) all.
+    // java.lang.String's instances: retained, then shallow, then id order, every row (G).
     key(&mut app, KeyCode::Enter);
     let nodes = |app: &mut App| {
         key(app, KeyCode::Char('G'));

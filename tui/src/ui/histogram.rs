@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use fuzzy_matcher::skim::SkimMatcherV2;
-use fuzzy_matcher::FuzzyMatcher;
 use heap::Heap;
 
 use super::cursor::Cursor;
@@ -30,7 +28,7 @@ impl App {
                 Some((p, m)) if filter.starts_with(p.as_str()) => m.clone(),
                 _ => (0..base.len() as u32).collect(),
             };
-            let m = fuzzy_filter(&self.matcher, base, from, filter);
+            let m = fuzzy_filter(base, from, filter);
             self.classes.matched = Some((filter.to_string(), m.clone()));
             m
         };
@@ -54,16 +52,27 @@ impl App {
     }
 }
 
-/// Rows whose name matches `pattern` (fuzzy, as skim and fzf match), best match first. Split
-/// across cores: 100,000 class names are a keystroke's work.
-pub fn fuzzy_filter(matcher: &SkimMatcherV2, rows: &[ClassRow], among: Vec<u32>, pattern: &str) -> Vec<u32> {
+/// Rows (of `among`, in its order) whose name matches `pattern` as skim matches (see
+/// [`is_match`]). The class list keeps its own order through the filter, so no match is scored:
+/// scoring 100,000 names is a keystroke's work, matching them a tenth of it. Split across cores.
+pub fn fuzzy_filter(rows: &[ClassRow], among: Vec<u32>, pattern: &str) -> Vec<u32> {
     use rayon::prelude::*;
-    let mut scored: Vec<(i64, u32)> = among
-        .into_par_iter()
-        .filter_map(|i| matcher.fuzzy_match(&rows[i as usize].name, pattern).map(|s| (s, i)))
-        .collect();
-    scored.sort_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
-    scored.into_iter().map(|(_, i)| i).collect()
+    among.into_par_iter().filter(|&i| is_match(&rows[i as usize].name, pattern)).collect()
+}
+
+/// Whether skim's matcher (`SkimMatcherV2`, smart case) matches `pattern` in `name` at all: the
+/// pattern's characters appear in order, ASCII case ignored unless the pattern has an ASCII
+/// capital. (Skim scores only what passes this test, and scores every such name.)
+pub fn is_match(name: &str, pattern: &str) -> bool {
+    let case_sensitive = pattern.bytes().any(|b| b.is_ascii_uppercase());
+    let mut want = pattern.chars().peekable();
+    for c in name.chars() {
+        let Some(&p) = want.peek() else { break };
+        if if case_sensitive { c == p } else { c.eq_ignore_ascii_case(&p) } {
+            want.next();
+        }
+    }
+    want.peek().is_none()
 }
 
 /// The histogram's rows, one per class or (grouped) per package, largest retained first.
@@ -105,4 +114,37 @@ fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
     let mut out: Vec<ClassRow> = packages.into_values().collect();
     out.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use fuzzy_matcher::skim::SkimMatcherV2;
+    use fuzzy_matcher::FuzzyMatcher;
+
+    /// The same names match as with skim's own matcher, for patterns of either case.
+    #[test]
+    fn matches_as_skim_does() {
+        let skim = SkimMatcherV2::default();
+        let names = [
+            "java.util.HashMap",
+            "java.util.HashMap$Node[]",
+            "com.android.internal.os.HttpConnectionMetricsImpl",
+            "android.text.Html$HtmlParser",
+            "byte[]",
+            "LeakyApp$Session",
+            "ÄÖÜ.Straße",
+            "",
+        ];
+        let patterns =
+            ["hm", "HashMap", "Html", "html", "[]", "node[", "Session", "sess", "str", "Straße", "ä", "x", "a.b.c"];
+        for name in names {
+            for pattern in patterns {
+                assert_eq!(
+                    super::is_match(name, pattern),
+                    skim.fuzzy_match(name, pattern).is_some(),
+                    "{name} / {pattern}"
+                );
+            }
+        }
+    }
 }

@@ -47,11 +47,7 @@ impl App {
         let page = self.page;
         match self.screen {
             Screen::Classes => match &mut self.classes.instances {
-                Some((_, _, c)) => {
-                    c.step(delta, len, page);
-                    let upto = c.offset + 2 * page;
-                    self.sort_instances_to(upto);
-                }
+                Some((_, _, c)) => c.step(delta, len, page),
                 None => self.classes.cursor.step(delta, len, page),
             },
             Screen::Leaks => match &mut self.leaks.trace {
@@ -69,19 +65,6 @@ impl App {
                 None => self.diff.cursor.step(delta, len, page),
             },
             Screen::Monitor => {}
-        }
-    }
-
-    /// Sorts the open instance list at least as far as row `upto`.
-    pub(super) fn sort_instances_to(&mut self, upto: usize) {
-        let Some(heap) = self.heap() else { return };
-        let order = self.classes.instance_sort;
-        let sorted = self.classes.instances_sorted;
-        if let Some((_, nodes, _)) = &mut self.classes.instances {
-            if upto > sorted && sorted < nodes.len() {
-                let nodes: &mut Vec<Node> = std::sync::Arc::make_mut(nodes);
-                self.classes.instances_sorted = order.sort_to(&heap, nodes, sorted, upto);
-            }
         }
     }
 
@@ -157,14 +140,14 @@ impl App {
     pub(super) fn open(&mut self) -> Vec<super::msg::Effect> {
         match self.screen {
             Screen::Classes if self.classes.instances.is_none() => {
-                let Some(heap) = self.heap() else { return Vec::new() };
                 let Some(class) = self.classes.rows.get(self.classes.cursor.selected).and_then(|r| r.class) else {
                     return Vec::new();
                 };
-                let (nodes, sorted) = self.classes.instance_sort.list(&heap, class, 2 * self.page.max(1));
-                self.classes.instances_sorted = sorted;
+                let Some(nodes) = self.loaded().map(|l| l.instances(class, self.classes.instance_sort)) else {
+                    return Vec::new();
+                };
                 self.remember();
-                self.classes.instances = Some((class, std::sync::Arc::new(nodes), Cursor::default()));
+                self.classes.instances = Some((class, nodes, Cursor::default()));
             }
             Screen::Leaks if self.leaks.trace.is_none() => {
                 if self.selected_leak().is_some() {
@@ -241,7 +224,6 @@ impl App {
             diff: self.diff.cursor,
             classes_cursor: self.classes.cursor,
             instances: self.classes.instances.clone(),
-            instances_sorted: self.classes.instances_sorted,
             instance_sort: self.classes.instance_sort,
             leaks_cursor: self.leaks.cursor,
             trace: self.leaks.trace,
@@ -275,7 +257,6 @@ impl App {
         self.diff.cursor = p.diff;
         self.classes.cursor = p.classes_cursor;
         self.classes.instances = p.instances;
-        self.classes.instances_sorted = p.instances_sorted;
         self.classes.instance_sort = p.instance_sort;
         self.leaks.cursor = p.leaks_cursor;
         self.leaks.trace = p.trace;

@@ -23,7 +23,7 @@ impl Kids {
 /// `sorted` of them being so already; returns how many are now (a few more than asked, to
 /// spare the next keys the work). Every key is read once, on all cores (they are scattered
 /// reads), then the best are selected and only they sorted: a list of millions costs a
-/// selection, not a full sort. The dominator tree's children and instance lists use it.
+/// selection, not a full sort.
 pub(super) fn sort_prefix(nodes: &mut [Node], sorted: usize, upto: usize, key: impl Fn(Node) -> u64 + Sync) -> usize {
     use rayon::prelude::*;
     if upto <= sorted || sorted >= nodes.len() {
@@ -54,7 +54,8 @@ impl App {
             if self.dom.expanded.contains(&Some(row.node)) {
                 return;
             }
-            let ready = self.loaded().and_then(|l| l.presorted.lock().ok().and_then(|m| m.get(&row.node).cloned()));
+            let ready =
+                self.loaded().and_then(|l| l.presorted.lock().ok().and_then(|m| m.children.get(&row.node).cloned()));
             self.dom.children.entry(Some(row.node)).or_insert_with(|| match ready {
                 Some(nodes) => Kids { sorted: nodes.len(), nodes },
                 None => Kids::new(heap.dominators.children(Some(row.node)).to_vec()),
@@ -175,7 +176,6 @@ impl App {
             self.dom.filtered = None;
             return;
         };
-        use fuzzy_matcher::FuzzyMatcher;
         let idx = &heap.index;
         let d = &heap.dominators;
         // The largest matches: each matching class's instances are kept largest first, so only
@@ -190,7 +190,7 @@ impl App {
         };
         let reachable = |n: Node| heap.dominator(n).is_some();
         for (c, class) in idx.classes.iter().enumerate() {
-            if self.matcher.fuzzy_match(&class.name, &pattern).is_none() {
+            if !super::histogram::is_match(&class.name, &pattern) {
                 continue;
             }
             // A class object matches by the class it stands for (`class Foo`), as it is shown;

@@ -443,12 +443,11 @@ impl App {
     fn sort(&mut self) {
         match self.screen {
             Screen::Classes if self.classes.instances.is_some() => {
-                let Some(heap) = self.heap() else { return };
                 self.classes.instance_sort = self.classes.instance_sort.next();
+                let order = self.classes.instance_sort;
+                let Load::Ready(l) = &self.load else { return };
                 if let Some((class, nodes, cursor)) = &mut self.classes.instances {
-                    let (list, sorted) = self.classes.instance_sort.list(&heap, *class, 2 * self.page.max(1));
-                    *nodes = std::sync::Arc::new(list);
-                    self.classes.instances_sorted = sorted;
+                    *nodes = l.instances(*class, order);
                     *cursor = super::cursor::Cursor::default();
                 }
             }
