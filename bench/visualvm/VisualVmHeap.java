@@ -1,10 +1,14 @@
 import java.io.File;
 import java.util.List;
+import org.graalvm.visualvm.lib.jfluid.heap.GCRoot;
 import org.graalvm.visualvm.lib.jfluid.heap.Heap;
 import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
 import org.graalvm.visualvm.lib.jfluid.heap.HeapSummary;
 import org.graalvm.visualvm.lib.jfluid.heap.Instance;
 import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
+import org.graalvm.visualvm.lib.jfluid.heap.JavaFrameGCRoot;
+import org.graalvm.visualvm.lib.jfluid.heap.JniLocalGCRoot;
+import org.graalvm.visualvm.lib.jfluid.heap.ThreadObjectGCRoot;
 
 /**
  * The peer side of heaptui's comparisons: VisualVM's heap library (Debian package `visualvm`)
@@ -15,24 +19,38 @@ import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
  *   top      <id hex> <class> <shallow> <retained>
  *   time     <phase> <milliseconds>
  *
+ * With --threads, instead: each thread object root and its stack, and each Java-frame and JNI
+ * local root with its thread and frame number (-1 where none):
+ *
+ *   thread   <id hex> <frames, -1 when it has no stack trace>
+ *   frame    <thread id hex> <depth> <class> <method> <file or -> <line>
+ *   local    <thread id hex> <frame number> <object id hex>
+ *
  *   file     <path>   (before each dump's lines)
  *
  * VisualVM writes a `<dump>.hwcache` directory beside each dump it opens.
  *
- * Usage: java -cp <jfluid-heap.jar>:. VisualVmHeap [--top N] [--no-retained] DUMP...
+ * Usage: java -cp <jfluid-heap.jar>:. VisualVmHeap [--top N] [--no-retained] [--threads] DUMP...
  */
 public class VisualVmHeap {
     public static void main(String[] args) throws Exception {
         int top = 20;
         boolean retained = true;
+        boolean threads = false;
         for (int a = 0; a < args.length; a++) {
-            if (args[a].equals("--top")) {
+            if (args[a].equals("--threads")) {
+                threads = true;
+            } else if (args[a].equals("--top")) {
                 top = Integer.parseInt(args[++a]);
             } else if (args[a].equals("--no-retained")) {
                 retained = false;
             } else {
                 System.out.println("file\t" + args[a]);
-                report(new File(args[a]), top, retained);
+                if (threads) {
+                    threads(new File(args[a]));
+                } else {
+                    report(new File(args[a]), top, retained);
+                }
             }
         }
     }
@@ -62,5 +80,35 @@ public class VisualVmHeap {
         System.out.print(out);
         System.out.println("time\tretained\t" + (t2 - t1) / 1_000_000);
         System.out.println("time\ttop\t" + (t3 - t2) / 1_000_000);
+    }
+
+    static void threads(File dump) throws Exception {
+        Heap heap = HeapFactory.createHeap(dump);
+        StringBuilder out = new StringBuilder();
+        for (GCRoot r : heap.getGCRoots()) {
+            if (r.getInstance() == null) {
+                continue; // a root naming an object the dump does not hold
+            }
+            if (r instanceof ThreadObjectGCRoot) {
+                ThreadObjectGCRoot t = (ThreadObjectGCRoot) r;
+                String id = Long.toHexString(t.getInstance().getInstanceId());
+                StackTraceElement[] stack = t.getStackTrace();
+                out.append("thread\t").append(id).append('\t').append(stack == null ? -1 : stack.length).append('\n');
+                for (int i = 0; stack != null && i < stack.length; i++) {
+                    StackTraceElement e = stack[i];
+                    out.append("frame\t").append(id).append('\t').append(i).append('\t').append(e.getClassName())
+                       .append('\t').append(e.getMethodName()).append('\t')
+                       .append(e.getFileName() == null ? "-" : e.getFileName()).append('\t').append(e.getLineNumber()).append('\n');
+                }
+            } else if (r instanceof JavaFrameGCRoot || r instanceof JniLocalGCRoot) {
+                ThreadObjectGCRoot t = r instanceof JavaFrameGCRoot ? ((JavaFrameGCRoot) r).getThreadGCRoot() : ((JniLocalGCRoot) r).getThreadGCRoot();
+                int depth = r instanceof JavaFrameGCRoot ? ((JavaFrameGCRoot) r).getFrameNumber() : ((JniLocalGCRoot) r).getFrameNumber();
+                if (t != null && t.getInstance() != null) {
+                    out.append("local\t").append(Long.toHexString(t.getInstance().getInstanceId())).append('\t').append(depth)
+                       .append('\t').append(Long.toHexString(r.getInstance().getInstanceId())).append('\n');
+                }
+            }
+        }
+        System.out.print(out);
     }
 }

@@ -44,7 +44,7 @@ use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 4;
+const FORMAT: u32 = 5;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -157,6 +157,8 @@ struct Meta {
     root_kinds: Vec<RootKind>,
     /// Each thread-owned root's node and its thread's node.
     root_threads: Vec<(u32, u32)>,
+    /// The threads' stacks and locals.
+    stacks: crate::index::stacks::Stacks,
     reachable_objects: u64,
     reachable_bytes: u64,
     strong_objects: u64,
@@ -425,6 +427,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
             v.sort_unstable();
             v
         },
+        stacks: idx.stacks.clone(),
         reachable_objects: dom.reachable_objects,
         reachable_bytes: dom.reachable_bytes,
         strong_objects: dom.strong_objects,
@@ -793,6 +796,9 @@ impl Parts {
         if self.meta.root_threads.iter().any(|&(r, t)| r as usize >= n || t as usize >= n) {
             return bad("GC roots' threads");
         }
+        if !self.meta.stacks.check(n) {
+            return bad("threads' stacks");
+        }
         if meta.paths
             && (self.weak_via.len() != n.div_ceil(64)
                 || !self.parent_values.iter().all(|&p| (p as usize) < n || p >= crate::paths::IS_ROOT))
@@ -837,6 +843,7 @@ impl Parts {
             refs: Csr { starts: self.starts, targets: self.targets },
             roots: self.root_nodes.into_iter().map(Node).zip(meta.root_kinds).collect(),
             root_threads: meta.root_threads.into_iter().collect(),
+            stacks: meta.stacks,
             marked_unreachable: self.marked_unreachable,
             heaps: meta.heaps,
             sizer: meta.sizer,

@@ -38,6 +38,7 @@ pub mod report;
 pub mod rewrite;
 pub mod spec;
 pub mod strip;
+pub mod threads;
 mod trace;
 pub mod values;
 

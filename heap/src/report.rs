@@ -134,7 +134,16 @@ impl Heap {
         v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
         drop(span);
         let span = crate::trace::span("report: threads, fds");
-        v["threads"] = json!(crate::leaks::waste::thread_groups(self));
+        // Every thread with its stack and locals; each group of threads of one name gains the
+        // frames of the thread its `example` names.
+        let threads = self.threads();
+        let mut groups = json!(crate::leaks::waste::thread_groups(self));
+        for g in groups.as_array_mut().into_iter().flatten() {
+            let example = threads.iter().find(|t| t.name.as_deref() == g["example"].as_str() && t.frames.is_some());
+            g["frames"] = example.map_or(Json::Null, |t| t.to_json(self)["frames"].take());
+        }
+        v["threads"] = groups;
+        v["thread_stacks"] = threads.iter().map(|t| t.to_json(self)).collect();
         v["file_descriptors"] = json!(crate::leaks::waste::fd_groups(self));
         drop(span);
         let _span = crate::trace::span("report: duplicate strings");

@@ -32,6 +32,7 @@ fn assert_same(a: &Heap, b: &Heap) {
         assert_eq!(format!("{ca:?}"), format!("{cb:?}"));
     }
     assert_eq!(ia.roots(), ib.roots());
+    assert_eq!(ia.stacks(), ib.stacks());
     for &(n, _) in ia.roots() {
         assert_eq!(ia.root_thread(n), ib.root_thread(n));
     }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::*;
+use heap::hprof::RootKind;
 use heap::{Heap, Options};
 
 const JAR: &str = "/usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar";
@@ -140,6 +141,124 @@ fn retained_sizes_match_visualvm_on_the_demo() {
         tops += 1;
     }
     assert!(tops >= 10);
+}
+
+/// What VisualVM reads of a dump's threads: each thread object's stack (class, method, file,
+/// line; `None` without a trace) and each Java-frame and JNI local root (thread, frame, object).
+/// A frame as `StackTraceElement` gives it: class, method, file, line.
+type PeerFrame = (String, String, String, i32);
+
+#[derive(Default)]
+struct PeerThreads {
+    stacks: HashMap<u64, Option<Vec<PeerFrame>>>,
+    locals: std::collections::BTreeSet<(u64, i32, u64)>,
+}
+
+fn visualvm_threads(dumps: &[PathBuf]) -> Vec<PeerThreads> {
+    let work = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/visualvm/VisualVmHeap.java");
+    let ok = Command::new("javac").args(["-cp", JAR, "-d"]).arg(work.path()).arg(&src).status().unwrap();
+    assert!(ok.success());
+    let mut cmd = Command::new("java");
+    cmd.arg("-cp").arg(format!("{JAR}:{}", work.path().display())).args(["VisualVmHeap", "--threads"]);
+    for (i, d) in dumps.iter().enumerate() {
+        let copy = work.path().join(format!("{i}.hprof"));
+        std::fs::copy(d, &copy).unwrap();
+        cmd.arg(copy);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+    let mut peers: Vec<PeerThreads> = Vec::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        let p = peers.last_mut();
+        match f[0] {
+            "file" => peers.push(PeerThreads::default()),
+            "thread" => {
+                let frames = (f[2] != "-1").then(Vec::new);
+                p.unwrap().stacks.insert(hex(f[1]), frames);
+            }
+            "frame" => {
+                // VisualVM names a source file id of 0 (none) "<unresolved string 0x0>".
+                let file = if f[5] == "<unresolved string 0x0>" { "-" } else { f[5] };
+                let frame = (f[3].to_string(), f[4].to_string(), file.to_string(), f[6].parse().unwrap());
+                p.unwrap().stacks.get_mut(&hex(f[1])).unwrap().as_mut().unwrap().push(frame);
+            }
+            "local" => {
+                p.unwrap().locals.insert((hex(f[1]), f[2].parse().unwrap(), hex(f[3])));
+            }
+            _ => {}
+        }
+    }
+    peers
+}
+
+/// Threads side by side with VisualVM, on every HotSpot fixture that records stacks (and those
+/// that do not: no thread then has frames) and on the demo: the same thread objects, each with
+/// the same frames (class, method, file and line, as `StackTraceElement` gives them), and the
+/// same locals at the same frame numbers.
+#[test]
+fn thread_stacks_match_visualvm() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(fixtures().join("jvm"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().to_string();
+            (n.ends_with(".hprof") || n.ends_with(".bin")) && !n.contains("minimal")
+        })
+        .collect();
+    paths.sort();
+    // OpenJDK 11's main thread: 29 frames, 91 locals. And the demo (OpenJDK 17).
+    for (gz, name) in [
+        (fixture("jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof.gz"), "jdk11.hprof"),
+        (Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/demo.hprof.gz"), "demo.hprof"),
+    ] {
+        let mut bytes = Vec::new();
+        flate2_read(&gz, &mut bytes);
+        paths.push(dir.path().join(name));
+        std::fs::write(paths.last().unwrap(), &bytes).unwrap();
+    }
+    let peers = visualvm_threads(&paths);
+    let mut with_frames = 0;
+    for (path, peer) in paths.iter().zip(&peers) {
+        let h = Heap::open(path, Options::default()).unwrap();
+        let name = path.display();
+        let threads = h.threads();
+        let ids: std::collections::BTreeSet<u64> = threads.iter().map(|t| h.index.id(t.node)).collect();
+        let peer_ids: std::collections::BTreeSet<u64> = peer.stacks.keys().copied().collect();
+        assert_eq!(ids, peer_ids, "{name}: thread objects");
+        let mut locals = std::collections::BTreeSet::new();
+        for t in &threads {
+            let id = h.index.id(t.node);
+            // VisualVM's StackTraceElement: native frames at -2, no line -1, no file null.
+            let frames = t.frames.as_ref().map(|f| {
+                f.iter()
+                    .map(|s| {
+                        let f = &s.frame;
+                        let line = match f.line {
+                            -3 => -2,
+                            0 | -1 => -1,
+                            l => l,
+                        };
+                        let class = if f.class.is_empty() { "N/A".to_string() } else { f.class.clone() };
+                        let file = if f.source.is_empty() { "-".to_string() } else { f.source.clone() };
+                        (class, f.method.clone(), file, line)
+                    })
+                    .collect::<Vec<_>>()
+            });
+            with_frames += frames.as_ref().map_or(0, Vec::len);
+            assert_eq!(&frames, &peer.stacks[&id], "{name}: thread {id:#x}");
+            let all = t.frames.iter().flatten().flat_map(|f| f.locals.iter()).chain(&t.unplaced);
+            for l in all.filter(|l| matches!(l.kind, RootKind::JavaFrame | RootKind::JniLocal)) {
+                locals.insert((id, l.depth, h.index.id(l.node)));
+            }
+        }
+        assert_eq!(locals, peer.locals, "{name}: locals");
+    }
+    // jdk11's 29-frame main thread among them.
+    assert!(with_frames >= 200, "{with_frames} frames in all");
 }
 
 fn flate2_read(path: &Path, out: &mut Vec<u8>) {

@@ -515,3 +515,47 @@ fn a_new_dump_forgets_the_old_ones_places() {
         render(&mut app, 80, 24);
     }
 }
+
+/// Screen 8 on the demo (OpenJDK 17, stacks recorded): the main thread's stack as Java prints
+/// it (VisualVM reads the same frames: `heap/tests/visualvm.rs`), a local opens in the
+/// Inspector; on the Dialer dump (Android, no stacks) its 11 threads say why frames are missing.
+#[test]
+fn threads_show_stacks_and_locals() {
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../demo/demo.hprof.gz");
+    let mut app = app_for(&demo);
+    keys(&mut app, "8");
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("demo_threads_{w}x{h}"), render(&mut app, w, h));
+    }
+    keys(&mut app, "/main");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("at java.lang.Thread.sleep(Native Method)"), "{page}");
+    assert!(page.contains("at LeakyCache.main(LeakyCache.java:"), "{page}");
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("demo_thread_main_open_{w}x{h}"), render(&mut app, w, h));
+    }
+    // The first object a frame holds: Enter opens it, Esc comes back.
+    let rows = app.thread_rows();
+    let local = rows.iter().position(|r| matches!(r, heaptui::ui::model::ThreadRow::Local(..))).unwrap();
+    for _ in 0..local {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Inspector);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Threads);
+    // ← from inside the stack closes it, back on the thread's row.
+    key(&mut app, KeyCode::Left);
+    assert!(app.threads.open.is_empty() && app.threads.cursor.selected == 0);
+
+    // Android: perflib's 11193 root records less its 11182 roots are the 11 thread objects.
+    let mut app = app_for(&fixture(DIALER));
+    assert_eq!(app.loaded().unwrap().threads.len(), 11);
+    keys(&mut app, "8");
+    key(&mut app, KeyCode::Enter);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("records no stack for this thread"), "{page}");
+    insta::assert_snapshot!("dialer_threads_open_160x48", page);
+}

@@ -140,7 +140,10 @@ pub enum SubRecord<'a> {
     /// A GC root of `kind` naming object `id`; `thread`: the serial of the thread whose root it
     /// is (a local, a frame, a native stack, a blocked thread, a JNI monitor), or, for a thread
     /// object, its own serial.
-    Root { kind: RootKind, id: u64, thread: Option<u32> },
+    /// `detail`: the second number of the tail where there is one: a frame's depth in its
+    /// thread's stack (JAVA FRAME, JNI LOCAL, JNI MONITOR; `u32::MAX`, -1, when unknown) or a
+    /// thread object's stack trace serial.
+    Root { kind: RootKind, id: u64, thread: Option<u32>, detail: Option<u32> },
     /// CLASS DUMP.
     Class(ClassDump<'a>),
     /// INSTANCE DUMP: `data` holds the field values, own class first, then superclasses.
@@ -217,8 +220,8 @@ fn read_body<'a>(c: &mut Cursor<'a>, tag: u8, start: usize) -> Result<SubRecord<
     }
 }
 
-/// A GC root: the object it names, and the thread serial that opens the tail of the roots that
-/// have one; the rest of the tail (frame number, stack trace serial) is skipped.
+/// A GC root: the object it names, the thread serial that opens the tail of the roots that have
+/// one, and the number after it (a frame depth, a stack trace serial) where there is one.
 fn read_root<'a>(c: &mut Cursor<'a>, kind: RootKind, tag: u8) -> Result<SubRecord<'a>> {
     let id = c.id()?;
     let tail = sub::root_tail_len(tag, c.id_size() as usize).unwrap_or(0);
@@ -231,15 +234,20 @@ fn read_root<'a>(c: &mut Cursor<'a>, kind: RootKind, tag: u8) -> Result<SubRecor
             | sub::ROOT_THREAD_OBJECT
             | sub::ROOT_JNI_MONITOR
     );
-    let thread = if threaded && tail >= 4 {
+    let (thread, detail) = if threaded && tail >= 8 {
+        let serial = c.u4()?;
+        let detail = c.u4()?;
+        c.skip(tail - 8)?;
+        (Some(serial), Some(detail))
+    } else if threaded && tail >= 4 {
         let serial = c.u4()?;
         c.skip(tail - 4)?;
-        Some(serial)
+        (Some(serial), None)
     } else {
         c.skip(tail)?;
-        None
+        (None, None)
     };
-    Ok(SubRecord::Root { kind, id, thread })
+    Ok(SubRecord::Root { kind, id, thread, detail })
 }
 
 fn read_class_dump<'a>(c: &mut Cursor<'a>) -> Result<ClassDump<'a>> {

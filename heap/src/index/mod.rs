@@ -13,6 +13,7 @@ pub(crate) mod column;
 pub mod csr;
 pub mod ids;
 pub mod sizes;
+pub mod stacks;
 
 use std::path::Path;
 
@@ -33,6 +34,7 @@ use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
 use sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
+use stacks::{StackRecords, Stacks, ThreadRoot};
 
 /// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
 pub(crate) const BIG_SHALLOW: u16 = u16::MAX;
@@ -158,6 +160,8 @@ pub struct Index {
     pub(crate) roots: Vec<(Node, RootKind)>,
     /// The thread each thread-owned root (a local, a frame...) belongs to, by node.
     pub(crate) root_threads: FxHashMap<u32, u32>,
+    /// The threads, their stacks and locals.
+    pub(crate) stacks: Stacks,
     pub(crate) marked_unreachable: Vec<u32>,
     /// Heaps in the order the dump names them.
     pub heaps: Vec<HeapName>,
@@ -243,7 +247,8 @@ struct Pass1 {
     load_class: FxHashMap<u64, u64>,
     strings: FxHashMap<u64, (u64, u32)>,
     roots: Vec<(u64, RootKind)>,
-    root_threads: Vec<(u64, u32, bool)>,
+    root_threads: Vec<ThreadRoot>,
+    stack_records: StackRecords,
     unreachable: Vec<u64>,
     heaps: Vec<HeapName>,
     heap_name_ids: Vec<u64>,
@@ -337,6 +342,24 @@ impl Index {
     /// indexed, and findings may be missing.
     pub fn is_partial(&self) -> bool {
         self.warnings.iter().any(|w| w.starts_with(TRUNCATED) || w.starts_with(GRAPH_INCOMPLETE))
+    }
+
+    /// The threads the dump names (its THREAD OBJECT roots), their stacks and local roots.
+    pub fn stacks(&self) -> &Stacks {
+        &self.stacks
+    }
+
+    /// The names a stack frame gives, read from the dump (its class's name dotted, as Java
+    /// writes it).
+    pub fn frame(&self, f: &stacks::RawFrame) -> stacks::Frame {
+        let name = |id: u64| if id == 0 { String::new() } else { self.string(id).unwrap_or_default() };
+        stacks::Frame {
+            class: java_name(&name(f.class)),
+            method: name(f.method),
+            signature: name(f.signature),
+            source: name(f.source),
+            line: f.line,
+        }
     }
 
     /// The thread whose local (or frame, native stack...) root `n` is, when the dump says.
@@ -554,6 +577,7 @@ fn pass1(whole: &Data, header: &Header, options: Options<'_>) -> Result<Pass1> {
         strings: FxHashMap::default(),
         roots: Vec::new(),
         root_threads: Vec::new(),
+        stack_records: StackRecords::default(),
         unreachable: Vec::new(),
         heaps: vec![HeapName { heap_type: heap_type::DEFAULT, name: heap_type::name(heap_type::DEFAULT).into() }],
         heap_name_ids: vec![0],
@@ -645,8 +669,25 @@ impl TopLevel {
                 let off = (utf8.as_ptr() as usize).saturating_sub(data.as_ptr() as usize);
                 p.strings.insert(id, (off as u64, utf8.len() as u32));
             }
-            TopRecord::LoadClass { class_id, name_id, .. } => {
+            TopRecord::LoadClass { class_id, name_id, serial, .. } => {
                 p.load_class.insert(class_id, name_id);
+                p.stack_records.class_names.insert(serial, name_id);
+            }
+            // Threads' stacks (few, and small next to the heap): kept until the thread object
+            // roots say which traces are stacks.
+            TopRecord::StackFrame { id, method_name_id, signature_id, source_file_id, class_serial, line } => {
+                let frame = stacks::RawFrame {
+                    method: method_name_id,
+                    signature: signature_id,
+                    source: source_file_id,
+                    class: u64::from(class_serial),
+                    line,
+                };
+                p.stack_records.frames.insert(id, frame);
+            }
+            TopRecord::StackTrace { serial, thread_serial, frames } => {
+                let ids = frames.chunks_exact(id_size as usize).map(|b| read_id(b, id_size)).collect();
+                p.stack_records.traces.insert(serial, (thread_serial, ids));
             }
             TopRecord::HeapDumpEnd => self.in_segments = false,
             TopRecord::HeapDump => {
@@ -779,8 +820,8 @@ struct Part {
     objects: Objects,
     class_dumps: Vec<usize>,
     roots: Vec<(u64, RootKind)>,
-    /// Roots' thread serials: (object, serial, whether the object is the thread itself).
-    root_threads: Vec<(u64, u32, bool)>,
+    /// Roots' thread serials: (object, serial, kind, the depth or stack trace serial after it).
+    root_threads: Vec<ThreadRoot>,
     unreachable: Vec<u64>,
     /// HEAP DUMP INFO records: offset, heap type, name id.
     heap_infos: Vec<(u64, u32, u64)>,
@@ -877,12 +918,12 @@ impl Part {
             return Ok(());
         }
         match read_sub_record(c)? {
-            SubRecord::Root { kind, id, thread } => {
+            SubRecord::Root { kind, id, thread, detail } => {
                 self.counts.root_records += 1;
                 *self.counts.root_records_by_kind.entry(kind).or_default() += 1;
                 self.roots.push((id, kind));
                 if let Some(serial) = thread {
-                    self.root_threads.push((id, serial, kind == RootKind::ThreadObject));
+                    self.root_threads.push((id, serial, kind, detail));
                 }
             }
             SubRecord::Class(cd) => {
@@ -970,6 +1011,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
     let _span = crate::trace::span("index: roots");
     let roots = resolve_roots(p.roots, &ids, &mut p.warnings);
     let root_threads = resolve_root_threads(&p.root_threads, &ids);
+    let stacks = Stacks::resolve(&p.root_threads, &p.stack_records, |id| ids.node(id));
     let marked_unreachable = p.unreachable.iter().filter_map(|&id| ids.node(id)).collect();
     let classes = table.classes;
     let class_by_node = classes.iter().enumerate().filter_map(|(i, c)| c.node.map(|n| (n.0, i as u32))).collect();
@@ -992,6 +1034,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         refs,
         roots,
         root_threads,
+        stacks,
         marked_unreachable,
         heaps,
         sizer,
@@ -1047,12 +1090,16 @@ fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result
 /// GC roots as nodes; root records naming objects absent from the dump are counted in a warning.
 /// Each root that belongs to a thread (a local, a frame...), with that thread's object: the
 /// thread object root with the same serial. The first record of an object wins.
-fn resolve_root_threads(records: &[(u64, u32, bool)], ids: &IdMap) -> FxHashMap<u32, u32> {
-    let threads: FxHashMap<u32, u32> =
-        records.iter().filter(|r| r.2).filter_map(|&(id, serial, _)| Some((serial, ids.node(id)?))).collect();
+fn resolve_root_threads(records: &[ThreadRoot], ids: &IdMap) -> FxHashMap<u32, u32> {
+    let is_thread = |kind: RootKind| kind == RootKind::ThreadObject;
+    let threads: FxHashMap<u32, u32> = records
+        .iter()
+        .filter(|r| is_thread(r.2))
+        .filter_map(|&(id, serial, ..)| Some((serial, ids.node(id)?)))
+        .collect();
     let mut out = FxHashMap::default();
-    for &(id, serial, is_thread) in records {
-        if is_thread {
+    for &(id, serial, kind, _) in records {
+        if is_thread(kind) {
             continue;
         }
         if let (Some(n), Some(&t)) = (ids.node(id), threads.get(&serial)) {

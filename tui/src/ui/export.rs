@@ -38,6 +38,8 @@ pub enum Rows<'a> {
     Object(Node),
     /// What changed since the baseline.
     Diff(&'a super::model::Baseline),
+    /// The threads and their stacks.
+    Threads(&'a [heap::threads::Thread]),
 }
 
 /// The rows as text, for people: names from the dump made [`safe`] (tabs and newlines are the
@@ -85,6 +87,12 @@ pub fn text(s: &Shown<'_>) -> String {
             }
         }
         Rows::Object(n) => out = heap.inspect_text(*n, false),
+        Rows::Threads(threads) => {
+            for t in *threads {
+                out.push_str(&t.to_text(heap));
+                out.push('\n');
+            }
+        }
         Rows::Diff(b) => {
             let _ = writeln!(out, "since\t{}", safe(&b.path));
             let _ = writeln!(out, "grew\tpath\tclass\telements before\telements now\tretained before\tretained now");
@@ -128,5 +136,6 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
             .collect::<Vec<_>>()),
         Rows::Object(n) => heap.inspect_json(*n),
         Rows::Diff(b) => json!({"baseline": b.path, "classes": b.classes, "growing": b.growing}),
+        Rows::Threads(threads) => json!(threads.iter().map(|t| t.to_json(heap)).collect::<Vec<_>>()),
     }
 }

@@ -4,8 +4,8 @@
 //! - `screen`, `cursor`, `line_edit`, `theme`: leaves.
 //! - `monitor` (the watched process's state), `source` (what can be opened), `keymap`.
 //! - `picker` (what is on offer, its filter), `model` (the state), `msg` (messages, effects).
-//! - `tree`, `histogram`, `nav`: the model's operations (the dominator tree, the class rows,
-//!   moving and opening); `export` (the view as text and JSON, from plain data).
+//! - `tree`, `histogram`, `threads`, `nav`: the model's operations (the dominator tree, the
+//!   class rows, the threads' rows, moving and opening); `export` (the view as text and JSON, from plain data).
 //! - `update`: messages and keys in, effects out. `view`: drawing. `run`: the loop and workers.
 
 pub mod cursor;
@@ -24,6 +24,7 @@ pub mod run;
 pub mod screen;
 pub mod source;
 pub mod theme;
+mod threads;
 mod tree;
 mod update;
 pub mod view;

@@ -41,6 +41,8 @@ pub struct Loaded {
     pub top_retained: Vec<Node>,
     /// Lists too long to sort on a keypress, sorted ahead of time by [`Loaded::warm`].
     pub presorted: Arc<std::sync::Mutex<Presorted>>,
+    /// The dump's threads with their stacks, largest retained first.
+    pub threads: Vec<heap::threads::Thread>,
 }
 
 /// Lists sorted ahead of time, on the thread that warms up after loading.
@@ -63,6 +65,7 @@ impl Loaded {
         let heap_totals = heap.heap_totals();
         let mut top_retained = heap.dominated(None);
         top_retained.truncate(200);
+        let threads = heap.threads();
         Loaded {
             heap,
             leaks,
@@ -77,6 +80,7 @@ impl Loaded {
             heap_totals,
             top_retained,
             presorted: Default::default(),
+            threads,
         }
     }
 
@@ -415,6 +419,29 @@ pub struct InspectorState {
     pub filter: LineEdit,
 }
 
+/// The Threads screen: which threads are open, the cursor, the filter and the order.
+#[derive(Default)]
+pub struct ThreadsState {
+    pub cursor: Cursor,
+    /// Threads whose stacks are open (by thread object).
+    pub open: HashSet<Node>,
+    /// Narrows the threads (fuzzy, on the name, the class and the frames' methods).
+    pub filter: LineEdit,
+    /// Largest retained first (the default), or by name.
+    pub by_name: bool,
+}
+
+/// One row of the Threads screen: indices into the loaded threads, their frames and locals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadRow {
+    Thread(usize),
+    Frame(usize, usize),
+    /// A local of a frame (`Some(frame)`) or of no frame the dump gives.
+    Local(usize, Option<usize>, usize),
+    /// Why a thread shows no frames, or that its trace is where it started.
+    Note(usize, &'static str),
+}
+
 /// What is being typed at the bottom of the screen: while it is open every key goes into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
@@ -440,6 +467,7 @@ pub struct Place {
     pub dom_cursor: Cursor,
     pub dom_expanded: HashSet<Option<Node>>,
     pub inspector: InspectorState,
+    pub threads: Cursor,
 }
 
 /// The model.
@@ -459,6 +487,7 @@ pub struct App {
     pub dom: DomState,
     pub inspector: InspectorState,
     pub diff: DiffState,
+    pub threads: ThreadsState,
     /// The prompt being typed in, if any.
     pub prompt: Option<Prompt>,
     /// Where `Back` returns to, the latest last.
@@ -491,6 +520,7 @@ impl App {
             dom: DomState::default(),
             inspector: InspectorState::default(),
             diff: DiffState::default(),
+            threads: Default::default(),
             prompt: None,
             places: Vec::new(),
             picker: None,

@@ -38,6 +38,7 @@ impl App {
                 Some(p) => p.shown.len(),
                 None => self.diff_rows().len(),
             },
+            Screen::Threads => self.thread_rows().len(),
             Screen::Monitor => 0,
         }
     }
@@ -64,6 +65,7 @@ impl App {
                 Some(p) => p.cursor.step(delta, len, page),
                 None => self.diff.cursor.step(delta, len, page),
             },
+            Screen::Threads => self.threads.cursor.step(delta, len, page),
             Screen::Monitor => {}
         }
     }
@@ -81,6 +83,7 @@ impl App {
             Screen::Dominators => self.dom.cursor.offset,
             Screen::Inspector => self.inspector.cursor.offset,
             Screen::Diff if self.diff.choosing.is_none() => self.diff.cursor.offset,
+            Screen::Threads => self.threads.cursor.offset,
             _ => return,
         };
         let current = self.selected_index();
@@ -95,6 +98,7 @@ impl App {
             Screen::Dominators => self.dom.cursor.selected,
             Screen::Inspector => self.inspector.cursor.selected,
             Screen::Diff => self.diff.cursor.selected,
+            Screen::Threads => self.threads.cursor.selected,
             _ => 0,
         }
     }
@@ -133,6 +137,7 @@ impl App {
                 DiffRow::Growing(i) => loaded.baseline.as_ref()?.growing.get(*i).map(|g| g.node),
                 DiffRow::Class(_) => None,
             },
+            Screen::Threads => self.thread_row_node(*self.thread_rows().get(self.threads.cursor.selected)?),
             Screen::Monitor => None,
         }
     }
@@ -173,6 +178,19 @@ impl App {
                 }
             }
             Screen::Diff => return self.open_diff(),
+            // A thread opens or closes its stack; a local opens in the Inspector.
+            Screen::Threads => match self.thread_rows().get(self.threads.cursor.selected) {
+                Some(super::model::ThreadRow::Thread(_)) => {
+                    let open = self.selected_node().is_some_and(|n| !self.threads.open.contains(&n));
+                    self.toggle_thread(open);
+                }
+                Some(_) => {
+                    if let Some(n) = self.selected_node() {
+                        self.inspect(n);
+                    }
+                }
+                None => {}
+            },
             // A suspect opens its trace on Leaks; an object opens in the Inspector.
             Screen::Overview => {
                 let i = self.overview.selected;
@@ -230,6 +248,7 @@ impl App {
             dom_cursor: self.dom.cursor,
             dom_expanded: self.dom.expanded.clone(),
             inspector: self.inspector.clone(),
+            threads: self.threads.cursor,
         };
         if self.places.len() == PLACES {
             self.places.remove(0);
@@ -266,6 +285,7 @@ impl App {
             self.recount_dom();
         }
         self.inspector = p.inspector;
+        self.threads.cursor = p.threads;
         self.sort_visible();
     }
 

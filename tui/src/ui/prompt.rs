@@ -20,6 +20,7 @@ impl App {
             Screen::Dominators => Some(&mut self.dom.filter),
             Screen::Inspector => Some(&mut self.inspector.filter),
             // While a baseline is being chosen, `/` narrows the dumps on offer.
+            Screen::Threads => Some(&mut self.threads.filter),
             Screen::Diff => Some(match &mut self.diff.choosing {
                 Some(p) => &mut p.filter,
                 None => &mut self.diff.filter,
@@ -36,6 +37,7 @@ impl App {
             Screen::Dominators => Some(&self.dom.filter),
             Screen::Inspector => Some(&self.inspector.filter),
             Screen::Diff => Some(self.diff.choosing.as_ref().map_or(&self.diff.filter, |p| &p.filter)),
+            Screen::Threads => Some(&self.threads.filter),
             _ => None,
         }
     }
@@ -47,6 +49,7 @@ impl App {
             Screen::Leaks => self.leaks.cursor = Cursor::default(),
             Screen::Dominators => self.filter_dom(),
             Screen::Inspector => self.inspector.cursor = Cursor::default(),
+            Screen::Threads => self.threads.cursor = Cursor::default(),
             Screen::Diff => match &mut self.diff.choosing {
                 Some(p) => {
                     p.refilter(&self.matcher);

@@ -10,10 +10,11 @@ pub enum Screen {
     Inspector,
     Monitor,
     Diff,
+    Threads,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 7] = [
+    pub const ALL: [Screen; 8] = [
         Screen::Overview,
         Screen::Classes,
         Screen::Leaks,
@@ -21,6 +22,7 @@ impl Screen {
         Screen::Inspector,
         Screen::Monitor,
         Screen::Diff,
+        Screen::Threads,
     ];
 
     pub fn title(self) -> &'static str {
@@ -32,6 +34,7 @@ impl Screen {
             Screen::Inspector => "Inspector",
             Screen::Monitor => "Monitor",
             Screen::Diff => "Diff",
+            Screen::Threads => "Threads",
         }
     }
 

@@ -288,6 +288,8 @@ impl App {
                 self.classes.instances = None;
                 self.rebuild_class_rows();
             }
+            Action::Expand if self.screen == Screen::Threads => self.toggle_thread(true),
+            Action::Collapse if self.screen == Screen::Threads => self.toggle_thread(false),
             Action::Expand => self.expand(true),
             Action::Collapse => self.expand(false),
             Action::Inspect => {
@@ -427,6 +429,7 @@ impl App {
             Screen::Dominators => Rows::Tree(self.dom_rows(10_000)),
             Screen::Inspector => Rows::Object(*self.inspector.history.last()?),
             Screen::Diff => Rows::Diff(loaded.baseline.as_ref()?),
+            Screen::Threads => Rows::Threads(&loaded.threads),
         };
         Some(Shown {
             heap: &loaded.heap,
@@ -458,6 +461,10 @@ impl App {
             Screen::Leaks if self.leaks.trace.is_none() => {
                 self.leaks.sort = self.leaks.sort.next();
                 self.leaks.cursor = super::cursor::Cursor::default();
+            }
+            Screen::Threads => {
+                self.threads.by_name = !self.threads.by_name;
+                self.threads.cursor = super::cursor::Cursor::default();
             }
             _ => self.status = Some("this list has one order (largest retained first)".into()),
         }

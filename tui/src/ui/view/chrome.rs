@@ -10,11 +10,16 @@ use crate::ui::model::{App, LeakSort, Prompt};
 use crate::ui::screen::Screen;
 
 pub fn tabs(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    // Seven tabs take 78 columns: the program's name goes first when they would not fit.
-    let mut spans = if area.width >= 90 { vec![Span::styled(" heaptui ", app.theme.header)] } else { Vec::new() };
+    // The tabs' titles take `full` columns; the program's name goes first when they would not fit,
+    // then the other tabs' titles are cut to three letters (their numbers, the keys, stay).
+    let full: usize = Screen::ALL.iter().enumerate().map(|(i, s)| format!(" {} {} ", i + 1, s.title()).len()).sum();
+    let width = area.width as usize;
+    let mut spans = if width >= full + 9 { vec![Span::styled(" heaptui ", app.theme.header)] } else { Vec::new() };
     for (i, s) in Screen::ALL.iter().enumerate() {
         let style = if *s == app.screen { app.theme.selection } else { app.theme.dim };
-        spans.push(Span::styled(format!(" {} {} ", i + 1, s.title()), style));
+        let title = if width >= full || *s == app.screen { s.title() } else { &s.title()[..3] };
+        let tab = format!(" {} {title} ", i + 1);
+        spans.push(Span::styled(tab, style));
     }
     frame.render_widget(Line::from(spans), area);
 }

@@ -12,6 +12,7 @@ mod loading;
 mod monitor;
 mod overview;
 mod picker;
+mod threads;
 
 use ratatui::layout::{Constraint, Layout};
 use ratatui::Frame;
@@ -44,6 +45,7 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
             Screen::Inspector => inspector::draw(frame, body, app),
             Screen::Monitor => monitor::draw(frame, body, app),
             Screen::Diff => diff::draw(frame, body, app),
+            Screen::Threads => threads::draw(frame, body, app),
         },
     }
     chrome::status(frame, status, app);
