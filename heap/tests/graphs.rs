@@ -210,3 +210,80 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
         assert_eq!(h.retained_by_class_in_tasks(u64::MAX), rows, "round {round}");
     }
 }
+
+/// The immediate dominators of a class's instances, grouped by class, against the textbook
+/// dominators on random graphs of three classes: each group holds exactly the distinct
+/// immediate dominators of that class, dominating as many instances as the definition says;
+/// instances under the virtual root form the GC roots' group, unreachable ones are counted.
+#[test]
+fn immediate_dominators_agree_with_the_definition() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for round in 0..300 {
+        let n = 2 + rng.below(40) as usize;
+        let (mut b, fields) = builder();
+        let classes = [0x200u32, 0x300, 0x400];
+        for (k, &c) in classes.iter().enumerate() {
+            b.class(c, &format!("N{k}"), 0x100, &fields);
+        }
+        let id = |i: usize| 0x1000 + 8 * i as u32;
+        let mut edges = Vec::new();
+        let mut class_of = Vec::new();
+        for i in 0..n {
+            let mut vals = [0u32; FIELDS];
+            for v in vals.iter_mut() {
+                if rng.below(3) > 0 {
+                    let t = rng.below(n as u64) as usize;
+                    *v = id(t);
+                    edges.push((i, t));
+                }
+            }
+            let k = rng.below(3) as usize;
+            class_of.push(k);
+            b.instance(id(i), classes[k], &vals);
+        }
+        let mut roots = vec![0];
+        for i in 1..n {
+            if rng.below(6) == 0 {
+                roots.push(i);
+            }
+        }
+        for &r in &roots {
+            b.root(id(r));
+        }
+        b.root(0x100);
+        for &c in &classes {
+            b.root(c);
+        }
+        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        let expect = naive_idoms(n, &edges, &roots);
+        // The set: the instances of the first class.
+        let chosen: Vec<usize> = (0..n).filter(|&i| class_of[i] == 0).collect();
+        let set: Vec<heap::Node> = chosen.iter().map(|&i| h.index.node(u64::from(id(i))).unwrap()).collect();
+        let got = h.immediate_dominators(&set);
+        // By the definition: (class index, or 3 for the GC roots) → (distinct dominators, dominated).
+        let mut want: std::collections::BTreeMap<usize, (std::collections::BTreeSet<usize>, u64)> = Default::default();
+        let mut unreachable = 0;
+        for &i in &chosen {
+            match expect[i] {
+                None => unreachable += 1,
+                Some(0) => want.entry(3).or_default().1 += 1,
+                Some(d) => {
+                    let e = want.entry(class_of[d - 1]).or_default();
+                    e.0.insert(d - 1);
+                    e.1 += 1;
+                }
+            }
+        }
+        let mut have: std::collections::BTreeMap<usize, (std::collections::BTreeSet<usize>, u64)> = Default::default();
+        for g in &got.groups {
+            let k = match g.class {
+                None => 3,
+                Some(c) => classes.iter().position(|&x| h.index.class_by_id(u64::from(x)) == Some(c)).unwrap(),
+            };
+            let doms = g.dominators.iter().map(|&d| (h.index.id(d) as usize - 0x1000) / 8).collect();
+            assert!(have.insert(k, (doms, g.dominated)).is_none(), "round {round}: class {k} twice");
+        }
+        assert_eq!(have, want, "round {round}, edges {edges:?}, roots {roots:?}");
+        assert_eq!(got.unreachable, unreachable, "round {round}");
+    }
+}

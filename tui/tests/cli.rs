@@ -464,3 +464,64 @@ fn doctor_reads_a_real_libart() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a library heaptui can read"));
 }
+
+/// The dump of `tests/java/Holders.java`: 4,500 sessions held by three known holders. Made once.
+fn holders() -> PathBuf {
+    static DUMP: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DUMP.get_or_init(|| test_support::holders_dump(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("holders"))).clone()
+}
+
+/// `--merged-paths` on the 4,500 sessions: every path passes through the class's statics, then
+/// splits into exactly the three holders the program built, with 3,000, 1,000 and 500 paths,
+/// each accounting for its sessions' retained sizes (a session and its 1,000-byte array).
+#[test]
+fn merged_paths_show_the_holders_by_construction() {
+    let dump = holders();
+    let v = json(&["inspect", dump.to_str().unwrap(), "Holders$Session", "--merged-paths", "--format", "json"]);
+    assert_eq!((v["chosen"].as_u64(), v["unreachable"].as_u64()), (Some(4500), Some(0)), "{v}");
+    // Down the tree to the node whose children are the three holders' fields.
+    let mut node = &v["roots"][0];
+    assert_eq!(node["paths"], 4500);
+    while node["class"] != "class Holders" {
+        assert_eq!(node["children"].as_array().unwrap().len(), 1, "one path down to the class: {node}");
+        node = &node["children"][0];
+        assert_eq!(node["paths"], 4500);
+    }
+    let holders: Vec<(String, u64)> = node["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["reference"].as_str().unwrap().to_string(), c["paths"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(holders, [(".ACTIVE".into(), 3000), (".BY_NAME".into(), 1000), (".QUEUE".into(), 500)]);
+    // Each session retains itself and its array: the holder accounts for all of theirs.
+    let session = json(&["inspect", dump.to_str().unwrap(), "Holders$Session", "--limit", "1", "--format", "json"]);
+    let each = session[0]["retained_bytes"].as_u64().unwrap();
+    assert_eq!(node["children"][2]["retained_bytes"].as_u64(), Some(500 * each));
+}
+
+/// `--immediate-dominators` on the same sessions: one HashMap$Node each for the map's 3,000, one
+/// TreeMap$Entry each for the tree's 1,000, and the list's single Object[] for its 500.
+#[test]
+fn immediate_dominators_are_the_holders_entries() {
+    let dump = holders();
+    let v = json(&["inspect", dump.to_str().unwrap(), "Holders$Session", "--immediate-dominators", "--format", "json"]);
+    let mut groups: Vec<(String, u64, u64)> = v["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (g["class"].as_str().unwrap().into(), g["dominators"].as_u64().unwrap(), g["dominated"].as_u64().unwrap())
+        })
+        .collect();
+    groups.sort();
+    assert_eq!(
+        groups,
+        [
+            ("java.lang.Object[]".into(), 1, 500),
+            ("java.util.HashMap$Node".into(), 3000, 3000),
+            ("java.util.TreeMap$Entry".into(), 1000, 1000)
+        ]
+    );
+    assert_eq!(v["unreachable"], 0);
+}

@@ -276,7 +276,7 @@ impl GcPaths {
 
     /// Visits `target`, its parent and so on up to its GC root; false (part of the chain
     /// visited) when no root reaches it, or when damaged parents make a cycle.
-    fn walk_up(&self, target: Node, mut visit: impl FnMut(Node)) -> bool {
+    pub fn walk_up(&self, target: Node, mut visit: impl FnMut(Node)) -> bool {
         let mut cur = target;
         for _ in 0..self.parents.len() {
             match self.parents.get(cur.0) {

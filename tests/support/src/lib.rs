@@ -97,6 +97,22 @@ fn java(source: &str, classes: &Path, class: &str, args: &[&str], xmx_mb: u32) -
     java
 }
 
+/// Compiles `tests/java/Holders.java` into `dir` and runs it: `dir/holders.hprof`, a heap whose
+/// 4,500 sessions are held by three known holders (3,000 / 1,000 / 500). Made once per `dir`.
+pub fn holders_dump(dir: &Path) -> std::path::PathBuf {
+    let out = dir.join("holders.hprof");
+    if out.exists() {
+        return out;
+    }
+    std::fs::create_dir_all(dir).expect("the dump's directory");
+    let part = dir.join("holders.part.hprof");
+    let _ = std::fs::remove_file(&part);
+    let ok = java("tests/java/Holders.java", dir, "Holders", &[part.to_str().expect("a UTF-8 path")], 256).status();
+    assert!(ok.is_ok_and(|s| s.success()), "Holders");
+    std::fs::rename(&part, &out).expect("the dump renamed");
+    out
+}
+
 /// Compiles `tests/java/LeakyApp.java` and its plugin into `dir` and runs it once per entry of
 /// `runs` (mode `leaky` or `clean`, the dump's name without `.hprof`, the number of sessions),
 /// each writing `dir/NAME.hprof` of itself. Panics (the test fails) when a step does.

@@ -19,6 +19,17 @@ pub struct Args {
     /// At most this many objects (largest retained first).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// The shortest paths from the GC roots to all the objects, merged into one tree (MAT's
+    /// "Merge Shortest Paths to GC Roots"): each object on them with how many paths pass through
+    /// it and the retained size those objects account for.
+    #[arg(long, conflicts_with = "immediate_dominators")]
+    pub merged_paths: bool,
+    /// The objects' immediate dominators, grouped by class (MAT's "Immediate Dominators").
+    #[arg(long)]
+    pub immediate_dominators: bool,
+    /// How deep the merged paths' tree is printed.
+    #[arg(long, default_value_t = 12)]
+    pub depth: usize,
     #[command(flatten)]
     pub open: super::OpenArgs,
 }
@@ -28,6 +39,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let heap = super::open(&args.file, &args.open)?;
     let nodes = select(&heap, &args.target)?;
     let nodes: Vec<heap::Node> = nodes.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
+    // The views of the whole set: the tree's nodes show their 20 largest children.
+    if args.merged_paths || args.immediate_dominators {
+        let (json, text) = if args.merged_paths {
+            let m = heap.merged_paths(&nodes);
+            (m.to_json(&heap, args.depth, 20), m.to_text(&heap, args.depth, 20))
+        } else {
+            let d = heap.immediate_dominators(&nodes);
+            (d.to_json(&heap, 20), d.to_text(&heap))
+        };
+        return match args.format {
+            Format::Json => super::print_json(&(serde_json::to_string_pretty(&json)? + "\n")),
+            Format::Text => super::print(&text),
+        };
+    }
     match args.format {
         Format::Json => {
             let v: Vec<serde_json::Value> = nodes.iter().map(|&n| heap.inspect_json(n)).collect();
@@ -77,8 +102,10 @@ pub fn select(heap: &heap::Heap, target: &str) -> anyhow::Result<Vec<heap::Node>
     if classes.is_empty() {
         bail!("no class named {target:?} in the dump (use the Java form, e.g. java.lang.String or int[])");
     }
-    let mut nodes: Vec<heap::Node> = classes.iter().flat_map(|&c| heap.instances_of(c)).collect();
-    let d = &heap.dominators;
-    nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+    let mut nodes: Vec<heap::Node> = classes.iter().flat_map(|&c| heap.instances_by_retained(c).to_vec()).collect();
+    if classes.len() > 1 {
+        let d = &heap.dominators;
+        nodes.sort_by(|a, b| d.retained(*b).cmp(&d.retained(*a)).then(a.cmp(b)));
+    }
     Ok(nodes)
 }
