@@ -23,6 +23,8 @@ pub struct MergedPaths {
     pub unreachable: u64,
     /// How many objects were chosen.
     pub chosen: u64,
+    /// Every node's children, one list after another (one allocation for a tree of millions).
+    kids: Vec<usize>,
 }
 
 /// One object on the merged paths.
@@ -36,8 +38,17 @@ pub struct MergedNode {
     pub paths: u64,
     /// The chosen objects' retained sizes added, over the paths through it.
     pub retained: u64,
-    /// The nodes below it, the most paths first (then the larger retained size, then id order).
-    pub children: Vec<usize>,
+    /// Where its children are in [`MergedPaths::children`].
+    kids: std::ops::Range<u32>,
+}
+
+impl MergedPaths {
+    /// The nodes below node `i`, the most paths first (then the larger retained size, then id
+    /// order).
+    pub fn children(&self, i: usize) -> &[usize] {
+        let r = &self.nodes[i].kids;
+        &self.kids[r.start as usize..r.end as usize]
+    }
 }
 
 impl Heap {
@@ -47,6 +58,8 @@ impl Heap {
         let mut out = MergedPaths { chosen: set.len() as u64, ..Default::default() };
         let mut at: FxHashMap<Node, usize> = FxHashMap::default();
         let mut chain: Vec<Node> = Vec::new();
+        // Each node's children while the tree grows; packed into one list at the end.
+        let mut children: Vec<Vec<usize>> = Vec::new();
         for &target in set {
             chain.clear();
             if !paths.walk_up(target, |n| chain.push(n)) {
@@ -58,10 +71,11 @@ impl Heap {
             let mut parent: Option<usize> = None;
             for &n in chain.iter().rev() {
                 let i = *at.entry(n).or_insert_with(|| {
-                    out.nodes.push(MergedNode { node: n, parent, paths: 0, retained: 0, children: Vec::new() });
+                    out.nodes.push(MergedNode { node: n, parent, paths: 0, retained: 0, kids: 0..0 });
+                    children.push(Vec::new());
                     let i = out.nodes.len() - 1;
                     match parent {
-                        Some(p) => out.nodes[p].children.push(i),
+                        Some(p) => children[p].push(i),
                         None => out.roots.push(i),
                     }
                     i
@@ -78,10 +92,11 @@ impl Heap {
                 y.paths.cmp(&x.paths).then(y.retained.cmp(&x.retained)).then(x.node.cmp(&y.node))
             })
         };
-        for i in 0..out.nodes.len() {
-            let mut kids = std::mem::take(&mut out.nodes[i].children);
+        for (i, mut kids) in children.into_iter().enumerate() {
             order(&out.nodes, &mut kids);
-            out.nodes[i].children = kids;
+            let start = out.kids.len() as u32;
+            out.kids.extend(kids);
+            out.nodes[i].kids = start..out.kids.len() as u32;
         }
         let mut roots = std::mem::take(&mut out.roots);
         order(&out.nodes, &mut roots);
@@ -107,10 +122,11 @@ impl MergedPaths {
                 v["reference"] = serde_json::json!(crate::paths::reference_name(&heap.index, m.nodes[p].node, n.node));
             }
             if depth > 1 {
-                let kids: Vec<_> = n.children.iter().take(width).map(|&k| node(m, heap, k, depth - 1, width)).collect();
+                let kids: Vec<_> =
+                    m.children(i).iter().take(width).map(|&k| node(m, heap, k, depth - 1, width)).collect();
                 v["children"] = serde_json::json!(kids);
             }
-            v["more"] = serde_json::json!(n.children.len().saturating_sub(if depth > 1 { width } else { 0 }));
+            v["more"] = serde_json::json!(m.children(i).len().saturating_sub(if depth > 1 { width } else { 0 }));
             v
         }
         serde_json::json!({
@@ -164,11 +180,11 @@ impl MergedPaths {
                 hex(heap.index.id(n.node))
             );
             if level + 1 < depth {
-                let more = n.children.len().saturating_sub(width);
+                let more = self.children(i).len().saturating_sub(width);
                 if more > 0 {
                     stack.push(Item::More(more, level + 1));
                 }
-                stack.extend(n.children.iter().take(width).rev().map(|&k| Item::Node(k, level + 1)));
+                stack.extend(self.children(i).iter().take(width).rev().map(|&k| Item::Node(k, level + 1)));
             }
         }
         out

@@ -559,3 +559,78 @@ fn threads_show_stacks_and_locals() {
     assert!(page.contains("records no stack for this thread"), "{page}");
     insta::assert_snapshot!("dialer_threads_open_160x48", page);
 }
+
+/// Runs the analyses the keys asked for as the UI's thread would, and hands the results back.
+fn carry_out(app: &mut App, effects: Vec<heaptui::ui::msg::Effect>) {
+    for e in effects {
+        if let heaptui::ui::msg::Effect::Analyse(job) = e {
+            app.update(job.run());
+        }
+    }
+}
+
+fn press(app: &mut App, c: char) -> Vec<heaptui::ui::msg::Effect> {
+    app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))))
+}
+
+/// `m` on a class row merges its instances' shortest paths: the view opens at once (computing),
+/// then shows the tree, whose roots' paths add up to the instances reached; `Enter` opens a
+/// node, `Esc` closes the view. `D` groups the immediate dominators; `Enter` lists a group's.
+/// `c` on the dominator tree groups it by class, and the groups' sizes add up to the tree's.
+#[test]
+fn merged_paths_immediate_dominators_and_groups_on_screen() {
+    let mut app = app_for(&fixture(DIALER));
+    let heap = app.loaded().unwrap().heap.clone();
+    // int[][]: perflib's 37 instances.
+    keys(&mut app, "2/int[][]");
+    key(&mut app, KeyCode::Enter);
+    let effects = press(&mut app, 'm');
+    assert!(render(&mut app, 100, 30).contains("merging the shortest paths"));
+    carry_out(&mut app, effects);
+    let Some(heaptui::ui::model::SetKind::Merged { tree, .. }) = app.set_view.as_ref().map(|v| v.kind.clone()) else {
+        panic!("no merged paths")
+    };
+    let reached: u64 = tree.roots.iter().map(|&r| tree.nodes[r].paths).sum();
+    assert_eq!(reached + tree.unreachable, 37);
+    key(&mut app, KeyCode::Enter);
+    for (w, h) in [(80, 24), (160, 48)] {
+        let page = render(&mut app, w, h);
+        assert!(page.contains("merged"), "{page}");
+        insta::assert_snapshot!(format!("dialer_merged_paths_{w}x{h}"), page);
+    }
+    key(&mut app, KeyCode::Esc);
+    assert!(app.set_view_here().is_none() && app.screen == Screen::Classes);
+
+    let effects = press(&mut app, 'D');
+    carry_out(&mut app, effects);
+    let Some(heaptui::ui::model::SetKind::Dominators { result, .. }) = app.set_view.as_ref().map(|v| v.kind.clone())
+    else {
+        panic!("no immediate dominators")
+    };
+    let dominated: u64 = result.groups.iter().map(|g| g.dominated).sum();
+    assert_eq!(dominated + result.unreachable, 37);
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_immediate_dominators_{w}x{h}"), render(&mut app, w, h));
+    }
+    key(&mut app, KeyCode::Enter);
+    let first = app.selected_node().expect("a dominator");
+    assert_eq!(Some(first), result.groups[0].dominators.first().copied());
+    key(&mut app, KeyCode::Enter);
+    assert_eq!((app.screen, app.inspector.history.last().copied()), (Screen::Inspector, Some(first)));
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Esc);
+    }
+    assert!(app.set_view_here().is_none());
+
+    // The tree by class: the top groups' retained sizes add up to everything reachable.
+    keys(&mut app, "4c");
+    let groups = app.dom.groups.clone().unwrap();
+    let total: u64 = groups.roots.iter().map(|&g| groups.nodes[g].retained).sum();
+    assert_eq!(total, heap.dominators.reachable_bytes);
+    key(&mut app, KeyCode::Enter);
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_dominators_by_class_{w}x{h}"), render(&mut app, w, h));
+    }
+    keys(&mut app, "c");
+    assert!(app.dom.groups.is_none());
+}

@@ -40,6 +40,8 @@ pub enum Rows<'a> {
     Diff(&'a super::model::Baseline),
     /// The threads and their stacks.
     Threads(&'a [heap::threads::Thread]),
+    /// The merged paths or the immediate dominators of a set (the view's title).
+    Set(&'a str, &'a super::model::SetKind),
 }
 
 /// The rows as text, for people: names from the dump made [`safe`] (tabs and newlines are the
@@ -87,6 +89,14 @@ pub fn text(s: &Shown<'_>) -> String {
             }
         }
         Rows::Object(n) => out = heap.inspect_text(*n, false),
+        Rows::Set(title, kind) => {
+            let _ = writeln!(out, "{}", safe(title));
+            match kind {
+                super::model::SetKind::Merged { tree, .. } => out.push_str(&tree.to_text(heap, 32, 100)),
+                super::model::SetKind::Dominators { result, .. } => out.push_str(&result.to_text(heap)),
+                super::model::SetKind::Pending(_) => {}
+            }
+        }
         Rows::Threads(threads) => {
             for t in *threads {
                 out.push_str(&t.to_text(heap));
@@ -137,5 +147,14 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
         Rows::Object(n) => heap.inspect_json(*n),
         Rows::Diff(b) => json!({"baseline": b.path, "classes": b.classes, "growing": b.growing}),
         Rows::Threads(threads) => json!(threads.iter().map(|t| t.to_json(heap)).collect::<Vec<_>>()),
+        Rows::Set(title, kind) => {
+            let mut v = match kind {
+                super::model::SetKind::Merged { tree, .. } => tree.to_json(heap, 32, 100),
+                super::model::SetKind::Dominators { result, .. } => result.to_json(heap, 100),
+                super::model::SetKind::Pending(_) => json!({}),
+            };
+            v["set"] = json!(title);
+            v
+        }
     }
 }

@@ -36,6 +36,9 @@ pub enum Action {
     AutoDump,
     Thresholds,
     DumpNow,
+    MergedPaths,
+    ImmediateDominators,
+    GroupByClass,
 }
 
 /// Where a binding applies.
@@ -98,10 +101,13 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
     b(G, &[K::Char(':')], ":", A::GoTo, "go to an id or a class"),
     b(G, &[K::Char('s')], "s", A::Sort, "next sort order"),
+    b(G, &[K::Char('m')], "m", A::MergedPaths, "merged paths to GC roots"),
+    b(G, &[K::Char('D')], "D", A::ImmediateDominators, "immediate dominators"),
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Leaks), &[K::Char('Y')], "Y", A::CopyTrace, "copy the trace (OSC 52)"),
     b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
     b(On(Screen::Dominators), &[K::Left, K::Char('h')], "← h", A::Collapse, "collapse"),
+    b(On(Screen::Dominators), &[K::Char('c')], "c", A::GroupByClass, "group by class"),
     b(On(Screen::Threads), &[K::Right, K::Char('l')], "→ l", A::Expand, "open the stack"),
     b(On(Screen::Threads), &[K::Left, K::Char('h')], "← h", A::Collapse, "close the stack"),
     b(On(Screen::Diff), &[K::Char('b')], "b", A::PickBaseline, "pick a baseline dump"),

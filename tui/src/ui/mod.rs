@@ -22,6 +22,7 @@ pub mod picker;
 mod prompt;
 pub mod run;
 pub mod screen;
+pub mod sets;
 pub mod source;
 pub mod theme;
 mod threads;

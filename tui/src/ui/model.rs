@@ -393,6 +393,31 @@ pub struct DomState {
     pub filter: LineEdit,
     /// The rows the filter leaves, when one is set.
     pub filtered: Option<Vec<DomRow>>,
+    /// `c`: the tree grouped by class (MAT's "group by class"), when on.
+    pub groups: Option<ClassGroups>,
+    /// The cursor over the grouped rows.
+    pub group_cursor: Cursor,
+}
+
+/// The dominator tree grouped by class: at each level, the objects of one class together, with
+/// their count and retained size; opening a group groups everything its objects dominate.
+#[derive(Default, Clone)]
+pub struct ClassGroups {
+    pub nodes: Vec<ClassGroup>,
+    /// The groups of the virtual root's children, largest retained first.
+    pub roots: Vec<usize>,
+    pub open: HashSet<usize>,
+}
+
+/// One group: objects of one class under the same parent group.
+#[derive(Clone)]
+pub struct ClassGroup {
+    pub class: ClassId,
+    pub objects: Vec<Node>,
+    /// Their retained sizes added (their subtrees are apart: each object has one dominator).
+    pub retained: u64,
+    /// The groups of what they dominate, largest first, once opened.
+    pub children: Option<Vec<usize>>,
 }
 
 /// The children of a dominator-tree node, sorted by retained size only as far as rows have been
@@ -442,6 +467,29 @@ pub enum ThreadRow {
     Note(usize, &'static str),
 }
 
+/// A view of a set of objects a screen lists (`m`: their merged paths from the GC roots, `D`:
+/// their immediate dominators), drawn over the screen it was asked on until `Esc`.
+#[derive(Clone)]
+pub struct SetView {
+    /// The screen it belongs to.
+    pub screen: Screen,
+    /// What the set is ("2000 instances of Session").
+    pub title: String,
+    pub kind: SetKind,
+    pub cursor: Cursor,
+}
+
+/// What a [`SetView`] shows.
+#[derive(Clone)]
+pub enum SetKind {
+    /// Being computed on a thread (the analysis named).
+    Pending(&'static str),
+    /// The merged shortest paths, with the tree's open nodes.
+    Merged { tree: Arc<heap::merged::MergedPaths>, open: HashSet<usize> },
+    /// The immediate dominators by class; `group`: the one whose dominators are listed.
+    Dominators { result: Arc<heap::immediate::ImmediateDominators>, group: Option<usize> },
+}
+
 /// What is being typed at the bottom of the screen: while it is open every key goes into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
@@ -468,6 +516,7 @@ pub struct Place {
     pub dom_expanded: HashSet<Option<Node>>,
     pub inspector: InspectorState,
     pub threads: Cursor,
+    pub set_view: Option<SetView>,
 }
 
 /// The model.
@@ -488,6 +537,14 @@ pub struct App {
     pub inspector: InspectorState,
     pub diff: DiffState,
     pub threads: ThreadsState,
+    /// The set view open, if any (`m`, `D`).
+    pub set_view: Option<SetView>,
+    /// Views left, to free when no key has come for a while: giving hundreds of megabytes back
+    /// to the system holds the process's memory map, and a keypress that then touches fresh
+    /// memory would wait 20 ms for it.
+    pub(super) trash: Vec<SetView>,
+    /// When the last key came.
+    pub(super) last_key: Instant,
     /// The prompt being typed in, if any.
     pub prompt: Option<Prompt>,
     /// Where `Back` returns to, the latest last.
@@ -521,6 +578,9 @@ impl App {
             inspector: InspectorState::default(),
             diff: DiffState::default(),
             threads: Default::default(),
+            set_view: None,
+            trash: Vec::new(),
+            last_key: Instant::now(),
             prompt: None,
             places: Vec::new(),
             picker: None,

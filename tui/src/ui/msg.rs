@@ -36,6 +36,8 @@ pub enum Msg {
     Picks(Vec<PickItem>),
     /// A dump asked for on the monitor screen finished.
     Dumped(Result<std::path::PathBuf, String>),
+    /// An analysis of a set of objects finished (for this heap, and the view of this title).
+    Analysed(Arc<Heap>, String, super::model::SetKind),
 }
 
 /// Something for the main loop to do.
@@ -53,4 +55,69 @@ pub enum Effect {
     Dump(Target, agent::trigger::Kind),
     /// Compare the dump on screen with the dump at this path (`b` on the Diff screen).
     Baseline(std::path::PathBuf),
+    /// Analyse a set of objects on a thread (`m`, `D`: millions of objects take longer than a
+    /// keypress may).
+    Analyse(Job),
 }
+
+/// An analysis of a set of objects, to run off the input loop.
+#[derive(Clone)]
+pub struct Job {
+    pub heap: Arc<Heap>,
+    /// The view's title, which the result names.
+    pub title: String,
+    pub set: SetOf,
+    pub what: JobKind,
+}
+
+/// The objects a job analyses: a class's instances (listed on the job's thread: a class of
+/// millions is not copied on a keypress), or a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetOf {
+    Class(heap::ClassId),
+    Nodes(Arc<Vec<heap::Node>>),
+}
+
+/// Which analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    MergedPaths,
+    ImmediateDominators,
+}
+
+impl Job {
+    /// Runs it: the message that brings the result to the model.
+    pub fn run(self) -> Msg {
+        let set: Arc<Vec<heap::Node>> = match self.set {
+            SetOf::Class(c) => Arc::new(self.heap.instances_by_retained(c).to_vec()),
+            SetOf::Nodes(nodes) => nodes,
+        };
+        let kind = match self.what {
+            JobKind::MergedPaths => {
+                super::model::SetKind::Merged { tree: Arc::new(self.heap.merged_paths(&set)), open: Default::default() }
+            }
+            JobKind::ImmediateDominators => super::model::SetKind::Dominators {
+                result: Arc::new(self.heap.immediate_dominators(&set)),
+                group: None,
+            },
+        };
+        Msg::Analysed(self.heap, self.title, kind)
+    }
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Job({:?}, {:?})", self.what, self.title)
+    }
+}
+
+impl PartialEq for Job {
+    fn eq(&self, other: &Job) -> bool {
+        Arc::ptr_eq(&self.heap, &other.heap)
+            && self.title == other.title
+            && self.what == other.what
+            && self.set == other.set
+    }
+}
+
+impl Eq for Job {}

@@ -31,6 +31,7 @@ impl App {
                 Some(_) => self.selected_leak().map_or(0, |k| k.trace.len()),
                 None => self.leak_rows().len(),
             },
+            Screen::Dominators if self.dom.groups.is_some() => self.group_rows(usize::MAX).len(),
             Screen::Dominators => self.dom.filtered.as_ref().map_or(self.dom.visible, Vec::len),
             Screen::Inspector => self.inspector_links().len(),
             Screen::Overview => self.loaded().map_or(0, |l| overview_suspects(l) + l.top_retained.len()),
@@ -55,6 +56,7 @@ impl App {
                 Some(c) => c.step(delta, len, page),
                 None => self.leaks.cursor.step(delta, len, page),
             },
+            Screen::Dominators if self.dom.groups.is_some() => self.dom.group_cursor.step(delta, len, page),
             Screen::Dominators => {
                 self.dom.cursor.step(delta, len, page);
                 self.sort_visible();
@@ -106,6 +108,10 @@ impl App {
     /// The object under the cursor, if the screen has one.
     pub fn selected_node(&self) -> Option<Node> {
         let loaded = self.loaded()?;
+        if let Some(v) = self.set_view_here() {
+            let row = *self.set_rows(v.cursor.selected + 1).get(v.cursor.selected)?;
+            return self.set_row_node(row);
+        }
         match self.screen {
             Screen::Classes => match self.classes.instances.as_ref() {
                 Some((_, nodes, c)) => nodes.get(c.selected).copied(),
@@ -121,6 +127,16 @@ impl App {
                     Some(c) => leak.trace.get(c.selected).map(|t| t.node),
                     None => leak.instances.first().copied(),
                 }
+            }
+            // A group names no one object: its largest.
+            Screen::Dominators if self.dom.groups.is_some() => {
+                let sel = self.dom.group_cursor.selected;
+                let row = *self.group_rows(sel + 1).get(sel)?;
+                self.dom.groups.as_ref()?.nodes[row.group]
+                    .objects
+                    .iter()
+                    .copied()
+                    .max_by_key(|&n| loaded.heap.dominators.retained(n))
             }
             Screen::Dominators => {
                 self.dom_rows(self.dom.cursor.selected + 1).get(self.dom.cursor.selected).map(|r| r.node)
@@ -159,6 +175,15 @@ impl App {
                     self.remember();
                     self.leaks.trace = Some(Cursor::default());
                 }
+            }
+            // Grouped by class, Enter opens or closes a group.
+            Screen::Dominators if self.dom.groups.is_some() => {
+                let sel = self.dom.group_cursor.selected;
+                let open = self
+                    .group_rows(sel + 1)
+                    .get(sel)
+                    .is_some_and(|r| self.dom.groups.as_ref().is_some_and(|g| !g.open.contains(&r.group)));
+                self.toggle_group(open);
             }
             Screen::Dominators => {
                 // Enter expands a closed node with children; on a leaf or an open node it inspects.
@@ -249,6 +274,7 @@ impl App {
             dom_expanded: self.dom.expanded.clone(),
             inspector: self.inspector.clone(),
             threads: self.threads.cursor,
+            set_view: self.set_view.clone(),
         };
         if self.places.len() == PLACES {
             self.places.remove(0);
@@ -286,6 +312,10 @@ impl App {
         }
         self.inspector = p.inspector;
         self.threads.cursor = p.threads;
+        // The view left may hold the last reference to the results of millions of objects:
+        // they are freed when the UI is idle (see [`App::release`]).
+        let left = std::mem::replace(&mut self.set_view, p.set_view);
+        self.trash.extend(left);
         self.sort_visible();
     }
 

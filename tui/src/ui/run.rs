@@ -90,6 +90,12 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
                             spawn_baseline(heap, path, tx.clone(), analysis.clone());
                         }
                     }
+                    Effect::Analyse(job) => {
+                        let tx = tx.clone();
+                        std::thread::spawn(move || {
+                            let _ = tx.send(job.run());
+                        });
+                    }
                     e => {
                         if let Some(s) = carry_out(e) {
                             app.status = Some(s);
@@ -314,7 +320,7 @@ fn load(
 /// Carries out an effect; returns a status line.
 fn carry_out(effect: Effect) -> Option<String> {
     match effect {
-        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) | Effect::Baseline(..) => None,
+        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) | Effect::Baseline(..) | Effect::Analyse(_) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
             let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());

@@ -231,3 +231,95 @@ impl App {
 
 /// How many matching objects the dominator tree's filter shows (with their ancestors).
 pub const FILTER_MATCHES: usize = 500;
+
+/// The objects of `objects` grouped by class, largest retained first (ties by class).
+fn group_by_class(heap: &Heap, objects: impl Iterator<Item = Node>) -> Vec<super::model::ClassGroup> {
+    let idx = &heap.index;
+    let d = &heap.dominators;
+    // By class table index: no hashing per object.
+    let mut slot: Vec<u32> = vec![u32::MAX; idx.classes.len()];
+    let mut groups: Vec<super::model::ClassGroup> = Vec::new();
+    for n in objects {
+        let c = idx.class_of(n);
+        if slot[c.index()] == u32::MAX {
+            slot[c.index()] = groups.len() as u32;
+            groups.push(super::model::ClassGroup { class: c, objects: Vec::new(), retained: 0, children: None });
+        }
+        let g = &mut groups[slot[c.index()] as usize];
+        g.objects.push(n);
+        g.retained = g.retained.saturating_add(d.retained(n));
+    }
+    groups.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.class.cmp(&b.class)));
+    groups
+}
+
+/// One visible row of the grouped tree: a group (its index) and its depth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GroupRow {
+    pub group: usize,
+    pub depth: usize,
+}
+
+impl App {
+    /// `c`: groups the dominator tree by class, or back to objects.
+    pub(super) fn toggle_groups(&mut self) {
+        if self.dom.groups.take().is_some() {
+            return;
+        }
+        let Some(heap) = self.heap() else { return };
+        let mut groups = super::model::ClassGroups::default();
+        for g in group_by_class(&heap, heap.dominators.children(None).iter().copied()) {
+            groups.roots.push(groups.nodes.len());
+            groups.nodes.push(g);
+        }
+        self.dom.groups = Some(groups);
+        self.dom.group_cursor = super::cursor::Cursor::default();
+    }
+
+    /// The grouped tree's visible rows (at most `limit`).
+    pub fn group_rows(&self, limit: usize) -> Vec<GroupRow> {
+        let Some(g) = &self.dom.groups else { return Vec::new() };
+        let mut rows = Vec::new();
+        let mut stack: Vec<(usize, usize)> = g.roots.iter().rev().map(|&r| (r, 0)).collect();
+        while let Some((i, depth)) = stack.pop() {
+            if rows.len() >= limit {
+                break;
+            }
+            rows.push(GroupRow { group: i, depth });
+            if g.open.contains(&i) {
+                if let Some(kids) = &g.nodes[i].children {
+                    stack.extend(kids.iter().rev().map(|&k| (k, depth + 1)));
+                }
+            }
+        }
+        rows
+    }
+
+    /// Opens (grouping what its objects dominate, the first time) or closes the selected group.
+    pub(super) fn toggle_group(&mut self, open: bool) {
+        let Some(heap) = self.heap() else { return };
+        let sel = self.dom.group_cursor.selected;
+        let Some(row) = self.group_rows(sel + 1).get(sel).copied() else { return };
+        let Some(g) = &mut self.dom.groups else { return };
+        if !open {
+            g.open.remove(&row.group);
+            return;
+        }
+        if g.nodes[row.group].children.is_none() {
+            let d = &heap.dominators;
+            let below = group_by_class(
+                &heap,
+                g.nodes[row.group].objects.iter().flat_map(|&n| d.children(Some(n)).iter().copied()),
+            );
+            let mut kids = Vec::with_capacity(below.len());
+            for child in below {
+                kids.push(g.nodes.len());
+                g.nodes.push(child);
+            }
+            g.nodes[row.group].children = Some(kids);
+        }
+        if g.nodes[row.group].children.as_ref().is_some_and(|k| !k.is_empty()) {
+            g.open.insert(row.group);
+        }
+    }
+}

@@ -71,7 +71,10 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::Tick => Vec::new(),
+            Msg::Tick => {
+                self.release();
+                Vec::new()
+            }
             Msg::Baseline(heap, diff) => {
                 if let Load::Ready(loaded) = &mut self.load {
                     if Arc::ptr_eq(&loaded.heap, &heap) {
@@ -80,6 +83,10 @@ impl App {
                         self.diff.cursor = super::cursor::Cursor::default();
                     }
                 }
+                Vec::new()
+            }
+            Msg::Analysed(heap, title, kind) => {
+                self.analysed(&heap, title, kind);
                 Vec::new()
             }
             Msg::Note(note) => {
@@ -163,6 +170,7 @@ impl App {
         if key.kind == KeyEventKind::Release {
             return Vec::new();
         }
+        self.last_key = Instant::now();
         if let Load::Picking(p) = &mut self.load {
             if p.editing {
                 match p.filter.key(key) {
@@ -253,9 +261,20 @@ impl App {
         }
     }
 
+    /// Frees the views left behind, on a thread, once no key has come for a second.
+    fn release(&mut self) {
+        if !self.trash.is_empty() && self.last_key.elapsed() >= std::time::Duration::from_secs(1) {
+            let trash = std::mem::take(&mut self.trash);
+            std::thread::spawn(move || drop(trash));
+        }
+    }
+
     /// Carries out one action.
     pub fn act(&mut self, action: Action) -> Vec<Effect> {
         self.status = None;
+        if let Some(effects) = self.set_act(action) {
+            return effects;
+        }
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = true,
@@ -287,6 +306,13 @@ impl App {
                 self.classes.grouped = !self.classes.grouped;
                 self.classes.instances = None;
                 self.rebuild_class_rows();
+            }
+            Action::MergedPaths => return self.analyse_set(super::msg::JobKind::MergedPaths),
+            Action::ImmediateDominators => return self.analyse_set(super::msg::JobKind::ImmediateDominators),
+            Action::GroupByClass => self.toggle_groups(),
+            Action::Expand if self.screen == Screen::Dominators && self.dom.groups.is_some() => self.toggle_group(true),
+            Action::Collapse if self.screen == Screen::Dominators && self.dom.groups.is_some() => {
+                self.toggle_group(false)
             }
             Action::Expand if self.screen == Screen::Threads => self.toggle_thread(true),
             Action::Collapse if self.screen == Screen::Threads => self.toggle_thread(false),
@@ -344,6 +370,9 @@ impl App {
         self.inspector = Default::default();
         self.overview = Default::default();
         self.diff = Default::default();
+        self.threads = Default::default();
+        self.set_view = None;
+        self.trash.clear();
         self.places.clear();
         self.prompt = None;
         self.picker = None;
@@ -420,6 +449,10 @@ impl App {
     fn shown(&self) -> Option<Shown<'_>> {
         let loaded = self.loaded()?;
         let rows = match self.screen {
+            _ if self.set_view_here().is_some() => {
+                let v = self.set_view_here()?;
+                Rows::Set(&v.title, &v.kind)
+            }
             Screen::Overview | Screen::Monitor => Rows::Summary,
             Screen::Classes => match &self.classes.instances {
                 Some((class, nodes, _)) => Rows::Instances { class: *class, nodes },

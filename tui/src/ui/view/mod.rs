@@ -12,6 +12,7 @@ mod loading;
 mod monitor;
 mod overview;
 mod picker;
+mod sets;
 mod threads;
 
 use ratatui::layout::{Constraint, Layout};
@@ -37,6 +38,11 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
         Load::Empty => loading::no_dump(frame, body, app),
         Load::Loading(_) => loading::draw(frame, body, app),
         Load::Failed(e) => loading::error(frame, body, app, e),
+        Load::Ready(_) if app.set_view_here().is_some() => {
+            if let Some(v) = app.set_view_here() {
+                sets::draw(frame, body, app, v);
+            }
+        }
         Load::Ready(_) => match app.screen {
             Screen::Overview => overview::draw(frame, body, app),
             Screen::Classes => classes::draw(frame, body, app),
