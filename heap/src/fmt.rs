@@ -178,6 +178,15 @@ pub fn shorten_end(s: &str, max: usize) -> String {
     }
 }
 
+/// `n` and its noun, plural unless `n` is 1 ("1 instance", "3 instances").
+pub fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -634,3 +634,59 @@ fn merged_paths_immediate_dominators_and_groups_on_screen() {
     keys(&mut app, "c");
     assert!(app.dom.groups.is_none());
 }
+
+/// The Inspector shows contents: a byte[]'s bytes in hex and ASCII, a char[]'s text, an object
+/// array's elements with ids and retained sizes, a page at a time (Enter on the last row shows
+/// more), and a class object's loader and superclass.
+#[test]
+fn the_inspector_shows_contents() {
+    let mut app = app_for(&fixture(DIALER));
+    let heap = app.loaded().unwrap().heap.clone();
+    let idx = &heap.index;
+    // The largest byte[]: its first bytes, in hex, as the dump holds them.
+    let byte_array = idx.classes_named("byte[]").next().unwrap();
+    let b = heap.instances_by_retained(byte_array)[0];
+    let (_, bytes) = idx.primitive_array_bytes(b).unwrap();
+    app.inspect(b);
+    let page = render(&mut app, 160, 48);
+    let first: Vec<String> = bytes.iter().take(16).map(|x| format!("{x:02x}")).collect();
+    assert!(page.contains(&format!("       0  {}", first.join(" "))), "{page}");
+    assert!(page.contains(&format!("Values ({} byte)", bytes.len())), "{page}");
+    insta::assert_snapshot!("dialer_inspector_byte_array_160x48", page);
+    // A String's char[] as text (perflib's Dialer: a value array per String).
+    let s = heap.instances_by_retained(idx.classes_named("java.lang.String").next().unwrap())[0];
+    let text = idx.string_value(s).unwrap();
+    let chars = idx.fields(s).into_iter().find(|f| f.name == "value").and_then(|f| f.value.as_object()).unwrap();
+    app.inspect(idx.node(chars).unwrap());
+    let page = render(&mut app, 160, 48);
+    // As Rust quotes it: control characters escaped.
+    let head: String = format!("{text:?}").chars().take(30).collect();
+    assert!(page.contains(&head), "{head:?} in\n{page}");
+    // An object array longer than a page: 1000 elements, then a row that shows the rest.
+    let arrays = idx.classes.iter().enumerate().filter(|(_, c)| c.kind == heap::index::classes::ClassKind::ObjectArray);
+    let long = arrays
+        .flat_map(|(c, _)| heap.instances_by_retained(heap::ClassId(c as u32)).to_vec())
+        .find(|&n| idx.array_values(n).is_some_and(|v| v.len() > 1000));
+    let long = long.expect("the Dialer dump has an object array of over 1000 elements");
+    app.inspect(long);
+    let len = idx.array_values(long).unwrap().len();
+    let elements = |app: &App| {
+        let rows = app.inspector_rows();
+        rows.iter().filter(|r| matches!(r.section, heaptui::ui::nav::Section::Elements(_))).count()
+    };
+    assert_eq!(elements(&app), 1001, "a page and the row that shows more");
+    assert!(app.inspector_rows().iter().any(|r| r.text.contains(&format!("{} more", len - 1000))));
+    // Enter on that row: the next page.
+    let more = app.inspector_rows().iter().position(|r| r.link == Some(heaptui::ui::nav::Link::More)).unwrap();
+    for _ in 0..more {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(elements(&app), len.min(2000) + usize::from(len > 2000));
+    // A class object: its loader and superclass link.
+    let class = idx.classes_named("com.android.dialer.calllog.DefaultVoicemailNotifier").next().unwrap();
+    app.inspect(idx.classes[class.index()].node.unwrap());
+    let rows = app.inspector_rows();
+    assert!(rows.iter().any(|r| r.text.starts_with("<superclass> → class java.lang.Object")), "{rows:?}");
+    assert!(rows.iter().any(|r| r.text.starts_with("<loader> → dalvik.system.PathClassLoader")), "{rows:?}");
+}

@@ -17,7 +17,7 @@ pub mod line_edit;
 pub mod model;
 pub mod monitor;
 pub mod msg;
-mod nav;
+pub mod nav;
 pub mod picker;
 mod prompt;
 pub mod run;

@@ -435,13 +435,27 @@ pub struct DomRow {
     pub depth: usize,
 }
 
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct InspectorState {
     /// Objects visited, the current one last (a browser's history).
     pub history: Vec<Node>,
     pub cursor: Cursor,
     /// Narrows the fields, elements and referrers (on name, type and class).
     pub filter: LineEdit,
+    /// How many rows of a long array or referrer list show (a page more with each `Enter` on
+    /// the last).
+    pub shown: usize,
+}
+
+impl Default for InspectorState {
+    fn default() -> Self {
+        InspectorState {
+            history: Vec::new(),
+            cursor: Cursor::default(),
+            filter: LineEdit::default(),
+            shown: super::nav::INSPECTOR_PAGE,
+        }
+    }
 }
 
 /// The Threads screen: which threads are open, the cursor, the filter and the order.

@@ -33,7 +33,7 @@ impl App {
             },
             Screen::Dominators if self.dom.groups.is_some() => self.group_rows(usize::MAX).len(),
             Screen::Dominators => self.dom.filtered.as_ref().map_or(self.dom.visible, Vec::len),
-            Screen::Inspector => self.inspector_links().len(),
+            Screen::Inspector => self.inspector_rows().len(),
             Screen::Overview => self.loaded().map_or(0, |l| overview_suspects(l) + l.top_retained.len()),
             Screen::Diff => match &self.diff.choosing {
                 Some(p) => p.shown.len(),
@@ -196,12 +196,11 @@ impl App {
                     self.expand(true);
                 }
             }
-            Screen::Inspector => {
-                let links = self.inspector_links();
-                if let Some(&n) = links.get(self.inspector.cursor.selected) {
-                    self.inspect(n);
-                }
-            }
+            Screen::Inspector => match self.inspector_rows().get(self.inspector.cursor.selected).and_then(|r| r.link) {
+                Some(Link::Object(n)) => self.inspect(n),
+                Some(Link::More) => self.inspector.shown += INSPECTOR_PAGE,
+                None => {}
+            },
             Screen::Diff => return self.open_diff(),
             // A thread opens or closes its stack; a local opens in the Inspector.
             Screen::Threads => match self.thread_rows().get(self.threads.cursor.selected) {
@@ -248,6 +247,7 @@ impl App {
         }
         self.inspector.cursor = Cursor::default();
         self.inspector.filter.clear();
+        self.inspector.shown = INSPECTOR_PAGE;
         self.screen = Screen::Inspector;
     }
 
@@ -350,23 +350,28 @@ impl App {
         self.loaded()?.leaks.get(i)
     }
 
-    /// The objects the inspector's rows link to, in row order.
-    pub fn inspector_links(&self) -> Vec<Node> {
-        self.inspector_rows().into_iter().filter_map(|r| r.link).collect()
-    }
-
-    /// The inspector's rows below the object's summary: its fields, then (for an object array)
-    /// its elements, its referrers, and the path from a GC root. The filter narrows the first
-    /// three by their text; the path is always whole.
+    /// The inspector's rows below the object's summary: its fields (a class object's statics,
+    /// loader and superclass among them), then an array's contents (an object array's elements;
+    /// a primitive array's values, bytes as hex and ASCII, chars as text), its referrers, and the
+    /// path from a GC root. Long contents and referrer lists show a page, and a row that shows
+    /// more. The filter narrows the first three by their text; the path is always whole.
     pub fn inspector_rows(&self) -> Vec<InspectorRow> {
         use fuzzy_matcher::FuzzyMatcher;
-        use heap::fmt::hex;
+        use heap::fmt::{hex, human_bytes};
         let (Some(loaded), Some(&n)) = (self.loaded(), self.inspector.history.last()) else { return Vec::new() };
         let heap = &loaded.heap;
         let idx = &heap.index;
         let filter = self.inspector.filter.as_str();
         let keep = |text: &str| filter.is_empty() || self.matcher.fuzzy_match(text, filter).is_some();
+        let object = |tn: Node| {
+            format!("{} {} ({})", heap.display_class(tn), hex(idx.id(tn)), human_bytes(heap.dominators.retained(tn)))
+        };
         let mut rows = Vec::new();
+        let push = |rows: &mut Vec<InspectorRow>, section, text: String, link| {
+            if keep(&text) {
+                rows.push(InspectorRow { section, text, link });
+            }
+        };
         for f in idx.fields(n) {
             let st = if f.is_static { "static " } else { "" };
             let target = f.value.as_object().and_then(|id| idx.node(id));
@@ -376,43 +381,122 @@ impl App {
                         .string_value(tn)
                         .map(|s| format!(" {:?}", heap::fmt::shorten_end(&s, 40)))
                         .unwrap_or_default();
-                    format!("{st}{} {} → {}{extra}", f.ty.java_name(), f.name, heap.display_class(tn))
+                    format!("{st}{} {} → {}{extra}", f.ty.java_name(), f.name, object(tn))
                 }
                 None => format!("{st}{} {} = {}", f.ty.java_name(), f.name, f.value),
             };
-            if keep(&text) {
-                rows.push(InspectorRow { section: Section::Fields, text, link: target });
+            push(&mut rows, Section::Fields, text, target.map(Link::Object));
+        }
+        // A class object: what it keeps besides its statics.
+        if let Some(c) = idx.as_class(n) {
+            let class = &idx.classes[c.index()];
+            if let Some(sup) = class.super_class.and_then(|s| idx.classes[s.index()].node) {
+                push(&mut rows, Section::Fields, format!("<superclass> → {}", object(sup)), Some(Link::Object(sup)));
+            }
+            match idx.node(class.loader) {
+                Some(l) => push(&mut rows, Section::Fields, format!("<loader> → {}", object(l)), Some(Link::Object(l))),
+                None => push(&mut rows, Section::Fields, "<loader> = the bootstrap loader".to_string(), None),
             }
         }
-        if let Some(values) =
-            idx.array_values(n).filter(|_| idx.class(n).kind == heap::index::classes::ClassKind::ObjectArray)
-        {
-            let len = values.len();
-            for (i, v) in values.iter().take(1000).enumerate() {
-                if let Some(tn) = v.as_object().and_then(|id| idx.node(id)) {
-                    let text = format!("[{i}] → {}", heap.display_class(tn));
-                    if keep(&text) {
-                        rows.push(InspectorRow { section: Section::Elements(len), text, link: Some(tn) });
+        let limit = self.inspector.shown;
+        match idx.record(n) {
+            Ok(heap::hprof::SubRecord::ObjectArray { elements, length, .. }) => {
+                let id_size = idx.header.id_size;
+                let section = Section::Elements(length as usize);
+                for (i, b) in elements.chunks_exact(id_size as usize).take(limit).enumerate() {
+                    let id = heap::hprof::cursor::read_id(b, id_size);
+                    match idx.node(id) {
+                        Some(tn) => push(&mut rows, section, format!("[{i}] → {}", object(tn)), Some(Link::Object(tn))),
+                        None if id == 0 => push(&mut rows, section, format!("[{i}] null"), None),
+                        None => push(&mut rows, section, format!("[{i}] → {} (not in the dump)", hex(id)), None),
+                    }
+                }
+                let more = (length as usize).saturating_sub(limit);
+                if more > 0 {
+                    rows.push(InspectorRow { section, text: more_text(more), link: Some(Link::More) });
+                }
+            }
+            Ok(heap::hprof::SubRecord::PrimitiveArray { elem, length, data, .. }) => {
+                let section = Section::Values(length as usize, elem.java_name());
+                match data {
+                    None => rows.push(InspectorRow { section, text: "(values not in the dump)".into(), link: None }),
+                    Some(data) => {
+                        let (texts, rest) = value_rows(elem, data, idx.header.id_size, limit);
+                        for t in texts {
+                            push(&mut rows, section, t, None);
+                        }
+                        if rest > 0 {
+                            rows.push(InspectorRow { section, text: more_text(rest), link: Some(Link::More) });
+                        }
                     }
                 }
             }
+            _ => {}
         }
         let referrers = heap.referrers(n);
         let count = referrers.len();
-        for (r, weak) in referrers.into_iter().take(200) {
-            let w = if weak { " (weak)" } else { "" };
-            let text = format!("← {} {}{w}", heap.display_class(r), hex(idx.id(r)));
-            if keep(&text) {
-                rows.push(InspectorRow { section: Section::Referrers(count), text, link: Some(r) });
-            }
+        for (r, weak) in referrers.iter().take(limit) {
+            let w = if *weak { " (weak)" } else { "" };
+            push(&mut rows, Section::Referrers(count), format!("← {}{w}", object(*r)), Some(Link::Object(*r)));
+        }
+        if count > limit {
+            let text = more_text(count - limit);
+            rows.push(InspectorRow { section: Section::Referrers(count), text, link: Some(Link::More) });
         }
         for s in heap.paths().path(idx, n) {
             let r = s.reference.unwrap_or_else(|| "(root)".into());
             let text = format!("{r:<20} {}", heap.display_class(s.node));
-            rows.push(InspectorRow { section: Section::Path, text, link: Some(s.node) });
+            rows.push(InspectorRow { section: Section::Path, text, link: Some(Link::Object(s.node)) });
         }
         rows
     }
+}
+
+/// How many rows a long list or array shows at first, and how many more each `Enter` on its
+/// last row adds.
+pub const INSPECTOR_PAGE: usize = 1000;
+
+fn more_text(more: usize) -> String {
+    format!("… {more} more (Enter shows {})", more.min(INSPECTOR_PAGE))
+}
+
+/// A primitive array's first `limit` rows of values, and how many values are left: bytes (and
+/// booleans) 16 a row in hex and ASCII, chars 64 a row as text, numbers 8 a row.
+fn value_rows(elem: heap::spec::BasicType, data: &[u8], id_size: u32, limit: usize) -> (Vec<String>, usize) {
+    use heap::spec::BasicType as T;
+    let size = elem.size(id_size).max(1) as usize;
+    let count = data.len() / size;
+    let per_row = match elem {
+        T::Byte | T::Boolean => 16,
+        T::Char => 64,
+        _ => 8,
+    };
+    let mut rows = Vec::new();
+    for (r, chunk) in data.chunks(per_row * size).take(limit).enumerate() {
+        let first = r * per_row;
+        let text = match elem {
+            T::Byte | T::Boolean => {
+                let hex: Vec<String> = chunk.iter().map(|b| format!("{b:02x}")).collect();
+                let ascii: String =
+                    chunk.iter().map(|&b| if (0x20..0x7f).contains(&b) { b as char } else { '.' }).collect();
+                format!("{first:>8}  {:<47}  {ascii}", hex.join(" "))
+            }
+            T::Char => {
+                let units: Vec<u16> = chunk.chunks_exact(2).map(|b| u16::from_be_bytes([b[0], b[1]])).collect();
+                format!("{first:>8}  {:?}", String::from_utf16_lossy(&units))
+            }
+            _ => {
+                let values: Vec<String> = chunk
+                    .chunks_exact(size)
+                    .filter_map(|b| heap::values::Value::read(elem, b, id_size).map(|v| v.to_string()))
+                    .collect();
+                format!("{first:>8}  {}", values.join("  "))
+            }
+        };
+        rows.push(text);
+    }
+    let shown = (limit * per_row).min(count);
+    (rows, count - shown)
 }
 
 /// Where an inspector row belongs.
@@ -421,15 +505,24 @@ pub enum Section {
     Fields,
     /// An object array's elements (its length).
     Elements(usize),
+    /// A primitive array's values (its length, its element type).
+    Values(usize, &'static str),
     /// Who refers to the object (how many do).
     Referrers(usize),
     Path,
 }
 
-/// One row of the inspector: its section, its text, and the object it links to.
+/// What a row leads to: an object, or more rows of its list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    Object(Node),
+    More,
+}
+
+/// One row of the inspector: its section, its text, and what it links to.
 #[derive(Debug, Clone)]
 pub struct InspectorRow {
     pub section: Section,
     pub text: String,
-    pub link: Option<Node>,
+    pub link: Option<Link>,
 }

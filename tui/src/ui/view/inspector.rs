@@ -50,23 +50,38 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let of = idx.root_thread(n).and_then(|th| heap.thread_name(th)).map(|th| format!(" (thread '{th}')"));
         lines.push(line(format!("GC root: {}{}", names.join(", "), of.unwrap_or_default()), t.accent));
     }
+    // A class object: the class it stands for, its instances and their sizes.
+    if let Some(c) = idx.as_class(n) {
+        let h = heap.histogram[c.index()];
+        lines.push(line(
+            format!(
+                "class object of {}: {}, {} shallow, {} retained",
+                idx.classes[c.index()].name,
+                heap::fmt::count(h.instances, "instance"),
+                human_bytes(h.shallow_bytes),
+                human_bytes(h.retained_bytes)
+            ),
+            Style::default(),
+        ));
+    }
     if let Some(s) = idx.string_value(n) {
         lines.push(line(
             format!("value: {:?}", heap::fmt::shorten_end(&s, width.saturating_sub(10).max(2))),
             Style::default(),
         ));
     }
-    // Link rows, in the order `inspector_links` lists them.
-    let mut link = 0usize;
+    // The rows, in the order `inspector_rows` lists them; the cursor moves over every one,
+    // and those that name an object (or more of a list) lead somewhere.
+    let mut at = 0usize;
     let sel = app.inspector.cursor.selected;
     let mut selected_line = 0;
-    let mut link_line = |lines: &mut Vec<Line<'_>>, text: String| {
-        let style = selected_style(app, link == sel);
-        if link == sel {
+    let mut row_line = |lines: &mut Vec<Line<'_>>, text: String, links: bool| {
+        let style = if at == sel { selected_style(app, true) } else if links { t.text } else { t.dim };
+        if at == sel {
             selected_line = lines.len();
         }
         lines.push(line(text, style));
-        link += 1;
+        at += 1;
     };
     // The sections' headers, each before its first row (Fields and the path even when empty).
     let rows = app.inspector_rows();
@@ -74,6 +89,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let text = match s {
             Section::Fields => "Fields".to_string(),
             Section::Elements(len) => format!("Elements ({len})"),
+            Section::Values(len, ty) => format!("Values ({len} {ty})"),
             Section::Referrers(count) => format!("Referrers ({count})"),
             Section::Path => "Path from a GC root".to_string(),
         };
@@ -88,22 +104,17 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     };
     // Each section under its header, in order; Fields, Referrers and the path have theirs even
     // when the filter leaves them empty, Elements only for an object array.
-    let elements = rows.iter().find_map(|r| match r.section {
-        Section::Elements(len) => Some(len),
+    let contents = rows.iter().find_map(|r| match r.section {
+        s @ (Section::Elements(_) | Section::Values(..)) => Some(s),
         _ => None,
     });
     let mut sections = vec![Section::Fields];
-    sections.extend(elements.map(Section::Elements));
+    sections.extend(contents);
     sections.extend([Section::Referrers(heap.referrers(n).len()), Section::Path]);
     for s in sections {
         header(&mut lines, s);
         for r in rows.iter().filter(|r| std::mem::discriminant(&r.section) == std::mem::discriminant(&s)) {
-            let text = format!("  {}", r.text);
-            if r.link.is_some() {
-                link_line(&mut lines, text);
-            } else {
-                lines.push(line(text, t.text));
-            }
+            row_line(&mut lines, format!("  {}", r.text), r.link.is_some());
         }
     }
     let height = area.height as usize;

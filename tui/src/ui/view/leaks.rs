@@ -118,11 +118,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     lines.push(Line::styled(
         format!(
-            "Retaining {} in {} objects ({} {} in this group)",
+            "Retaining {} in {} objects ({} in this group)",
             human_bytes(leak.retained_bytes),
             leak.retained_objects,
-            leak.instances.len(),
-            if leak.instances.len() == 1 { "instance" } else { "instances" }
+            heap::fmt::count(leak.instances.len() as u64, "instance")
         ),
         t.dim,
     ));
