@@ -18,6 +18,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod analysis;
+pub mod bitmap;
 mod bits;
 pub mod by_class;
 pub mod cache;

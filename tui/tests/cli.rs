@@ -525,3 +525,45 @@ fn immediate_dominators_are_the_holders_entries() {
     );
     assert_eq!(v["unreachable"], 0);
 }
+
+/// `inspect FILE ID --png OUT.png` writes a Bitmap's picture; the JDK's own PNG decoder reads
+/// back exactly the pixels each Bitmap was made of, in every format Android kept; a second write
+/// to the same file is refused, and a Bitmap without pixels or an object that is no Bitmap is
+/// an error that says why.
+#[test]
+fn bitmaps_written_as_png_read_back_with_the_jdks_decoder() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("bitmaps.hprof");
+    std::fs::write(&dump, test_support::bitmaps::dump()).unwrap();
+    let classes = dir.path().join("classes");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/java/ReadPng.java");
+    assert!(Command::new("javac").arg("-d").arg(&classes).arg(&src).status().unwrap().success());
+    let known = test_support::bitmaps::known();
+    for (i, k) in known.iter().enumerate() {
+        let png = dir.path().join(format!("{}.png", k.config));
+        let id = format!("{:#x}", test_support::bitmaps::id(i));
+        let out = heaptui(&["inspect", dump.to_str().unwrap(), &id, "--png", png.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let read = Command::new("java").arg("-cp").arg(&classes).arg("ReadPng").arg(&png).output().unwrap();
+        assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
+        let text = String::from_utf8(read.stdout).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(format!("{} {}", k.width, k.height).as_str()));
+        let pixels: Vec<[u8; 4]> = lines
+            .map(|l| {
+                let v: Vec<u8> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+                [v[0], v[1], v[2], v[3]]
+            })
+            .collect();
+        assert_eq!(pixels, k.rgba, "{}", k.config);
+        // Never over a file.
+        let again = heaptui(&["inspect", dump.to_str().unwrap(), &id, "--png", png.to_str().unwrap()]);
+        assert_eq!(again.status.code(), Some(1));
+    }
+    let none = format!("{:#x}", test_support::bitmaps::id(known.len()));
+    let out = heaptui(&["inspect", dump.to_str().unwrap(), &none, "--png", dir.path().join("x.png").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no pixels"), "{out:?}");
+    let out =
+        heaptui(&["inspect", dump.to_str().unwrap(), "0x100", "--png", dir.path().join("y.png").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a Bitmap"), "{out:?}");
+}

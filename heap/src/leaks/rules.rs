@@ -515,22 +515,6 @@ fn huge_arrays(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         .collect()
 }
 
-/// The pixels of a Bitmap: its `mBuffer` (Android 7 and older), or the buffer ART records for its
-/// native pointer in `Bitmap.dumpData` (`natives[i]` ↔ `buffers[i]`, Android 8 and later).
-pub(crate) fn bitmap_pixels(heap: &Heap, bitmap: Node) -> Option<Node> {
-    let idx = &heap.index;
-    if let Some(b) = idx.field_node(bitmap, "mBuffer") {
-        return Some(b);
-    }
-    let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
-    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
-    let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
-    let natives = idx.array_values(idx.field_node(data, "natives")?)?;
-    let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
-    let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
-    idx.node(buffers.get(slot)?.as_object()?)
-}
-
 fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
     use sha1::{Digest, Sha1};
     let idx = &heap.index;
@@ -544,7 +528,10 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         else {
             continue;
         };
-        let Some((_, bytes)) = bitmap_pixels(heap, b).and_then(|p| idx.primitive_array_bytes(p)) else { continue };
+        let Some((_, bytes)) = crate::bitmap::pixels_array(heap, b).and_then(|(p, _)| idx.primitive_array_bytes(p))
+        else {
+            continue;
+        };
         groups.entry((w, h, Sha1::digest(bytes).to_vec())).or_default().push(b);
     }
     let mut out = Vec::new();

@@ -138,6 +138,19 @@ impl Builder {
         self
     }
 
+    /// A primitive array of basic type `elem` (8 `byte`, 5 `char`...) holding `data` (big-endian
+    /// values, `length` of them).
+    pub fn primitive_array(&mut self, id: u32, elem: u8, length: u32, data: &[u8]) -> &mut Self {
+        let h = &mut self.heap;
+        h.push(0x23);
+        h.extend_from_slice(&id.to_be_bytes());
+        h.extend_from_slice(&0u32.to_be_bytes());
+        h.extend_from_slice(&length.to_be_bytes());
+        h.push(elem);
+        h.extend_from_slice(data);
+        self
+    }
+
     pub fn root(&mut self, id: u32) -> &mut Self {
         self.heap.push(0xFF);
         self.heap.extend_from_slice(&id.to_be_bytes());

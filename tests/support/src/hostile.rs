@@ -5,11 +5,7 @@
 //! `cargo run -p test-support --bin hostile-corpus DIR` writes the corpus out (for fuzzing
 //! seeds, or to try a build by hand).
 
-#[path = "../../../heap/tests/common/builder.rs"]
-#[allow(dead_code)]
-mod builder;
-
-use builder::{Builder, BOOL, OBJ};
+use crate::builder::{Builder, BOOL, OBJ};
 use std::io::Write;
 
 /// OSC 52: set the clipboard (to "pwned", base64), ended by BEL.

@@ -3,7 +3,12 @@
 //! other builds, found where cargo put them ([`build`]).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
+pub mod bitmaps;
 pub mod build;
+/// The engine tests' HPROF writer, shared with the dumps built here.
+#[path = "../../../heap/tests/common/builder.rs"]
+#[allow(dead_code)]
+mod builder;
 pub mod hostile;
 pub mod libart;
 pub mod perfetto;

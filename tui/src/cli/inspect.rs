@@ -27,6 +27,9 @@ pub struct Args {
     /// The objects' immediate dominators, grouped by class (MAT's "Immediate Dominators").
     #[arg(long)]
     pub immediate_dominators: bool,
+    /// Writes the picture of the Bitmap the id names to a new PNG file (never over one).
+    #[arg(long, value_name = "OUT.png")]
+    pub png: Option<PathBuf>,
     /// How deep the merged paths' tree is printed.
     #[arg(long, default_value_t = 12)]
     pub depth: usize,
@@ -39,6 +42,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let heap = super::open(&args.file, &args.open)?;
     let nodes = select(&heap, &args.target)?;
     let nodes: Vec<heap::Node> = nodes.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
+    if let Some(out) = &args.png {
+        let [n] = nodes[..] else { bail!("--png takes one Bitmap's id, not {} objects", nodes.len()) };
+        let picture = match heap.bitmap(n) {
+            None => bail!("{} is a {}, not a Bitmap", args.target, heap.display_class(n)),
+            Some(Err(why)) => bail!("{}: {why}", args.target),
+            Some(Ok(p)) => p,
+        };
+        crate::session::pictures::write_png(&picture, out)?;
+        let (w, h) = picture.size();
+        return super::print(&format!("wrote {w}x{h} pixels to {}\n", out.display()));
+    }
     // The views of the whole set: the tree's nodes show their 20 largest children.
     if args.merged_paths || args.immediate_dominators {
         let (json, text) = if args.merged_paths {

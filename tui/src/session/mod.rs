@@ -6,5 +6,6 @@
 pub mod dump;
 pub mod files;
 pub mod open;
+pub mod pictures;
 pub mod target;
 pub mod triggers;

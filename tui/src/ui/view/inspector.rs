@@ -76,7 +76,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let sel = app.inspector.cursor.selected;
     let mut selected_line = 0;
     let mut row_line = |lines: &mut Vec<Line<'_>>, text: String, links: bool| {
-        let style = if at == sel { selected_style(app, true) } else if links { t.text } else { t.dim };
+        let style = if at == sel {
+            selected_style(app, true)
+        } else if links {
+            t.text
+        } else {
+            t.dim
+        };
         if at == sel {
             selected_line = lines.len();
         }

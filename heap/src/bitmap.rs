@@ -1,0 +1,154 @@
+//! The pictures of `android.graphics.Bitmap`s, where the dump holds their pixels: a raw
+//! `mBuffer` (Android 7 and older keep the pixels in a Java `byte[]`), or the compressed image
+//! ART records for a Bitmap's native pixels in `Bitmap.dumpData` (`am dumpheap -b`, Android 8
+//! and later). Pre-Oreo dumps do not record the pixel format (Skia keeps it natively), so it is
+//! read from the buffer's bytes per pixel: 4 `ARGB_8888` (bytes R, G, B, A in memory, as Skia's
+//! N32 is on Android), 2 `RGB_565` (little-endian, red in the high bits), 1 `ALPHA_8`.
+
+use crate::index::Node;
+use crate::values::Value;
+use crate::Heap;
+
+/// How a Bitmap's pixels are kept in the dump.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Config {
+    /// 4 bytes a pixel: red, green, blue, alpha.
+    Argb8888,
+    /// 2 bytes a pixel: 5 bits red, 6 green, 5 blue.
+    Rgb565,
+    /// 1 byte a pixel: alpha only.
+    Alpha8,
+}
+
+impl Config {
+    /// Android's name for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Config::Argb8888 => "ARGB_8888",
+            Config::Rgb565 => "RGB_565",
+            Config::Alpha8 => "ALPHA_8",
+        }
+    }
+}
+
+/// A Bitmap's picture as the dump holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Picture {
+    /// Raw pixels, decoded to RGBA (8 bits a channel, as Skia stores them: premultiplied).
+    #[allow(missing_docs)]
+    Raw { width: u32, height: u32, config: Config, rgba: Vec<u8> },
+    /// An encoded image (PNG, JPEG or WebP) ART wrote for the Bitmap, `format` as
+    /// `Bitmap.CompressFormat` numbers it when the dump says.
+    #[allow(missing_docs)]
+    Encoded { width: u32, height: u32, format: Option<i64>, bytes: Vec<u8> },
+}
+
+impl Picture {
+    /// Its size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Picture::Raw { width, height, .. } | Picture::Encoded { width, height, .. } => (*width, *height),
+        }
+    }
+}
+
+/// The array holding a Bitmap's pixels: its `mBuffer`, or the buffer ART records for its native
+/// pointer in `Bitmap.dumpData` (`natives[i]` ↔ `buffers[i]`); and whether it is that encoded
+/// buffer.
+pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
+    let idx = &heap.index;
+    if let Some(b) = idx.field_node(bitmap, "mBuffer") {
+        return Some((b, false));
+    }
+    let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
+    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
+    let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
+    let natives = idx.array_values(idx.field_node(data, "natives")?)?;
+    let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
+    let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
+    Some((idx.node(buffers.get(slot)?.as_object()?)?, true))
+}
+
+impl Heap {
+    /// Whether `n` is a `android.graphics.Bitmap` (or of a subclass).
+    pub fn is_bitmap(&self, n: Node) -> bool {
+        let idx = &self.index;
+        let mut c = Some(idx.class_of(n));
+        while let Some(class) = c {
+            if idx.classes[class.index()].name == "android.graphics.Bitmap" {
+                return idx.as_class(n).is_none();
+            }
+            c = idx.classes[class.index()].super_class;
+        }
+        false
+    }
+
+    /// The picture of Bitmap `n`: `None` when `n` is not a Bitmap, `Some(Err(why))` when the
+    /// dump does not hold its pixels or they do not fit its size.
+    pub fn bitmap(&self, n: Node) -> Option<Result<Picture, String>> {
+        if !self.is_bitmap(n) {
+            return None;
+        }
+        let idx = &self.index;
+        let dim = |name| idx.field(n, name).and_then(Value::as_i64).filter(|&v| v > 0 && v <= u32::MAX as i64);
+        let (Some(w), Some(h)) = (dim("mWidth"), dim("mHeight")) else {
+            return Some(Err("the dump records no width and height for this Bitmap".into()));
+        };
+        let Some((array, encoded)) = pixels_array(self, n) else {
+            return Some(Err(
+                "the dump holds no pixels for this Bitmap (Android 8 and later keep them natively; `am dumpheap -b` records them)"
+                    .into(),
+            ));
+        };
+        let Some((_, bytes)) = idx.primitive_array_bytes(array) else {
+            return Some(Err("the Bitmap's pixel array has no contents in the dump (stripped?)".into()));
+        };
+        let (width, height) = (w as u32, h as u32);
+        if encoded {
+            let format = self.dump_data_format();
+            return Some(Ok(Picture::Encoded { width, height, format, bytes: bytes.to_vec() }));
+        }
+        Some(decode_raw(width, height, bytes))
+    }
+
+    /// The `format` of `Bitmap.dumpData`, when the dump has one.
+    fn dump_data_format(&self) -> Option<i64> {
+        let idx = &self.index;
+        let class =
+            idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
+        let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
+        idx.field(data, "format")?.as_i64()
+    }
+}
+
+/// Raw pixels of a `width`×`height` Bitmap, their format told by the bytes per pixel.
+pub fn decode_raw(width: u32, height: u32, bytes: &[u8]) -> Result<Picture, String> {
+    let pixels = u64::from(width) * u64::from(height);
+    let per = (bytes.len() as u64).checked_div(pixels).unwrap_or(0);
+    let config = match per {
+        4 => Config::Argb8888,
+        2 => Config::Rgb565,
+        1 => Config::Alpha8,
+        _ => {
+            return Err(format!(
+                "{} bytes of pixels do not fit a {width}x{height} Bitmap in any format (4, 2 or 1 bytes a pixel)",
+                bytes.len()
+            ))
+        }
+    };
+    // Only the bytes the size asks for (a buffer may be longer: a reused allocation).
+    let used = &bytes[..(pixels * per) as usize];
+    let rgba: Vec<u8> = match config {
+        Config::Argb8888 => used.to_vec(),
+        Config::Rgb565 => used
+            .chunks_exact(2)
+            .flat_map(|p| {
+                let v = u16::from_le_bytes([p[0], p[1]]);
+                let (r, g, b) = ((v >> 11) as u8 & 0x1f, (v >> 5) as u8 & 0x3f, v as u8 & 0x1f);
+                [(r << 3) | (r >> 2), (g << 2) | (g >> 4), (b << 3) | (b >> 2), 0xff]
+            })
+            .collect(),
+        Config::Alpha8 => used.iter().flat_map(|&a| [0, 0, 0, a]).collect(),
+    };
+    Ok(Picture::Raw { width, height, config, rgba })
+}

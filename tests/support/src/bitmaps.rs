@@ -1,0 +1,89 @@
+//! Bitmaps whose pixels are known by construction, one in each format Android kept in the heap
+//! (`ARGB_8888`, `RGB_565`, `ALPHA_8`), in a small dump as Android 7 and older write them: an
+//! `android.graphics.Bitmap` with `mWidth`, `mHeight` and its pixels in the `byte[]` `mBuffer`;
+//! and one whose pixels the dump does not hold. Written with the engine tests' HPROF writer.
+
+use crate::builder::{Builder, INT, OBJ};
+
+/// A Bitmap's buffer and the picture it must decode to.
+pub struct Known {
+    pub config: &'static str,
+    pub width: u32,
+    pub height: u32,
+    /// The buffer as Android keeps it.
+    pub buffer: Vec<u8>,
+    /// What it shows: red, green, blue, alpha, a pixel after another, row by row.
+    pub rgba: Vec<[u8; 4]>,
+}
+
+/// The Bitmaps: 4×2 pixels each.
+pub fn known() -> Vec<Known> {
+    // ARGB_8888: bytes R, G, B, A in memory.
+    let argb: Vec<[u8; 4]> = vec![
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 255],
+        [0, 0, 0, 255],
+        [18, 52, 86, 255],
+        [200, 100, 50, 255],
+        [0, 0, 0, 0],
+    ];
+    // RGB_565: a little-endian u16 each, red in the top 5 bits; the picture widens each channel
+    // to 8 bits by repeating its high bits.
+    let rgb565: [(u16, [u8; 4]); 8] = [
+        (0xF800, [255, 0, 0, 255]),
+        (0x07E0, [0, 255, 0, 255]),
+        (0x001F, [0, 0, 255, 255]),
+        (0xFFFF, [255, 255, 255, 255]),
+        (0x0000, [0, 0, 0, 255]),
+        (0xFFE0, [255, 255, 0, 255]),
+        (0x8410, [132, 130, 132, 255]),
+        (0x07FF, [0, 255, 255, 255]),
+    ];
+    let alphas = [0u8, 32, 64, 96, 128, 160, 200, 255];
+    vec![
+        Known { config: "ARGB_8888", width: 4, height: 2, buffer: argb.concat(), rgba: argb },
+        Known {
+            config: "RGB_565",
+            width: 4,
+            height: 2,
+            buffer: rgb565.iter().flat_map(|(v, _)| v.to_le_bytes()).collect(),
+            rgba: rgb565.iter().map(|(_, c)| *c).collect(),
+        },
+        Known {
+            config: "ALPHA_8",
+            width: 4,
+            height: 2,
+            buffer: alphas.to_vec(),
+            rgba: alphas.iter().map(|&a| [0, 0, 0, a]).collect(),
+        },
+    ]
+}
+
+/// The id of the `i`th Bitmap of [`dump`]; the one after the last has no pixels.
+pub fn id(i: usize) -> u32 {
+    0x5000 + 0x100 * i as u32
+}
+
+/// A dump (HPROF 1.0.3, 4-byte ids) with the [`known`] Bitmaps, in order, then one whose
+/// `mBuffer` is null; each held by a GC root.
+pub fn dump() -> Vec<u8> {
+    let mut b = Builder::new("1.0.3");
+    b.string(0x1001, "mWidth");
+    b.string(0x1002, "mHeight");
+    b.string(0x1003, "mBuffer");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x200, "android.graphics.Bitmap", 0x100, &[(0x1001, INT), (0x1002, INT), (0x1003, OBJ)]);
+    let known = known();
+    for (i, k) in known.iter().enumerate() {
+        let pixels = id(i) + 0x10;
+        b.instance(id(i), 0x200, &[k.width, k.height, pixels]);
+        b.primitive_array(pixels, 8, k.buffer.len() as u32, &k.buffer);
+        b.root(id(i));
+    }
+    b.instance(id(known.len()), 0x200, &[4, 2, 0]);
+    b.root(id(known.len()));
+    b.root(0x100).root(0x200);
+    b.finish()
+}
