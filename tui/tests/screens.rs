@@ -690,3 +690,32 @@ fn the_inspector_shows_contents() {
     assert!(rows.iter().any(|r| r.text.starts_with("<superclass> → class java.lang.Object")), "{rows:?}");
     assert!(rows.iter().any(|r| r.text.starts_with("<loader> → dalvik.system.PathClassLoader")), "{rows:?}");
 }
+
+/// The Dialer dump's Bitmaps (44×64, KitKat: pixels in `mBuffer`) drawn in half blocks beside
+/// the Inspector's text and over the whole screen with `v`; any key closes the preview. On an
+/// object that is no Bitmap, `v` says what it shows.
+#[test]
+fn bitmaps_are_drawn_in_half_blocks() {
+    let mut app = app_for(&fixture(DIALER));
+    let heap = app.loaded().unwrap().heap.clone();
+    let class = heap.index.classes_named("android.graphics.Bitmap").next().unwrap();
+    let b = heap.instances_by_retained(class)[0];
+    app.inspect(b);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("44x64 ARGB_8888"), "{page}");
+    // The picture's pane: the right 40 %, rows of half blocks.
+    let blocks = page.lines().filter(|l| l.chars().skip(100).any(|c| c == '▀' || c == '▄')).count();
+    assert!(blocks >= 10, "{page}");
+    insta::assert_snapshot!("dialer_bitmap_inspector_160x48", page);
+    keys(&mut app, "v");
+    for (w, h) in [(80, 24), (160, 48)] {
+        let page = render(&mut app, w, h);
+        assert!(page.contains("any key closes") && page.contains('▀'), "{page}");
+        insta::assert_snapshot!(format!("dialer_bitmap_preview_{w}x{h}"), page);
+    }
+    keys(&mut app, "x");
+    assert!(app.preview.is_none() && app.screen == Screen::Inspector);
+    // Not a Bitmap.
+    keys(&mut app, "2v");
+    assert!(app.preview.is_none() && app.status.as_deref().unwrap_or("").contains("Bitmap"));
+}

@@ -39,6 +39,7 @@ pub enum Action {
     MergedPaths,
     ImmediateDominators,
     GroupByClass,
+    Preview,
 }
 
 /// Where a binding applies.
@@ -103,6 +104,7 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('s')], "s", A::Sort, "next sort order"),
     b(G, &[K::Char('m')], "m", A::MergedPaths, "merged paths to GC roots"),
     b(G, &[K::Char('D')], "D", A::ImmediateDominators, "immediate dominators"),
+    b(G, &[K::Char('v')], "v", A::Preview, "view a Bitmap's picture"),
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Leaks), &[K::Char('Y')], "Y", A::CopyTrace, "copy the trace (OSC 52)"),
     b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),

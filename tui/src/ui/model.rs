@@ -504,6 +504,36 @@ pub enum SetKind {
     Dominators { result: Arc<heap::immediate::ImmediateDominators>, group: Option<usize> },
 }
 
+/// How Bitmaps' pictures are drawn: the terminal's graphics protocol (or half blocks), and the
+/// last picture made for a size of pane (made again only when either changes).
+pub struct Pictures {
+    pub picker: ratatui_image::picker::Picker,
+    pub cache: std::cell::RefCell<Option<(Node, ratatui::layout::Rect, ratatui_image::protocol::Protocol)>>,
+}
+
+impl Default for Pictures {
+    /// Half blocks, for a font of 8×16 pixels a cell: what any true-colour terminal shows.
+    fn default() -> Pictures {
+        let mut picker = ratatui_image::picker::Picker::from_fontsize((8, 16));
+        picker.set_protocol_type(ratatui_image::picker::ProtocolType::Halfblocks);
+        Pictures { picker, cache: Default::default() }
+    }
+}
+
+impl Pictures {
+    /// The terminal's own graphics protocol (kitty, iTerm2, sixel) and font size, asked of it
+    /// once the UI has the terminal; half blocks when it answers none, inside tmux (whose
+    /// passthrough differs by version), or with `HEAPTUI_GRAPHICS=halfblocks`.
+    pub fn picker_for_terminal() -> ratatui_image::picker::Picker {
+        let asked =
+            std::env::var("HEAPTUI_GRAPHICS").map_or(true, |v| v != "halfblocks") && std::env::var_os("TMUX").is_none();
+        match asked.then(ratatui_image::picker::Picker::from_query_stdio) {
+            Some(Ok(p)) => p,
+            _ => Pictures::default().picker,
+        }
+    }
+}
+
 /// What is being typed at the bottom of the screen: while it is open every key goes into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
@@ -559,6 +589,10 @@ pub struct App {
     pub(super) trash: Vec<SetView>,
     /// When the last key came.
     pub(super) last_key: Instant,
+    /// `v`: the Bitmap shown over the whole screen.
+    pub preview: Option<Node>,
+    /// How pictures are drawn, and the last one made.
+    pub pictures: Pictures,
     /// The prompt being typed in, if any.
     pub prompt: Option<Prompt>,
     /// Where `Back` returns to, the latest last.
@@ -595,6 +629,8 @@ impl App {
             set_view: None,
             trash: Vec::new(),
             last_key: Instant::now(),
+            preview: None,
+            pictures: Pictures::default(),
             prompt: None,
             places: Vec::new(),
             picker: None,

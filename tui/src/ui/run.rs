@@ -47,6 +47,10 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
         Ok(c) => app.trigger_config = c,
         Err(e) => app.status = Some(format!("{e:#}")),
     }
+    // The terminal first, and its graphics protocol asked before the input thread reads what
+    // it answers.
+    let mut terminal = ratatui::init();
+    app.pictures.picker = super::model::Pictures::picker_for_terminal();
     let input = tx.clone();
     std::thread::spawn(move || loop {
         match event::poll(Duration::from_millis(250)) {
@@ -67,7 +71,6 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
         }
     });
 
-    let mut terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let size = terminal.size().map(|s| s.height).unwrap_or(24);
     app.page = (size as usize).saturating_sub(5).max(1);

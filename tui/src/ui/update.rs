@@ -248,6 +248,10 @@ impl App {
                 return Vec::new();
             }
         }
+        // The picture over the screen: any key closes it.
+        if self.preview.take().is_some() {
+            return Vec::new();
+        }
         if self.help {
             if let Some(Action::Quit) = action_for(self.screen, key) {
                 self.quit = true;
@@ -310,6 +314,12 @@ impl App {
             Action::MergedPaths => return self.analyse_set(super::msg::JobKind::MergedPaths),
             Action::ImmediateDominators => return self.analyse_set(super::msg::JobKind::ImmediateDominators),
             Action::GroupByClass => self.toggle_groups(),
+            Action::Preview => match self.selected_node() {
+                Some(n) if self.heap().is_some_and(|h| h.is_bitmap(n)) => self.preview = Some(n),
+                _ => {
+                    self.status = Some("v shows a Bitmap's picture: select one (Classes, Inspector, a trace...)".into())
+                }
+            },
             Action::Expand if self.screen == Screen::Dominators && self.dom.groups.is_some() => self.toggle_group(true),
             Action::Collapse if self.screen == Screen::Dominators && self.dom.groups.is_some() => {
                 self.toggle_group(false)
@@ -372,6 +382,8 @@ impl App {
         self.diff = Default::default();
         self.threads = Default::default();
         self.set_view = None;
+        self.preview = None;
+        self.pictures.cache.replace(None);
         self.trash.clear();
         self.places.clear();
         self.prompt = None;

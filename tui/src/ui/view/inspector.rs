@@ -24,6 +24,18 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         );
         return;
     };
+    // A Bitmap's picture takes the right-hand pane (drawn after the frame is scrubbed).
+    let area = match super::picture::area(app, area) {
+        Some(_) => {
+            let [left, _] = ratatui::layout::Layout::horizontal([
+                ratatui::layout::Constraint::Percentage(60),
+                ratatui::layout::Constraint::Percentage(40),
+            ])
+            .areas(area);
+            left
+        }
+        None => area,
+    };
     let d = &heap.dominators;
     let width = area.width as usize;
     let mut lines: Vec<Line<'_>> = vec![
@@ -49,6 +61,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let names: Vec<&str> = roots.iter().map(|k| k.label()).collect();
         let of = idx.root_thread(n).and_then(|th| heap.thread_name(th)).map(|th| format!(" (thread '{th}')"));
         lines.push(line(format!("GC root: {}{}", names.join(", "), of.unwrap_or_default()), t.accent));
+    }
+    if heap.is_bitmap(n) {
+        lines.push(line(format!("{} · v shows it whole", super::picture::describe(heap, n)), t.accent));
     }
     // A class object: the class it stands for, its instances and their sizes.
     if let Some(c) = idx.as_class(n) {

@@ -12,6 +12,7 @@ mod loading;
 mod monitor;
 mod overview;
 mod picker;
+pub mod picture;
 mod sets;
 mod threads;
 
@@ -26,6 +27,9 @@ use crate::ui::screen::Screen;
 pub fn draw(frame: &mut Frame<'_>, app: &App) {
     screens(frame, app);
     common::scrub(frame.buffer_mut());
+    let [_, body, _] =
+        Layout::vertical([Constraint::Length(1), Constraint::Min(1), Constraint::Length(1)]).areas(frame.area());
+    picture::draw(frame, app, body);
 }
 
 fn screens(frame: &mut Frame<'_>, app: &App) {
@@ -38,6 +42,7 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
         Load::Empty => loading::no_dump(frame, body, app),
         Load::Loading(_) => loading::draw(frame, body, app),
         Load::Failed(e) => loading::error(frame, body, app, e),
+        Load::Ready(_) if app.preview.is_some() => picture::title(frame, body, app),
         Load::Ready(_) if app.set_view_here().is_some() => {
             if let Some(v) = app.set_view_here() {
                 sets::draw(frame, body, app, v);
