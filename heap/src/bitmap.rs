@@ -44,6 +44,17 @@ pub enum Picture {
 }
 
 impl Picture {
+    /// The media type of an encoded picture, by `Bitmap.CompressFormat`'s numbers (JPEG 0, PNG
+    /// 1, WebP 2 and later).
+    pub fn mime(&self) -> Option<&'static str> {
+        match self {
+            Picture::Encoded { format: Some(0), .. } => Some("image/jpeg"),
+            Picture::Encoded { format: Some(1), .. } => Some("image/png"),
+            Picture::Encoded { format: Some(2..=4), .. } => Some("image/webp"),
+            _ => None,
+        }
+    }
+
     /// Its size in pixels.
     pub fn size(&self) -> (u32, u32) {
         match self {

@@ -264,3 +264,26 @@ fn diff_test_matching() {
     let smashers = d("DumpedStuff$StackSmasher").unwrap();
     assert_eq!(smashers.1 - smashers.0, 10000);
 }
+
+/// InstanceTest's bitmaps: bitmapOne is a Bitmap whose pixels are the buffer `Bitmap.dumpData`
+/// records for its native pointer, "image/png", 1,000,000 bytes, byte i = (i * i) & 0xFF (it is
+/// bigArray); anObject, gcPathArray and the Main class object are not Bitmaps; the duplicate
+/// bitmaps are one group of two.
+#[test]
+fn bitmaps_as_ahat_reads_them() {
+    let h = ahat();
+    let one = get(&h, "bitmapOne");
+    assert!(h.is_bitmap(one));
+    let Some(Ok(picture)) = h.bitmap(one) else { panic!("bitmapOne has pixels") };
+    assert_eq!(picture.mime(), Some("image/png"));
+    let heap::bitmap::Picture::Encoded { bytes, .. } = &picture else { panic!("{picture:?}") };
+    assert_eq!(bytes.len(), 1_000_000);
+    assert!(bytes.iter().enumerate().all(|(i, &b)| b == (i * i) as u8));
+    for n in [get(&h, "anObject"), get(&h, "gcPathArray"), main_class(&h)] {
+        assert!(!h.is_bitmap(n) && h.bitmap(n).is_none());
+    }
+    let leaks = heap::leaks::find_leaks(&h, &heap::leaks::LeakConfig::default());
+    let groups: Vec<_> = leaks.iter().filter(|l| l.rule == "android.bitmap.duplicate").collect();
+    assert_eq!(groups.len(), 1);
+    assert_eq!(groups[0].instances.len(), 2);
+}

@@ -719,3 +719,20 @@ fn bitmaps_are_drawn_in_half_blocks() {
     keys(&mut app, "2v");
     assert!(app.preview.is_none() && app.status.as_deref().unwrap_or("").contains("Bitmap"));
 }
+
+/// A group of duplicate Bitmaps on the Leaks screen shows their pictures side by side, to the
+/// right of the suspects.
+#[test]
+fn duplicate_bitmaps_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("bitmaps.hprof");
+    std::fs::write(&dump, test_support::bitmaps::dump()).unwrap();
+    let mut app = app_for(&dump);
+    keys(&mut app, "3");
+    let leak = app.selected_leak().expect("the duplicate Bitmaps are a suspect");
+    assert_eq!((leak.rule, leak.instances.len()), ("android.bitmap.duplicate", 2));
+    let page = render(&mut app, 160, 48);
+    let right: Vec<String> = page.lines().map(|l| l.chars().skip(97).collect()).collect();
+    assert!(right.iter().any(|l| l.contains('▀') || l.contains('▄')), "{page}");
+    insta::assert_snapshot!("duplicate_bitmaps_160x48", page);
+}

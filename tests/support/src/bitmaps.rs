@@ -61,13 +61,14 @@ pub fn known() -> Vec<Known> {
     ]
 }
 
-/// The id of the `i`th Bitmap of [`dump`]; the one after the last has no pixels.
+/// The id of the `i`th Bitmap of [`dump`]; the one after the last has no pixels, the one after
+/// that holds the first one's pixels again (a duplicate).
 pub fn id(i: usize) -> u32 {
     0x5000 + 0x100 * i as u32
 }
 
 /// A dump (HPROF 1.0.3, 4-byte ids) with the [`known`] Bitmaps, in order, then one whose
-/// `mBuffer` is null; each held by a GC root.
+/// `mBuffer` is null, then a copy of the first; each held by a GC root.
 pub fn dump() -> Vec<u8> {
     let mut b = Builder::new("1.0.3");
     b.string(0x1001, "mWidth");
@@ -84,6 +85,10 @@ pub fn dump() -> Vec<u8> {
     }
     b.instance(id(known.len()), 0x200, &[4, 2, 0]);
     b.root(id(known.len()));
+    let copy = id(known.len() + 1);
+    b.instance(copy, 0x200, &[known[0].width, known[0].height, copy + 0x10]);
+    b.primitive_array(copy + 0x10, 8, known[0].buffer.len() as u32, &known[0].buffer);
+    b.root(copy);
     b.root(0x100).root(0x200);
     b.finish()
 }

@@ -508,7 +508,7 @@ pub enum SetKind {
 /// last picture made for a size of pane (made again only when either changes).
 pub struct Pictures {
     pub picker: ratatui_image::picker::Picker,
-    pub cache: std::cell::RefCell<Option<(Node, ratatui::layout::Rect, ratatui_image::protocol::Protocol)>>,
+    pub cache: std::cell::RefCell<Vec<(Node, ratatui::layout::Rect, ratatui_image::protocol::Protocol)>>,
 }
 
 impl Default for Pictures {

@@ -383,7 +383,7 @@ impl App {
         self.threads = Default::default();
         self.set_view = None;
         self.preview = None;
-        self.pictures.cache.replace(None);
+        self.pictures.cache.replace(Vec::new());
         self.trash.clear();
         self.places.clear();
         self.prompt = None;

@@ -25,17 +25,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         return;
     };
     // A Bitmap's picture takes the right-hand pane (drawn after the frame is scrubbed).
-    let area = match super::picture::area(app, area) {
-        Some(_) => {
-            let [left, _] = ratatui::layout::Layout::horizontal([
-                ratatui::layout::Constraint::Percentage(60),
-                ratatui::layout::Constraint::Percentage(40),
-            ])
-            .areas(area);
-            left
-        }
-        None => area,
-    };
+    let area = super::picture::text_area(app, area);
     let d = &heap.dominators;
     let width = area.width as usize;
     let mut lines: Vec<Line<'_>> = vec![

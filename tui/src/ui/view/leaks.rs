@@ -12,6 +12,8 @@ use crate::ui::model::App;
 
 pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(l) = app.loaded() else { return };
+    // Duplicate Bitmaps show their pictures side by side on the right.
+    let area = super::picture::text_area(app, area);
     let heap = &l.heap;
     let t = &app.theme;
     if l.leaks_pending {

@@ -18,42 +18,62 @@ use crate::ui::screen::Screen;
 /// Narrower bodies give the Inspector's text all the room (`v` still shows the picture).
 const MIN_WIDTH: u16 = 70;
 
-/// The Bitmap whose picture is on screen and where, for a body of `body`: the preview over all
-/// of it, or the Inspector's right-hand pane.
-pub fn area(app: &App, body: Rect) -> Option<(Node, Rect)> {
+/// The Bitmaps whose pictures are on screen and where, for a body of `body`: the preview over
+/// all of it; the Inspector's right-hand pane for a Bitmap; on Leaks, a group of duplicate
+/// Bitmaps side by side in that pane (up to four).
+pub fn areas(app: &App, body: Rect) -> Vec<(Node, Rect)> {
     if let Some(n) = app.preview {
         let [_, pane] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(body);
-        return Some((n, pane));
+        return vec![(n, pane)];
     }
-    if app.screen != Screen::Inspector || app.set_view_here().is_some() || body.width < MIN_WIDTH {
-        return None;
+    let Some(heap) = app.loaded().map(|l| &l.heap) else { return Vec::new() };
+    if app.set_view_here().is_some() || body.width < MIN_WIDTH {
+        return Vec::new();
     }
-    let n = *app.inspector.history.last()?;
-    let heap = &app.loaded()?.heap;
-    if !matches!(heap.bitmap(n), Some(Ok(_))) {
-        return None;
+    let shown: Vec<Node> = match app.screen {
+        Screen::Inspector => app.inspector.history.last().copied().into_iter().collect(),
+        Screen::Leaks => match app.selected_leak() {
+            Some(k) if k.rule == "android.bitmap.duplicate" => k.instances.iter().take(4).copied().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    let shown: Vec<Node> = shown.into_iter().filter(|&n| matches!(heap.bitmap(n), Some(Ok(_)))).collect();
+    if shown.is_empty() {
+        return Vec::new();
     }
     let [_, right] = Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(body);
     let [_, pane] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(right);
-    Some((n, pane))
+    let cells = Layout::horizontal(vec![Constraint::Ratio(1, shown.len() as u32); shown.len()]).split(pane);
+    shown.into_iter().zip(cells.iter().copied()).collect()
 }
 
-/// Draws the picture [`area`] names, if any (made once per Bitmap and size, then kept).
-pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
-    let Some((n, pane)) = area(app, body) else { return };
-    let mut cache = app.pictures.cache.borrow_mut();
-    if !cache.as_ref().is_some_and(|(cn, ca, _)| *cn == n && *ca == pane) {
-        *cache = None;
-        let Some(Ok(picture)) = app.loaded().and_then(|l| l.heap.bitmap(n)) else { return };
-        let Ok(image) = crate::session::pictures::to_image(&picture) else { return };
-        let image = image::DynamicImage::ImageRgba8(image);
-        match app.pictures.picker.new_protocol(image, pane, Resize::Scale(None)) {
-            Ok(protocol) => *cache = Some((n, pane, protocol)),
-            Err(_) => return,
-        }
+/// Where a screen's text goes when pictures take the right-hand pane.
+pub fn text_area(app: &App, body: Rect) -> Rect {
+    if app.preview.is_some() || areas(app, body).is_empty() {
+        return body;
     }
-    if let Some((_, _, protocol)) = cache.as_ref() {
-        frame.render_widget(Image::new(protocol), pane);
+    let [left, _] = Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(body);
+    left
+}
+
+/// Draws the pictures [`areas`] names (each made once per Bitmap and size, then kept).
+pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
+    let wanted = areas(app, body);
+    let mut cache = app.pictures.cache.borrow_mut();
+    cache.retain(|(n, a, _)| wanted.contains(&(*n, *a)));
+    for &(n, pane) in &wanted {
+        if !cache.iter().any(|(cn, ca, _)| *cn == n && *ca == pane) {
+            let Some(Ok(picture)) = app.loaded().and_then(|l| l.heap.bitmap(n)) else { continue };
+            let Ok(image) = crate::session::pictures::to_image(&picture) else { continue };
+            let image = image::DynamicImage::ImageRgba8(image);
+            if let Ok(protocol) = app.pictures.picker.new_protocol(image, pane, Resize::Scale(None)) {
+                cache.push((n, pane, protocol));
+            }
+        }
+        if let Some((_, _, protocol)) = cache.iter().find(|(cn, ca, _)| *cn == n && *ca == pane) {
+            frame.render_widget(Image::new(protocol), pane);
+        }
     }
 }
 
