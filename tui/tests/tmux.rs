@@ -513,3 +513,59 @@ fn d_on_a_phone_ends_on_the_leak() {
     let stored = dir.path().join("heaptui/dumps").join(phone.serial().replace(':', "_")).join("LeakyCache");
     assert_eq!(std::fs::read_dir(stored).unwrap().count(), 2, "the restored dump and its sidecar");
 }
+
+/// The views of a set, threads, the tree by class and pictures, walked with the real binary:
+/// on the Holders program's dump (4,500 sessions held by a HashMap, a TreeMap and an ArrayList),
+/// `m` on the class shows the three holders once the tree is opened, `D` their entries, `8` the
+/// main thread's stack at the dump, `c` the tree by class; on a dump of known Bitmaps, `v` shows
+/// one and any key closes it.
+#[test]
+fn set_views_threads_and_pictures() {
+    static DUMP: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dump = DUMP
+        .get_or_init(|| test_support::holders_dump(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("tmux-holders")))
+        .clone();
+    let t = Tmux::start("sets", &[dump.to_str().unwrap()], 150, 40);
+    t.wait_for("Leak suspects (");
+    t.keys(&[":"]);
+    t.keys(&["-l", "Holders$Session"]);
+    t.keys(&["Enter"]);
+    t.wait_for("Holders$Session");
+    t.keys(&["m"]);
+    t.wait_for("merged");
+    // Opened down to the class whose statics hold the three.
+    for _ in 0..2 {
+        t.keys(&["Right", "Down"]);
+    }
+    let s = t.wait_for(".ACTIVE");
+    assert!(s.contains(".BY_NAME") && s.contains(".QUEUE") && s.contains("3000"), "{s}");
+    t.keys(&["Escape"]);
+    t.keys(&["D"]);
+    let s = t.wait_for("java.util.HashMap$Node");
+    assert!(s.contains("java.util.TreeMap$Entry") && s.contains("java.lang.Object[]"), "{s}");
+    t.keys(&["Escape", "8"]);
+    t.wait_for("\"main\"");
+    t.keys(&["/"]);
+    t.keys(&["-l", "main"]);
+    t.keys(&["Enter", "Home", "Enter"]);
+    t.wait_for("at Holders.main(Holders.java:");
+    t.keys(&["4", "c"]);
+    t.wait_for("grouped, c for objects");
+    t.keys(&["q"]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let bitmaps = dir.path().join("bitmaps.hprof");
+    std::fs::write(&bitmaps, test_support::bitmaps::dump()).unwrap();
+    let t = Tmux::start("pictures", &[bitmaps.to_str().unwrap()], 120, 30);
+    t.wait_for("Leak suspects (");
+    t.keys(&[":"]);
+    t.keys(&["-l", &format!("{:#x}", test_support::bitmaps::id(0))]);
+    t.keys(&["Enter"]);
+    t.wait_for("4x2 ARGB_8888");
+    t.keys(&["v"]);
+    let s = t.wait_for("any key closes");
+    assert!(s.contains('▀') || s.contains('▄'), "{s}");
+    t.keys(&["x"]);
+    t.wait_for("v shows it whole");
+    t.keys(&["q"]);
+}

@@ -102,16 +102,14 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('/')], "/", A::Filter, "filter (Esc clears)"),
     b(G, &[K::Char(':')], ":", A::GoTo, "go to an id or a class"),
     b(G, &[K::Char('s')], "s", A::Sort, "next sort order"),
+    b(G, &[K::Right, K::Char('l')], "→ l", A::Expand, "open (tree node, stack)"),
+    b(G, &[K::Left, K::Char('h')], "← h", A::Collapse, "close it"),
     b(G, &[K::Char('m')], "m", A::MergedPaths, "merged paths to GC roots"),
     b(G, &[K::Char('D')], "D", A::ImmediateDominators, "immediate dominators"),
     b(G, &[K::Char('v')], "v", A::Preview, "view a Bitmap's picture"),
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Leaks), &[K::Char('Y')], "Y", A::CopyTrace, "copy the trace (OSC 52)"),
-    b(On(Screen::Dominators), &[K::Right, K::Char('l')], "→ l", A::Expand, "expand"),
-    b(On(Screen::Dominators), &[K::Left, K::Char('h')], "← h", A::Collapse, "collapse"),
     b(On(Screen::Dominators), &[K::Char('c')], "c", A::GroupByClass, "group by class"),
-    b(On(Screen::Threads), &[K::Right, K::Char('l')], "→ l", A::Expand, "open the stack"),
-    b(On(Screen::Threads), &[K::Left, K::Char('h')], "← h", A::Collapse, "close the stack"),
     b(On(Screen::Diff), &[K::Char('b')], "b", A::PickBaseline, "pick a baseline dump"),
     b(On(Screen::Monitor), &[K::Char('a')], "a", A::AutoDump, "auto-dump on trigger"),
     b(On(Screen::Monitor), &[K::Char('t')], "t", A::Thresholds, "edit thresholds"),
@@ -189,9 +187,9 @@ mod tests {
 
     #[test]
     fn screen_bindings_win() {
-        let right = KeyEvent::new(KeyCode::Right, KeyModifiers::NONE);
-        assert_eq!(action_for(Screen::Dominators, right), Some(Action::Expand));
-        assert_eq!(action_for(Screen::Classes, right), None);
+        let p = KeyEvent::new(KeyCode::Char('p'), KeyModifiers::NONE);
+        assert_eq!(action_for(Screen::Classes, p), Some(Action::GroupPackages));
+        assert_eq!(action_for(Screen::Dominators, p), None);
         let slash = KeyEvent::new(KeyCode::Char('/'), KeyModifiers::NONE);
         assert_eq!(action_for(Screen::Classes, slash), Some(Action::Filter));
         assert_eq!(action_for(Screen::Dominators, slash), Some(Action::Filter));

@@ -326,8 +326,9 @@ impl App {
             }
             Action::Expand if self.screen == Screen::Threads => self.toggle_thread(true),
             Action::Collapse if self.screen == Screen::Threads => self.toggle_thread(false),
-            Action::Expand => self.expand(true),
-            Action::Collapse => self.expand(false),
+            Action::Expand if self.screen == Screen::Dominators => self.expand(true),
+            Action::Collapse if self.screen == Screen::Dominators => self.expand(false),
+            Action::Expand | Action::Collapse => {}
             Action::Inspect => {
                 if let Some(n) = self.selected_node() {
                     self.inspect(n);
