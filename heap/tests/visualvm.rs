@@ -24,19 +24,16 @@ struct Peer {
     top: Vec<(u64, String, u64)>,
 }
 
-/// Runs VisualVM on copies of `dumps` (it writes caches beside what it opens).
-fn visualvm(dumps: &[PathBuf], retained: bool) -> Vec<Peer> {
+/// Runs the harness `bench/visualvm/VisualVmHeap.java` with `flags` on copies of `dumps` (VisualVM
+/// writes caches beside what it opens); its output.
+fn harness(dumps: &[PathBuf], flags: &[&str]) -> String {
     assert!(Path::new(JAR).exists(), "VisualVM's heap library is missing: apt-get install visualvm");
     let work = tempfile::tempdir().unwrap();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/visualvm/VisualVmHeap.java");
     let ok = Command::new("javac").args(["-cp", JAR, "-d"]).arg(work.path()).arg(&src).status().unwrap();
     assert!(ok.success());
     let mut cmd = Command::new("java");
-    cmd.arg("-cp").arg(format!("{JAR}:{}", work.path().display()));
-    cmd.arg("VisualVmHeap");
-    if !retained {
-        cmd.arg("--no-retained");
-    }
+    cmd.arg("-cp").arg(format!("{JAR}:{}", work.path().display())).arg("VisualVmHeap").args(flags);
     for (i, d) in dumps.iter().enumerate() {
         let copy = work.path().join(format!("{i}.hprof"));
         std::fs::copy(d, &copy).unwrap();
@@ -44,8 +41,14 @@ fn visualvm(dumps: &[PathBuf], retained: bool) -> Vec<Peer> {
     }
     let out = cmd.output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// VisualVM's histogram, roots and (with `retained`) retained sizes of each of `dumps`.
+fn visualvm(dumps: &[PathBuf], retained: bool) -> Vec<Peer> {
+    let out = harness(dumps, if retained { &[] } else { &["--no-retained"] });
     let mut peers: Vec<Peer> = Vec::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
+    for line in out.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         match f[0] {
             "file" => peers.push(Peer::default()),
@@ -155,22 +158,10 @@ struct PeerThreads {
 }
 
 fn visualvm_threads(dumps: &[PathBuf]) -> Vec<PeerThreads> {
-    let work = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/visualvm/VisualVmHeap.java");
-    let ok = Command::new("javac").args(["-cp", JAR, "-d"]).arg(work.path()).arg(&src).status().unwrap();
-    assert!(ok.success());
-    let mut cmd = Command::new("java");
-    cmd.arg("-cp").arg(format!("{JAR}:{}", work.path().display())).args(["VisualVmHeap", "--threads"]);
-    for (i, d) in dumps.iter().enumerate() {
-        let copy = work.path().join(format!("{i}.hprof"));
-        std::fs::copy(d, &copy).unwrap();
-        cmd.arg(copy);
-    }
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = harness(dumps, &["--threads"]);
     let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
     let mut peers: Vec<PeerThreads> = Vec::new();
-    for line in String::from_utf8(out.stdout).unwrap().lines() {
+    for line in out.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         let p = peers.last_mut();
         match f[0] {

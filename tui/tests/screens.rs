@@ -653,6 +653,7 @@ fn the_inspector_shows_contents() {
     assert!(page.contains(&format!("       0  {}", first.join(" "))), "{page}");
     assert!(page.contains(&format!("Values ({} byte)", bytes.len())), "{page}");
     insta::assert_snapshot!("dialer_inspector_byte_array_160x48", page);
+    insta::assert_snapshot!("dialer_inspector_byte_array_80x24", render(&mut app, 80, 24));
     // A String's char[] as text (perflib's Dialer: a value array per String).
     let s = heap.instances_by_retained(idx.classes_named("java.lang.String").next().unwrap())[0];
     let text = idx.string_value(s).unwrap();
@@ -707,6 +708,7 @@ fn bitmaps_are_drawn_in_half_blocks() {
     let blocks = page.lines().filter(|l| l.chars().skip(100).any(|c| c == '▀' || c == '▄')).count();
     assert!(blocks >= 10, "{page}");
     insta::assert_snapshot!("dialer_bitmap_inspector_160x48", page);
+    insta::assert_snapshot!("dialer_bitmap_inspector_80x24", render(&mut app, 80, 24));
     keys(&mut app, "v");
     for (w, h) in [(80, 24), (160, 48)] {
         let page = render(&mut app, w, h);

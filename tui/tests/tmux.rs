@@ -118,6 +118,8 @@ fn walk_every_screen_of_a_fixture() {
     t.keys(&["Tab"]);
     t.wait_for("No baseline to compare with");
     t.keys(&["Tab"]);
+    t.wait_for("no stack, 26 locals");
+    t.keys(&["Tab"]);
     t.wait_for("43687 objects");
     t.keys(&["?"]);
     t.wait_for("Keys: Overview");
