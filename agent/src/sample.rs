@@ -182,6 +182,13 @@ impl Sampler {
         if self.slow_at.is_none_or(|t| t.elapsed() >= SLOW_EVERY) {
             self.slow_at = Some(std::time::Instant::now());
             self.slow = self.read_slow(&p);
+        } else if matches!(self.slow.java_heap, Some((_, Source::Hsperfdata, _))) {
+            // A JVM's counters are a small file it keeps current (its sampler writes them every
+            // 50 ms): read each time, not carried like the costly figures. Just after a JVM
+            // starts they read 0 until its sampler first runs.
+            if let (Some(now), Some((heap, ..))) = (self.hsperf_heap(&p), &mut self.slow.java_heap) {
+                *heap = now;
+            }
         }
         let time_ms =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
@@ -287,17 +294,21 @@ impl Sampler {
         found.ok_or_else(|| format!("{}/exe: not readable, and the parent is not a zygote", p.dir().display()))
     }
 
-    /// PSS, the Java heap and the app's objects, with what could not be read.
-    fn read_slow(&mut self, p: &Proc) -> Slow {
-        let mut slow = Slow::default();
-        // The counters are trusted only when the process's own uid wrote them.
+    /// The Java heap from HotSpot's counters, when the process is a JVM that keeps them. The
+    /// counters are trusted only when the process's own uid wrote them.
+    fn hsperf_heap(&self, p: &Proc) -> Option<JavaHeap> {
         let owner = std::fs::metadata(p.dir()).map(|m| std::os::unix::fs::MetadataExt::uid(&m));
-        let hsperf = crate::hsperf::find(self.pid)
+        crate::hsperf::find(self.pid)
             .zip(owner.ok())
             .and_then(|(path, owner)| Counters::read(&path, owner).ok())
             .and_then(|c| c.ok())
-            .and_then(|c| c.java_heap());
-        if let Some(heap) = hsperf {
+            .and_then(|c| c.java_heap())
+    }
+
+    /// PSS, the Java heap and the app's objects, with what could not be read.
+    fn read_slow(&mut self, p: &Proc) -> Slow {
+        let mut slow = Slow::default();
+        if let Some(heap) = self.hsperf_heap(p) {
             slow.java_heap = Some((heap, Source::Hsperfdata, Source::Hsperfdata));
         }
         let direct_pss = match p.smaps_rollup() {

@@ -35,18 +35,20 @@ fn sample_jvm(gc: &str) -> serde_json::Value {
     let mut jvm = leaky_cache(dir.path(), gc, "2000", dir.path());
     let pid = jvm.id();
 
-    let out = agent(&["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "2"]);
+    // A JVM that has just started publishes its eden's use only once its sampler has run (0
+    // before: seen for the first 300 ms on a quick machine), so the last of 8 samples is read.
+    let out = agent(&["sample", "--pid", &pid.to_string(), "--interval-ms", "100", "--count", "8"]);
     let _ = jvm.kill();
     let _ = jvm.wait();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let lines: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    // The hello line, then the two samples.
-    assert_eq!(lines.len(), 3);
+    // The hello line, then the samples.
+    assert_eq!(lines.len(), 9);
     assert_eq!(lines[0]["type"], "hello");
     assert_eq!(lines[0]["protocol"], 1);
-    assert_eq!(lines[2]["v"], 1);
-    let s = lines[2]["sample"].clone();
+    assert_eq!(lines[8]["v"], 1);
+    let s = lines[8]["sample"].clone();
     assert_eq!(s["pid"], pid);
     s
 }
