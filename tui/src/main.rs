@@ -35,6 +35,8 @@ enum Command {
     Analyze(cli::analyze::Args),
     /// Show objects (an id, or every instance of a class): sizes, fields, dominator, path to a GC root.
     Inspect(cli::inspect::Args),
+    /// SQL over the dump: objects, classes, refs, roots, fields (`--schema` lists them).
+    Query(cli::query::Args),
     /// Strip a dump as it streams: drop what triage does not need (modes triage, koom, matrix, redact).
     Strip(cli::strip::StripArgs),
     /// Turn a stripped dump back into a standard one (dropped values come back as zeros).
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Inspect(args)) => cli::inspect::run(args),
+        Some(Command::Query(args)) => cli::query::run(args),
         Some(Command::Strip(args)) => cli::strip::run(args),
         Some(Command::Restore(args)) => cli::restore::run(args),
         Some(Command::Convert(args)) => cli::convert::run(args),

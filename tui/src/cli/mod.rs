@@ -11,6 +11,7 @@ pub mod dump;
 pub mod inspect;
 pub mod monitor;
 pub mod ps;
+pub mod query;
 pub mod restore;
 mod stream;
 pub mod strip;

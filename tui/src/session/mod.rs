@@ -7,5 +7,6 @@ pub mod dump;
 pub mod files;
 pub mod open;
 pub mod pictures;
+pub mod sql;
 pub mod target;
 pub mod triggers;

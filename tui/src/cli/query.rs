@@ -1,0 +1,186 @@
+//! `heaptui query FILE 'SQL'`: SQL over the dump's objects, classes, references, roots and
+//! fields (`session::sql`), printed as a table, JSON or CSV.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::bail;
+
+use crate::session::sql;
+
+/// Output formats of `query`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum QueryFormat {
+    /// Aligned columns for people; ids as 0x….
+    Table,
+    /// A JSON array of objects, one a row; ids as integers.
+    Json,
+    /// CSV with a header; ids as integers.
+    Csv,
+}
+
+/// Arguments of `query`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The heap dump.
+    pub file: PathBuf,
+    /// The SQL (SQLite's dialect); `--schema` lists the tables.
+    #[arg(required_unless_present = "schema")]
+    pub sql: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+    pub format: QueryFormat,
+    /// Prints the tables, their columns and the functions, a line each.
+    #[arg(long)]
+    pub schema: bool,
+    #[command(flatten)]
+    pub open: super::OpenArgs,
+}
+
+/// Columns whose integers are object ids, shown as 0x… in the table.
+fn is_id(column: &str) -> bool {
+    matches!(column, "id" | "src" | "dst" | "dominator" | "class_id" | "super" | "loader" | "thread")
+        || column.ends_with("_id")
+}
+
+/// Runs `query`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.schema {
+        return super::print(&schema_text());
+    }
+    let Some(text) = args.sql.as_deref() else { bail!("give the SQL, or --schema") };
+    let heap = Arc::new(super::open(&args.file, &args.open)?);
+    let conn = sql::connect(heap)?;
+    let mut stmt = conn.prepare(text).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
+    let columns: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
+    let mut rows = stmt.query([]).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
+    let mut table: Vec<Vec<rusqlite::types::Value>> = Vec::new();
+    while let Some(row) = rows.next().map_err(|e| anyhow::anyhow!(sql_error(&e, text)))? {
+        table.push((0..columns.len()).map(|i| row.get::<_, rusqlite::types::Value>(i)).collect::<Result<_, _>>()?);
+    }
+    match args.format {
+        QueryFormat::Json => super::print_json(&(serde_json::to_string_pretty(&json(&columns, &table))? + "\n")),
+        QueryFormat::Csv => super::print(&csv(&columns, &table)),
+        QueryFormat::Table => super::print(&aligned(&columns, &table)),
+    }
+}
+
+/// SQLite's message, with where in the query it points when it says.
+fn sql_error(e: &rusqlite::Error, sql: &str) -> String {
+    match e {
+        rusqlite::Error::SqlInputError { msg, offset, .. } if *offset >= 0 => {
+            let at = (*offset as usize).min(sql.len());
+            let near: String = sql[at..].chars().take(20).collect();
+            format!("bad query at byte {at} (near {near:?}): {msg}")
+        }
+        e => format!("bad query: {e}"),
+    }
+}
+
+/// The schema as text.
+pub fn schema_text() -> String {
+    let mut out = String::new();
+    for (table, columns) in sql::SCHEMA {
+        out.push_str(&format!("{table}({})\n", columns.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")));
+        for (c, what) in *columns {
+            out.push_str(&format!("  {c:<18} {what}\n"));
+        }
+    }
+    out.push_str("functions\n");
+    for (f, what) in sql::FUNCTIONS {
+        out.push_str(&format!("  {f:<18} {what}\n"));
+    }
+    out
+}
+
+fn cell_text(column: &str, v: &rusqlite::types::Value, hex: bool) -> String {
+    use rusqlite::types::Value as V;
+    match v {
+        V::Null => {
+            if hex {
+                "NULL".into()
+            } else {
+                String::new()
+            }
+        }
+        V::Integer(i) if hex && is_id(column) => heap::fmt::hex(*i as u64),
+        V::Integer(i) => i.to_string(),
+        V::Real(r) => r.to_string(),
+        V::Text(t) => t.clone(),
+        V::Blob(b) => format!("<{} bytes>", b.len()),
+    }
+}
+
+fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_json::Value {
+    use rusqlite::types::Value as V;
+    let rows: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let mut o = serde_json::Map::new();
+            for (c, v) in columns.iter().zip(r) {
+                let j = match v {
+                    V::Null => serde_json::Value::Null,
+                    V::Integer(i) => serde_json::json!(i),
+                    V::Real(x) => serde_json::json!(x),
+                    V::Text(t) => serde_json::json!(t),
+                    V::Blob(b) => serde_json::json!(b),
+                };
+                o.insert(c.clone(), j);
+            }
+            serde_json::Value::Object(o)
+        })
+        .collect();
+    serde_json::Value::Array(rows)
+}
+
+fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
+    let quote = |s: &str| {
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n";
+    for r in rows {
+        let cells: Vec<String> = columns.iter().zip(r).map(|(c, v)| quote(&cell_text(c, v, false))).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// Columns padded to their widest cell (numbers to the right); names made safe by `print`.
+fn aligned(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
+    let cells: Vec<Vec<String>> =
+        rows.iter().map(|r| columns.iter().zip(r).map(|(c, v)| cell_text(c, v, true)).collect()).collect();
+    let widths: Vec<usize> = (0..columns.len())
+        .map(|i| cells.iter().map(|r| r[i].chars().count()).chain([columns[i].chars().count()]).max().unwrap_or(0))
+        .collect();
+    let numeric: Vec<bool> = (0..columns.len())
+        .map(|i| {
+            rows.iter().all(|r| {
+                matches!(
+                    r[i],
+                    rusqlite::types::Value::Integer(_) | rusqlite::types::Value::Real(_) | rusqlite::types::Value::Null
+                )
+            })
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let parts: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(
+                |(i, c)| if numeric[i] { format!("{c:>w$}", w = widths[i]) } else { format!("{c:<w$}", w = widths[i]) },
+            )
+            .collect();
+        parts.join("  ").trim_end().to_string() + "\n"
+    };
+    let mut out = line(columns);
+    for r in &cells {
+        out.push_str(&line(r));
+    }
+    out.push_str(&format!("({} rows)\n", rows.len()));
+    out
+}

@@ -1,0 +1,563 @@
+//! SQL over an analysed dump: SQLite (bundled, through rusqlite) with virtual tables that read
+//! the engine's columns and the mapped dump in place, as Perfetto's trace processor exposes its
+//! heap graph. Nothing is copied into SQLite: a row is an object's node (or a class, a root, a
+//! reference) and each column is read from the index when SQLite asks for it.
+//!
+//! The tables, their columns and the functions are an interface ([`SCHEMA`]): columns and tables
+//! may be added, never renamed. Ids are integers (the dump's own object ids).
+
+use std::os::raw::c_int;
+use std::sync::Arc;
+
+use heap::{ClassId, Heap, Node};
+use rusqlite::vtab::{
+    eponymous_only_module, Context, IndexConstraintOp, IndexInfo, VTab, VTabConnection, VTabCursor, Values,
+};
+use rusqlite::{ffi, Connection};
+
+/// Each table with a line on each column: what `query --schema` prints and the README lists.
+pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
+    (
+        "objects",
+        &[
+            ("id", "the object's id"),
+            ("class", "its class (a class object: `class NAME`)"),
+            ("class_id", "the id of its class's class object (joins classes.id)"),
+            ("kind", "instance, object_array, primitive_array or class"),
+            ("heap", "the heap it is in (Android: app, zygote, image)"),
+            ("shallow", "its own size in bytes, in the size model in force"),
+            ("retained", "bytes it retains (its dominator subtree)"),
+            ("retained_objects", "objects it retains, itself included"),
+            ("native", "native bytes registered for it (NativeAllocationRegistry)"),
+            ("dominator", "its immediate dominator's id; NULL under the virtual root or when unreachable"),
+            ("reachability", "strong, weak or unreachable"),
+            ("root", "its GC root kind when it is one (java_frame, sticky_class...), else NULL"),
+            ("depth", "its distance from a GC root in references (0 for a root); NULL when unreachable"),
+            ("length", "an array's length; NULL otherwise"),
+            ("string", "the text of a String or char[]; NULL otherwise"),
+        ],
+    ),
+    (
+        "classes",
+        &[
+            ("id", "the class object's id"),
+            ("name", "the class's name, Java form (java.lang.String, int[])"),
+            ("super", "the superclass's class object id"),
+            ("loader", "the class loader's id; NULL for the bootstrap loader"),
+            ("instances", "instances (arrays included), as the histogram counts them"),
+            ("shallow", "their shallow bytes"),
+            ("retained", "their retained bytes as the histogram has them (nested instances once)"),
+        ],
+    ),
+    (
+        "refs",
+        &[
+            ("src", "the referring object's id"),
+            ("dst", "the referred object's id"),
+            ("name", "the field's name, or [index] for an array element"),
+            ("kind", "field, static, element or weak (a Reference's referent)"),
+        ],
+    ),
+    (
+        "roots",
+        &[
+            ("id", "the object a GC root record names"),
+            ("kind", "the root's kind (jni_global, java_frame, sticky_class, thread_object...)"),
+            ("thread", "the thread object's id, for a thread's local, frame or native stack"),
+        ],
+    ),
+    (
+        "fields",
+        &[
+            ("id", "the object's id (give it: each object is one record read)"),
+            ("name", "the field's name (a class object's statics too)"),
+            ("type", "its Java type (int, boolean, Object...)"),
+            ("value", "its value: numbers as numbers, references as ids, null as NULL"),
+        ],
+    ),
+];
+
+/// The functions, with a line each.
+pub const FUNCTIONS: &[(&str, &str)] = &[
+    ("id_hex(id)", "the id as the 0x… text heaptui prints"),
+    ("path(id)", "the shortest path from a GC root to the object, as text"),
+];
+
+/// A connection with the tables and functions over `heap`.
+pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
+    let conn = Connection::open_in_memory()?;
+    conn.create_module("objects", eponymous_only_module::<Tab<Objects>>(), Some(heap.clone()))?;
+    conn.create_module("classes", eponymous_only_module::<Tab<Classes>>(), Some(heap.clone()))?;
+    conn.create_module("refs", eponymous_only_module::<Tab<Refs>>(), Some(heap.clone()))?;
+    conn.create_module("roots", eponymous_only_module::<Tab<Roots>>(), Some(heap.clone()))?;
+    conn.create_module("fields", eponymous_only_module::<Tab<Fields>>(), Some(heap.clone()))?;
+    use rusqlite::functions::FunctionFlags;
+    let det = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("id_hex", 1, det, |ctx| {
+        Ok(ctx.get::<Option<i64>>(0)?.map(|id| heap::fmt::hex(id as u64)))
+    })?;
+    let h = heap.clone();
+    conn.create_scalar_function("path", 1, det, move |ctx| {
+        let Some(n) = ctx.get::<Option<i64>>(0)?.and_then(|id| h.index.node(id as u64)) else { return Ok(None) };
+        let steps = h.paths().path(&h.index, n);
+        let text: Vec<String> = steps
+            .iter()
+            .map(|s| {
+                let r = s.reference.as_deref().map(|r| format!("{r} → ")).unwrap_or_default();
+                format!("{r}{} {}", h.display_class(s.node), heap::fmt::hex(h.index.id(s.node)))
+            })
+            .collect();
+        Ok((!text.is_empty()).then(|| text.join(" · ")))
+    })?;
+    Ok(conn)
+}
+
+/// A value of a cell.
+#[derive(Clone)]
+enum Cell {
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Null,
+}
+
+impl Cell {
+    fn id(id: u64) -> Cell {
+        Cell::Int(id as i64)
+    }
+}
+
+/// What a table is: its columns, the rows a plan yields, and each cell.
+trait Table: Sized + 'static {
+    /// Its name in [`SCHEMA`].
+    const NAME: &'static str;
+    /// The column a constraint `= value` may be looked up by, and the plan number it selects
+    /// (the plans are the table's own; 0 is the full scan).
+    const LOOKUPS: &'static [(c_int, c_int)];
+    /// The rows of plan `plan` with `arg` its lookup value.
+    fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows;
+    /// Cell `col` of row `row`.
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell;
+}
+
+/// A row: a number (a node, a class, a root's place) or a reference / field made for it.
+#[derive(Clone)]
+enum Row {
+    At(u32),
+    Ref { src: Node, dst: u64, name: String, kind: &'static str },
+    Field { id: Node, name: String, ty: &'static str, value: Cell },
+}
+
+/// The rows a cursor walks: a range of numbers, a list, or rows made one source at a time.
+enum Rows {
+    Range(std::ops::Range<u32>),
+    List(Vec<u32>, usize),
+    /// Sources in a range or list, each expanded into its rows as the cursor reaches it.
+    Expand {
+        sources: Box<Rows>,
+        made: std::collections::VecDeque<Row>,
+        expand: fn(&Heap, u32) -> Vec<Row>,
+    },
+}
+
+impl Rows {
+    fn next_number(&mut self) -> Option<u32> {
+        match self {
+            Rows::Range(r) => r.next(),
+            Rows::List(v, i) => {
+                let n = v.get(*i).copied();
+                *i += 1;
+                n
+            }
+            Rows::Expand { .. } => None,
+        }
+    }
+}
+
+#[repr(C)]
+struct Tab<T: Table> {
+    base: ffi::sqlite3_vtab,
+    heap: Arc<Heap>,
+    _t: std::marker::PhantomData<T>,
+}
+
+unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
+    type Aux = Arc<Heap>;
+    type Cursor = Cursor<T>;
+
+    fn connect(_: &mut VTabConnection, aux: Option<&Arc<Heap>>, _: &[&[u8]]) -> rusqlite::Result<(String, Self)> {
+        let heap = aux.cloned().ok_or_else(|| rusqlite::Error::ModuleError("no heap".into()))?;
+        let columns = SCHEMA.iter().find(|(n, _)| *n == T::NAME).map(|(_, c)| *c).unwrap_or(&[]);
+        let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
+        let ddl = format!("CREATE TABLE x({})", names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(","));
+        Ok((ddl, Tab { base: ffi::sqlite3_vtab::default(), heap, _t: std::marker::PhantomData }))
+    }
+
+    fn best_index(&self, info: &mut IndexInfo) -> rusqlite::Result<()> {
+        // The first usable `column = value` the table can look up by; else a full scan.
+        let mut chosen = None;
+        for (i, c) in info.constraints().enumerate() {
+            if c.is_usable() && c.operator() == IndexConstraintOp::SQLITE_INDEX_CONSTRAINT_EQ {
+                if let Some(&(_, plan)) = T::LOOKUPS.iter().find(|(col, _)| *col == c.column()) {
+                    chosen = Some((i, plan));
+                    break;
+                }
+            }
+        }
+        match chosen {
+            Some((i, plan)) => {
+                let mut usage = info.constraint_usage(i);
+                usage.set_argv_index(1);
+                usage.set_omit(true);
+                info.set_idx_num(plan);
+                info.set_estimated_cost(10.0);
+                info.set_estimated_rows(10);
+            }
+            None => {
+                info.set_idx_num(0);
+                let rows = self.heap.index.len() as f64;
+                info.set_estimated_cost(rows.max(1.0) * 10.0);
+                info.set_estimated_rows(self.heap.index.len() as i64);
+            }
+        }
+        Ok(())
+    }
+
+    fn open(&'vtab mut self) -> rusqlite::Result<Cursor<T>> {
+        Ok(Cursor {
+            base: ffi::sqlite3_vtab_cursor::default(),
+            heap: self.heap.clone(),
+            rows: Rows::Range(0..0),
+            row: None,
+            rowid: 0,
+            _t: std::marker::PhantomData,
+        })
+    }
+}
+
+#[repr(C)]
+struct Cursor<T: Table> {
+    base: ffi::sqlite3_vtab_cursor,
+    heap: Arc<Heap>,
+    rows: Rows,
+    row: Option<Row>,
+    rowid: i64,
+    _t: std::marker::PhantomData<T>,
+}
+
+impl<T: Table> Cursor<T> {
+    fn advance(&mut self) {
+        self.rowid += 1;
+        self.row = match &mut self.rows {
+            Rows::Expand { sources, made, expand } => loop {
+                if let Some(r) = made.pop_front() {
+                    break Some(r);
+                }
+                match sources.next_number() {
+                    Some(s) => made.extend(expand(&self.heap, s)),
+                    None => break None,
+                }
+            },
+            rows => rows.next_number().map(Row::At),
+        };
+    }
+}
+
+unsafe impl<T: Table> VTabCursor for Cursor<T> {
+    fn filter(&mut self, plan: c_int, _: Option<&str>, args: &Values<'_>) -> rusqlite::Result<()> {
+        let arg = if args.is_empty() { None } else { args.get::<Option<i64>>(0)? };
+        // `= NULL` matches nothing.
+        self.rows = if plan != 0 && arg.is_none() { Rows::Range(0..0) } else { T::rows(&self.heap, plan, arg) };
+        self.rowid = 0;
+        self.advance();
+        Ok(())
+    }
+
+    fn next(&mut self) -> rusqlite::Result<()> {
+        self.advance();
+        Ok(())
+    }
+
+    fn eof(&self) -> bool {
+        self.row.is_none()
+    }
+
+    fn column(&self, ctx: &mut Context, col: c_int) -> rusqlite::Result<()> {
+        let Some(row) = &self.row else { return ctx.set_result(&rusqlite::types::Null) };
+        match T::cell(&self.heap, row, col) {
+            Cell::Int(v) => ctx.set_result(&v),
+            Cell::Real(v) => ctx.set_result(&v),
+            Cell::Text(v) => ctx.set_result(&v),
+            Cell::Null => ctx.set_result(&rusqlite::types::Null),
+        }
+    }
+
+    fn rowid(&self) -> rusqlite::Result<i64> {
+        Ok(self.rowid)
+    }
+}
+
+fn node_of(heap: &Heap, id: i64) -> Option<Node> {
+    heap.index.node(id as u64)
+}
+
+fn opt_int(v: Option<u64>) -> Cell {
+    v.map_or(Cell::Null, |v| Cell::Int(v as i64))
+}
+
+struct Objects;
+
+impl Table for Objects {
+    const NAME: &'static str = "objects";
+    // id = (plan 1), class_id = (plan 2).
+    const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1), (2, 2)];
+
+    fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
+        match (plan, arg) {
+            (1, Some(id)) => Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0),
+            (2, Some(id)) => {
+                let list = heap.index.class_by_id(id as u64).map_or_else(Vec::new, |c| {
+                    let mut v: Vec<u32> = heap.instances_by_retained(c).iter().map(|n| n.0).collect();
+                    v.sort_unstable();
+                    v
+                });
+                Rows::List(list, 0)
+            }
+            _ => Rows::Range(0..heap.index.len() as u32),
+        }
+    }
+
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+        let Row::At(n) = *row else { return Cell::Null };
+        let n = Node(n);
+        let idx = &heap.index;
+        let d = &heap.dominators;
+        match col {
+            0 => Cell::id(idx.id(n)),
+            1 => Cell::Text(heap.display_class(n)),
+            2 => Cell::id(idx.class(n).id),
+            3 => Cell::Text(
+                match idx.kind(n) {
+                    heap::ObjectKind::Instance => "instance",
+                    heap::ObjectKind::ObjectArray => "object_array",
+                    heap::ObjectKind::PrimitiveArray => "primitive_array",
+                    heap::ObjectKind::Class => "class",
+                }
+                .into(),
+            ),
+            4 => Cell::Text(idx.heaps.get(idx.heap_of(n)).map_or_else(|| "default".into(), |h| h.name.clone())),
+            5 => Cell::id(idx.shallow_size(n)),
+            6 => Cell::id(d.retained(n)),
+            7 => Cell::Int(i64::from(d.retained_count(n))),
+            8 => Cell::id(heap.native_size(n)),
+            9 => match heap.dominator(n) {
+                Some(Some(dom)) => Cell::id(idx.id(dom)),
+                _ => Cell::Null,
+            },
+            10 => Cell::Text(format!("{:?}", d.reach(n)).to_lowercase()),
+            11 => heap.root_kinds(n).first().map_or(Cell::Null, |k| Cell::Text(k.name().into())),
+            12 => match heap.paths().depth(n) {
+                0 => Cell::Null,
+                steps => Cell::Int(steps as i64 - 1),
+            },
+            13 => opt_int(idx.array_length(n).map(u64::from)),
+            14 => idx.string_value(n).map_or(Cell::Null, Cell::Text),
+            _ => Cell::Null,
+        }
+    }
+}
+
+struct Classes;
+
+impl Table for Classes {
+    const NAME: &'static str = "classes";
+    const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1)];
+
+    fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
+        match (plan, arg) {
+            (1, Some(id)) => Rows::List(heap.index.class_by_id(id as u64).map(|c| c.0).into_iter().collect(), 0),
+            _ => Rows::Range(0..heap.index.classes.len() as u32),
+        }
+    }
+
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+        let Row::At(c) = *row else { return Cell::Null };
+        let idx = &heap.index;
+        let Some(class) = idx.classes.get(c as usize) else { return Cell::Null };
+        let h = heap.histogram[ClassId(c).index()];
+        match col {
+            0 => Cell::id(class.id),
+            1 => Cell::Text(class.name.clone()),
+            2 => class.super_class.map_or(Cell::Null, |s| Cell::id(idx.classes[s.index()].id)),
+            3 => {
+                if class.loader == 0 {
+                    Cell::Null
+                } else {
+                    Cell::id(class.loader)
+                }
+            }
+            4 => Cell::id(h.instances),
+            5 => Cell::id(h.shallow_bytes),
+            6 => Cell::id(h.retained_bytes),
+            _ => Cell::Null,
+        }
+    }
+}
+
+struct Refs;
+
+/// The references of object `src`: its fields' and statics' objects, an array's elements, each
+/// named; a Reference's referent is `weak`.
+fn refs_of(heap: &Heap, src: u32) -> Vec<Row> {
+    let idx = &heap.index;
+    let n = Node(src);
+    let weak: Vec<u32> = idx
+        .graph()
+        .edges(src)
+        .iter()
+        .filter(|&&e| e & heap::index::csr::WEAK != 0)
+        .map(|&e| e & !heap::index::csr::WEAK)
+        .collect();
+    let mut out = Vec::new();
+    if let Ok(heap::hprof::SubRecord::ObjectArray { elements, .. }) = idx.record(n) {
+        let id_size = idx.header.id_size;
+        for (i, b) in elements.chunks_exact(id_size as usize).enumerate() {
+            let id = heap::hprof::cursor::read_id(b, id_size);
+            if id != 0 {
+                out.push(Row::Ref { src: n, dst: id, name: format!("[{i}]"), kind: "element" });
+            }
+        }
+        return out;
+    }
+    for f in idx.fields(n) {
+        let Some(id) = f.value.as_object().filter(|&id| id != 0) else { continue };
+        let kind = if f.is_static {
+            "static"
+        } else if f.name == "referent" && idx.node(id).is_some_and(|t| weak.contains(&t.0)) {
+            "weak"
+        } else {
+            "field"
+        };
+        out.push(Row::Ref { src: n, dst: id, name: f.name, kind });
+    }
+    out
+}
+
+impl Table for Refs {
+    const NAME: &'static str = "refs";
+    // src = (plan 1), dst = (plan 2).
+    const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1), (1, 2)];
+
+    fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
+        let expand: fn(&Heap, u32) -> Vec<Row> = refs_of;
+        match (plan, arg) {
+            (1, Some(id)) => Rows::Expand {
+                sources: Box::new(Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0)),
+                made: Default::default(),
+                expand,
+            },
+            // The referrers' references, those to `dst` kept.
+            (2, Some(id)) => {
+                let rows: Vec<Row> = match node_of(heap, id) {
+                    Some(dst) => heap
+                        .referrers(dst)
+                        .into_iter()
+                        .flat_map(|(r, _)| refs_of(heap, r.0))
+                        .filter(|r| matches!(r, Row::Ref { dst, .. } if *dst == id as u64))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                Rows::Expand { sources: Box::new(Rows::Range(0..0)), made: rows.into(), expand }
+            }
+            _ => Rows::Expand {
+                sources: Box::new(Rows::Range(0..heap.index.len() as u32)),
+                made: Default::default(),
+                expand,
+            },
+        }
+    }
+
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+        let Row::Ref { src, dst, name, kind } = row else { return Cell::Null };
+        match col {
+            0 => Cell::id(heap.index.id(*src)),
+            1 => Cell::id(*dst),
+            2 => Cell::Text(name.clone()),
+            3 => Cell::Text((*kind).into()),
+            _ => Cell::Null,
+        }
+    }
+}
+
+struct Roots;
+
+impl Table for Roots {
+    const NAME: &'static str = "roots";
+    const LOOKUPS: &'static [(c_int, c_int)] = &[];
+
+    fn rows(heap: &Heap, _: c_int, _: Option<i64>) -> Rows {
+        Rows::Range(0..heap.index.roots().len() as u32)
+    }
+
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+        let Row::At(i) = *row else { return Cell::Null };
+        let idx = &heap.index;
+        let Some(&(n, kind)) = idx.roots().get(i as usize) else { return Cell::Null };
+        match col {
+            0 => Cell::id(idx.id(n)),
+            1 => Cell::Text(kind.name().into()),
+            2 => idx.root_thread(n).map_or(Cell::Null, |t| Cell::id(idx.id(t))),
+            _ => Cell::Null,
+        }
+    }
+}
+
+struct Fields;
+
+/// The fields of object `n` with their values.
+fn fields_of(heap: &Heap, n: u32) -> Vec<Row> {
+    use heap::values::Value;
+    heap.index
+        .fields(Node(n))
+        .into_iter()
+        .map(|f| {
+            let value = match f.value {
+                Value::Object(0) => Cell::Null,
+                Value::Object(id) => Cell::Int(id as i64),
+                Value::Boolean(b) => Cell::Int(i64::from(b)),
+                Value::Char(c) => Cell::Text(char::from_u32(u32::from(c)).map_or_else(String::new, String::from)),
+                Value::Float(v) => Cell::Real(f64::from(v)),
+                Value::Double(v) => Cell::Real(v),
+                Value::Byte(v) => Cell::Int(i64::from(v)),
+                Value::Short(v) => Cell::Int(i64::from(v)),
+                Value::Int(v) => Cell::Int(i64::from(v)),
+                Value::Long(v) => Cell::Int(v),
+            };
+            Row::Field { id: Node(n), name: f.name, ty: f.ty.java_name(), value }
+        })
+        .collect()
+}
+
+impl Table for Fields {
+    const NAME: &'static str = "fields";
+    const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1)];
+
+    fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
+        let sources = match (plan, arg) {
+            (1, Some(id)) => Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0),
+            _ => Rows::Range(0..heap.index.len() as u32),
+        };
+        Rows::Expand { sources: Box::new(sources), made: Default::default(), expand: fields_of }
+    }
+
+    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+        let Row::Field { id, name, ty, value } = row else { return Cell::Null };
+        match col {
+            0 => Cell::id(heap.index.id(*id)),
+            1 => Cell::Text(name.clone()),
+            2 => Cell::Text((*ty).into()),
+            3 => value.clone(),
+            _ => Cell::Null,
+        }
+    }
+}
