@@ -112,12 +112,18 @@ pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-/// A value of a cell.
+/// A value of a cell. Names the index holds are handed to SQLite borrowed, not copied: a full
+/// scan of 14 million objects would otherwise make as many Strings.
 #[derive(Clone)]
 enum Cell {
     Int(i64),
     Real(f64),
     Text(String),
+    Str(&'static str),
+    /// A class's name (its place in the class table).
+    Class(u32),
+    /// A heap's name (its place in the index's heaps).
+    Heap(usize),
     Null,
 }
 
@@ -134,6 +140,9 @@ trait Table: Sized + 'static {
     /// The column a constraint `= value` may be looked up by, and the plan number it selects
     /// (the plans are the table's own; 0 is the full scan).
     const LOOKUPS: &'static [(c_int, c_int)];
+    /// A column whose ascending order the full scan can give as plan `.1` (SQLite then skips its
+    /// own sort: `GROUP BY class_id` streams).
+    const ORDERED: Option<(c_int, c_int)> = None;
     /// The rows of plan `plan` with `arg` its lookup value.
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows;
     /// Cell `col` of row `row`.
@@ -152,6 +161,13 @@ enum Row {
 enum Rows {
     Range(std::ops::Range<u32>),
     List(Vec<u32>, usize),
+    /// Every object, class after class (`classes`: class table places in the order wanted),
+    /// each class's instances as the engine keeps them; `at` the class, `pos` the instance.
+    ByClass {
+        classes: Vec<u32>,
+        at: usize,
+        pos: usize,
+    },
     /// Sources in a range or list, each expanded into its rows as the cursor reaches it.
     Expand {
         sources: Box<Rows>,
@@ -161,8 +177,17 @@ enum Rows {
 }
 
 impl Rows {
-    fn next_number(&mut self) -> Option<u32> {
+    fn next_number(&mut self, heap: &Heap) -> Option<u32> {
         match self {
+            Rows::ByClass { classes, at, pos } => loop {
+                let list = heap.instances_by_retained(ClassId(*classes.get(*at)?));
+                if let Some(n) = list.get(*pos) {
+                    *pos += 1;
+                    break Some(n.0);
+                }
+                *at += 1;
+                *pos = 0;
+            },
             Rows::Range(r) => r.next(),
             Rows::List(v, i) => {
                 let n = v.get(*i).copied();
@@ -204,6 +229,12 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
                 }
             }
         }
+        // With no lookup, a full scan in the order asked for, when the table can give it.
+        let mut orders = info.order_bys();
+        let ordered = match (orders.next(), orders.next(), T::ORDERED) {
+            (Some(o), None, Some((col, plan))) if o.column() == col && !o.is_order_by_desc() => Some(plan),
+            _ => None,
+        };
         match chosen {
             Some((i, plan)) => {
                 let mut usage = info.constraint_usage(i);
@@ -212,6 +243,13 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
                 info.set_idx_num(plan);
                 info.set_estimated_cost(10.0);
                 info.set_estimated_rows(10);
+            }
+            None if ordered.is_some() => {
+                info.set_idx_num(ordered.unwrap_or(0));
+                info.set_order_by_consumed(true);
+                let rows = self.heap.index.len() as f64;
+                info.set_estimated_cost(rows.max(1.0) * 10.0);
+                info.set_estimated_rows(self.heap.index.len() as i64);
             }
             None => {
                 info.set_idx_num(0);
@@ -253,12 +291,12 @@ impl<T: Table> Cursor<T> {
                 if let Some(r) = made.pop_front() {
                     break Some(r);
                 }
-                match sources.next_number() {
+                match sources.next_number(&self.heap) {
                     Some(s) => made.extend(expand(&self.heap, s)),
                     None => break None,
                 }
             },
-            rows => rows.next_number().map(Row::At),
+            rows => rows.next_number(&self.heap).map(Row::At),
         };
     }
 }
@@ -266,8 +304,9 @@ impl<T: Table> Cursor<T> {
 unsafe impl<T: Table> VTabCursor for Cursor<T> {
     fn filter(&mut self, plan: c_int, _: Option<&str>, args: &Values<'_>) -> rusqlite::Result<()> {
         let arg = if args.is_empty() { None } else { args.get::<Option<i64>>(0)? };
-        // `= NULL` matches nothing.
-        self.rows = if plan != 0 && arg.is_none() { Rows::Range(0..0) } else { T::rows(&self.heap, plan, arg) };
+        // A lookup `= NULL` matches nothing.
+        let lookup = T::LOOKUPS.iter().any(|&(_, p)| p == plan);
+        self.rows = if lookup && arg.is_none() { Rows::Range(0..0) } else { T::rows(&self.heap, plan, arg) };
         self.rowid = 0;
         self.advance();
         Ok(())
@@ -284,10 +323,14 @@ unsafe impl<T: Table> VTabCursor for Cursor<T> {
 
     fn column(&self, ctx: &mut Context, col: c_int) -> rusqlite::Result<()> {
         let Some(row) = &self.row else { return ctx.set_result(&rusqlite::types::Null) };
+        let idx = &self.heap.index;
         match T::cell(&self.heap, row, col) {
             Cell::Int(v) => ctx.set_result(&v),
             Cell::Real(v) => ctx.set_result(&v),
             Cell::Text(v) => ctx.set_result(&v),
+            Cell::Str(v) => ctx.set_result(&v),
+            Cell::Class(c) => ctx.set_result(&idx.classes.get(c as usize).map_or("", |c| c.name.as_str())),
+            Cell::Heap(h) => ctx.set_result(&idx.heaps.get(h).map_or("default", |h| h.name.as_str())),
             Cell::Null => ctx.set_result(&rusqlite::types::Null),
         }
     }
@@ -309,8 +352,9 @@ struct Objects;
 
 impl Table for Objects {
     const NAME: &'static str = "objects";
-    // id = (plan 1), class_id = (plan 2).
+    // id = (plan 1), class_id = (plan 2); in class_id order (plan 3).
     const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1), (2, 2)];
+    const ORDERED: Option<(c_int, c_int)> = Some((2, 3));
 
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
         match (plan, arg) {
@@ -323,6 +367,12 @@ impl Table for Objects {
                 });
                 Rows::List(list, 0)
             }
+            (3, _) => {
+                let classes = &heap.index.classes;
+                let mut order: Vec<u32> = (0..classes.len() as u32).collect();
+                order.sort_by_key(|&c| classes[c as usize].id);
+                Rows::ByClass { classes: order, at: 0, pos: 0 }
+            }
             _ => Rows::Range(0..heap.index.len() as u32),
         }
     }
@@ -334,18 +384,18 @@ impl Table for Objects {
         let d = &heap.dominators;
         match col {
             0 => Cell::id(idx.id(n)),
-            1 => Cell::Text(heap.display_class(n)),
+            1 => match idx.as_class(n) {
+                Some(_) => Cell::Text(heap.display_class(n)),
+                None => Cell::Class(idx.class_of(n).0),
+            },
             2 => Cell::id(idx.class(n).id),
-            3 => Cell::Text(
-                match idx.kind(n) {
-                    heap::ObjectKind::Instance => "instance",
-                    heap::ObjectKind::ObjectArray => "object_array",
-                    heap::ObjectKind::PrimitiveArray => "primitive_array",
-                    heap::ObjectKind::Class => "class",
-                }
-                .into(),
-            ),
-            4 => Cell::Text(idx.heaps.get(idx.heap_of(n)).map_or_else(|| "default".into(), |h| h.name.clone())),
+            3 => Cell::Str(match idx.kind(n) {
+                heap::ObjectKind::Instance => "instance",
+                heap::ObjectKind::ObjectArray => "object_array",
+                heap::ObjectKind::PrimitiveArray => "primitive_array",
+                heap::ObjectKind::Class => "class",
+            }),
+            4 => Cell::Heap(idx.heap_of(n)),
             5 => Cell::id(idx.shallow_size(n)),
             6 => Cell::id(d.retained(n)),
             7 => Cell::Int(i64::from(d.retained_count(n))),
@@ -354,8 +404,12 @@ impl Table for Objects {
                 Some(Some(dom)) => Cell::id(idx.id(dom)),
                 _ => Cell::Null,
             },
-            10 => Cell::Text(format!("{:?}", d.reach(n)).to_lowercase()),
-            11 => heap.root_kinds(n).first().map_or(Cell::Null, |k| Cell::Text(k.name().into())),
+            10 => Cell::Str(match d.reach(n) {
+                heap::dominators::Reach::Strong => "strong",
+                heap::dominators::Reach::Weak => "weak",
+                heap::dominators::Reach::Unreachable => "unreachable",
+            }),
+            11 => heap.root_kinds(n).first().map_or(Cell::Null, |k| Cell::Str(k.name())),
             12 => match heap.paths().depth(n) {
                 0 => Cell::Null,
                 steps => Cell::Int(steps as i64 - 1),
@@ -387,7 +441,7 @@ impl Table for Classes {
         let h = heap.histogram[ClassId(c).index()];
         match col {
             0 => Cell::id(class.id),
-            1 => Cell::Text(class.name.clone()),
+            1 => Cell::Class(c),
             2 => class.super_class.map_or(Cell::Null, |s| Cell::id(idx.classes[s.index()].id)),
             3 => {
                 if class.loader == 0 {
@@ -483,7 +537,7 @@ impl Table for Refs {
             0 => Cell::id(heap.index.id(*src)),
             1 => Cell::id(*dst),
             2 => Cell::Text(name.clone()),
-            3 => Cell::Text((*kind).into()),
+            3 => Cell::Str(kind),
             _ => Cell::Null,
         }
     }
@@ -505,7 +559,7 @@ impl Table for Roots {
         let Some(&(n, kind)) = idx.roots().get(i as usize) else { return Cell::Null };
         match col {
             0 => Cell::id(idx.id(n)),
-            1 => Cell::Text(kind.name().into()),
+            1 => Cell::Str(kind.name()),
             2 => idx.root_thread(n).map_or(Cell::Null, |t| Cell::id(idx.id(t))),
             _ => Cell::Null,
         }
@@ -555,7 +609,7 @@ impl Table for Fields {
         match col {
             0 => Cell::id(heap.index.id(*id)),
             1 => Cell::Text(name.clone()),
-            2 => Cell::Text((*ty).into()),
+            2 => Cell::Str(ty),
             3 => value.clone(),
             _ => Cell::Null,
         }
