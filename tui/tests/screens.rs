@@ -738,3 +738,75 @@ fn duplicate_bitmaps_side_by_side() {
     assert!(right.iter().any(|l| l.contains('▀') || l.contains('▄')), "{page}");
     insta::assert_snapshot!("duplicate_bitmaps_160x48", page);
 }
+
+/// Runs the queries the keys started as the UI's thread would.
+fn run_queries(app: &mut App, effects: Vec<heaptui::ui::msg::Effect>) {
+    for e in effects {
+        if let heaptui::ui::msg::Effect::Query(job) = e {
+            app.update(job.run());
+        }
+    }
+}
+
+/// Screen 9: the prompt is open on arrival; a query typed and run shows its rows (perflib's 1406
+/// byte[]); `Enter` opens the row's object; `s` sorts; `/` brings the query back to edit, ↑ the
+/// history; `e` exports the rows as CSV and JSON; a bad query shows SQLite's message.
+#[test]
+fn the_query_screen() {
+    let mut app = app_for(&fixture(DIALER));
+    keys(&mut app, "9");
+    assert!(app.query.input.is_some());
+    keys(&mut app, "SELECT count(*) AS n FROM objects WHERE class = 'byte[]'");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    run_queries(&mut app, effects);
+    let page = render(&mut app, 100, 30);
+    assert!(page.contains("1406") && page.contains("1 rows"), "{page}");
+    // The five largest byte[]: their ids open in the Inspector.
+    keys(&mut app, "/");
+    for _ in 0..80 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "SELECT id, shallow, class FROM objects WHERE class = 'byte[]' ORDER BY shallow DESC LIMIT 5");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    run_queries(&mut app, effects);
+    for (w, h) in [(80, 24), (160, 48)] {
+        insta::assert_snapshot!(format!("dialer_query_{w}x{h}"), render(&mut app, w, h));
+    }
+    let heap = app.loaded().unwrap().heap.clone();
+    let largest = heap
+        .instances_by_retained(heap.index.classes_named("byte[]").next().unwrap())
+        .iter()
+        .copied()
+        .max_by_key(|&n| (heap.index.shallow_size(n), std::cmp::Reverse(n)))
+        .unwrap();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Inspector);
+    assert_eq!(heap.index.shallow_size(*app.inspector.history.last().unwrap()), heap.index.shallow_size(largest));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Query);
+    // s: by the first column, descending.
+    keys(&mut app, "s");
+    assert!(render(&mut app, 100, 30).contains("sorted by id ↓"));
+    // Export: the rows as CSV and JSON.
+    let effects = press(&mut app, 'e');
+    let [heaptui::ui::msg::Effect::Export { contents, json: Some(json), .. }] = &effects[..] else {
+        panic!("{effects:?}")
+    };
+    assert!(contents.starts_with("id,shallow,class\n") && contents.lines().count() == 6, "{contents}");
+    assert_eq!(serde_json::from_str::<serde_json::Value>(json).unwrap().as_array().unwrap().len(), 5);
+    // History: ↑ in the prompt gives the previous query back.
+    keys(&mut app, "/");
+    key(&mut app, KeyCode::Up);
+    assert!(app.query.input.as_ref().unwrap().as_str().contains("count(*)"));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.query.input.is_none());
+    // A bad query: SQLite's message.
+    keys(&mut app, "/");
+    for _ in 0..120 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    keys(&mut app, "SELECT nope FROM objects");
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    run_queries(&mut app, effects);
+    assert!(render(&mut app, 100, 30).contains("no such column: nope"));
+}

@@ -571,3 +571,30 @@ fn set_views_threads_and_pictures() {
     t.wait_for("v shows it whole");
     t.keys(&["q"]);
 }
+
+/// Screen 9 with the real binary: the prompt on arrival, a query's rows (perflib's 1406 byte[]),
+/// `Enter` on a row opens its object, and `Esc` interrupts a query that would run for minutes.
+#[test]
+fn the_query_screen_runs_and_interrupts() {
+    let dump = fixture("android/adt-tools-base__dialer.android-hprof");
+    let t = Tmux::start("query", &[dump.to_str().unwrap()], 120, 30);
+    t.wait_for("Leak suspects (");
+    t.keys(&["9"]);
+    t.wait_for("SQL>");
+    t.keys(&["-l", "SELECT id, class FROM objects WHERE class = 'byte[]' ORDER BY shallow DESC LIMIT 3"]);
+    t.keys(&["Enter"]);
+    t.wait_for("3 rows in");
+    t.keys(&["Enter"]);
+    t.wait_for("history 1");
+    t.keys(&["Escape"]);
+    t.wait_for("3 rows in");
+    // 43687² rows: interrupted by Esc, SQLite says so.
+    t.keys(&["/"]);
+    t.keys(&["BSpace"; 100]);
+    t.keys(&["-l", "SELECT count(*) FROM objects a, objects b, objects c"]);
+    t.keys(&["Enter"]);
+    t.wait_for("running:");
+    t.keys(&["Escape"]);
+    t.wait_for("interrupted");
+    t.keys(&["q"]);
+}

@@ -38,7 +38,7 @@ pub struct Args {
 }
 
 /// Columns whose integers are object ids, shown as 0x… in the table.
-fn is_id(column: &str) -> bool {
+pub fn is_id(column: &str) -> bool {
     matches!(column, "id" | "src" | "dst" | "dominator" | "class_id" | "super" | "loader" | "thread")
         || column.ends_with("_id")
 }
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// SQLite's message, with where in the query it points when it says.
-fn sql_error(e: &rusqlite::Error, sql: &str) -> String {
+pub fn sql_error(e: &rusqlite::Error, sql: &str) -> String {
     match e {
         rusqlite::Error::SqlInputError { msg, offset, .. } if *offset >= 0 => {
             let at = (*offset as usize).min(sql.len());
@@ -93,7 +93,8 @@ pub fn schema_text() -> String {
     out
 }
 
-fn cell_text(column: &str, v: &rusqlite::types::Value, hex: bool) -> String {
+/// A cell as text: ids as 0x… when `hex`, NULL shown when `hex`.
+pub fn cell_text(column: &str, v: &rusqlite::types::Value, hex: bool) -> String {
     use rusqlite::types::Value as V;
     match v {
         V::Null => {
@@ -111,7 +112,8 @@ fn cell_text(column: &str, v: &rusqlite::types::Value, hex: bool) -> String {
     }
 }
 
-fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_json::Value {
+/// The rows as a JSON array of objects (ids as integers).
+pub fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_json::Value {
     use rusqlite::types::Value as V;
     let rows: Vec<serde_json::Value> = rows
         .iter()
@@ -133,7 +135,8 @@ fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_json:
     serde_json::Value::Array(rows)
 }
 
-fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
+/// The rows as CSV with a header (ids as integers).
+pub fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
     let quote = |s: &str| {
         if s.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", s.replace('"', "\"\""))

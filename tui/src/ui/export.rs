@@ -40,6 +40,8 @@ pub enum Rows<'a> {
     Diff(&'a super::model::Baseline),
     /// The threads and their stacks.
     Threads(&'a [heap::threads::Thread]),
+    /// A query's rows.
+    Query(&'a super::model::QueryResult),
     /// The merged paths or the immediate dominators of a set (the view's title).
     Set(&'a str, &'a super::model::SetKind),
 }
@@ -89,6 +91,7 @@ pub fn text(s: &Shown<'_>) -> String {
             }
         }
         Rows::Object(n) => out = heap.inspect_text(*n, false),
+        Rows::Query(r) => out = crate::cli::query::csv(&r.columns, &r.rows),
         Rows::Set(title, kind) => {
             let _ = writeln!(out, "{}", safe(title));
             match kind {
@@ -147,6 +150,7 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
         Rows::Object(n) => heap.inspect_json(*n),
         Rows::Diff(b) => json!({"baseline": b.path, "classes": b.classes, "growing": b.growing}),
         Rows::Threads(threads) => json!(threads.iter().map(|t| t.to_json(heap)).collect::<Vec<_>>()),
+        Rows::Query(r) => crate::cli::query::json(&r.columns, &r.rows),
         Rows::Set(title, kind) => {
             let mut v = match kind {
                 super::model::SetKind::Merged { tree, .. } => tree.to_json(heap, 32, 100),

@@ -40,6 +40,8 @@ pub enum Action {
     ImmediateDominators,
     GroupByClass,
     Preview,
+    EditQuery,
+    Schema,
 }
 
 /// Where a binding applies.
@@ -84,6 +86,7 @@ pub const KEYMAP: &[Binding] = &[
     b(G, &[K::Char('6')], "6", A::Goto(Screen::Monitor), "live monitor"),
     b(G, &[K::Char('7')], "7", A::Goto(Screen::Diff), "diff with a baseline"),
     b(G, &[K::Char('8')], "8", A::Goto(Screen::Threads), "threads and stacks"),
+    b(G, &[K::Char('9')], "9", A::Goto(Screen::Query), "SQL query"),
     b(G, &[K::Tab], "Tab", A::NextScreen, "next screen"),
     b(G, &[K::BackTab], "Shift-Tab", A::PrevScreen, "previous screen"),
     b(G, &[K::Up, K::Char('k')], "↑ k", A::Up, "move up"),
@@ -110,6 +113,8 @@ pub const KEYMAP: &[Binding] = &[
     b(On(Screen::Classes), &[K::Char('p')], "p", A::GroupPackages, "group by package"),
     b(On(Screen::Leaks), &[K::Char('Y')], "Y", A::CopyTrace, "copy the trace (OSC 52)"),
     b(On(Screen::Dominators), &[K::Char('c')], "c", A::GroupByClass, "group by class"),
+    b(On(Screen::Query), &[K::Char('/')], "/", A::EditQuery, "edit the SQL (↑↓ past)"),
+    b(On(Screen::Query), &[K::Char('S')], "S", A::Schema, "show the tables"),
     b(On(Screen::Diff), &[K::Char('b')], "b", A::PickBaseline, "pick a baseline dump"),
     b(On(Screen::Monitor), &[K::Char('a')], "a", A::AutoDump, "auto-dump on trigger"),
     b(On(Screen::Monitor), &[K::Char('t')], "t", A::Thresholds, "edit thresholds"),

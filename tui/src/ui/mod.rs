@@ -20,6 +20,7 @@ pub mod msg;
 pub mod nav;
 pub mod picker;
 mod prompt;
+pub mod query;
 pub mod run;
 pub mod screen;
 pub mod sets;

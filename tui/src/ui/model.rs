@@ -534,6 +534,35 @@ impl Pictures {
     }
 }
 
+/// What a query gave.
+pub struct QueryResult {
+    pub sql: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<rusqlite::types::Value>>,
+    /// Rows the query gave beyond the screen's 100,000.
+    pub more: u64,
+    pub ms: u128,
+}
+
+/// The Query screen.
+#[derive(Default)]
+pub struct QueryState {
+    /// The SQL being typed, while the prompt is open.
+    pub input: Option<LineEdit>,
+    /// Queries run, the latest last; `browsing` is where ↑/↓ are in it.
+    pub history: Vec<String>,
+    pub browsing: Option<usize>,
+    pub result: Option<QueryResult>,
+    pub error: Option<String>,
+    /// The query running, and the handle that interrupts it (set once its connection exists).
+    pub running: Option<(String, Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>)>,
+    pub cursor: Cursor,
+    /// The column sorted by and whether descending.
+    pub sort: Option<(usize, bool)>,
+    /// Whether the schema is shown beside the results.
+    pub schema: bool,
+}
+
 /// What is being typed at the bottom of the screen: while it is open every key goes into it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Prompt {
@@ -561,6 +590,7 @@ pub struct Place {
     pub inspector: InspectorState,
     pub threads: Cursor,
     pub set_view: Option<SetView>,
+    pub query: Cursor,
 }
 
 /// The model.
@@ -583,6 +613,8 @@ pub struct App {
     pub threads: ThreadsState,
     /// The set view open, if any (`m`, `D`).
     pub set_view: Option<SetView>,
+    /// Screen 9: SQL.
+    pub query: QueryState,
     /// Views left, to free when no key has come for a while: giving hundreds of megabytes back
     /// to the system holds the process's memory map, and a keypress that then touches fresh
     /// memory would wait 20 ms for it.
@@ -627,6 +659,7 @@ impl App {
             diff: DiffState::default(),
             threads: Default::default(),
             set_view: None,
+            query: QueryState::default(),
             trash: Vec::new(),
             last_key: Instant::now(),
             preview: None,

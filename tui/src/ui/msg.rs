@@ -38,6 +38,8 @@ pub enum Msg {
     Dumped(Result<std::path::PathBuf, String>),
     /// An analysis of a set of objects finished (for this heap, and the view of this title).
     Analysed(Arc<Heap>, String, super::model::SetKind),
+    /// A query on screen 9 finished (its SQL, its rows or SQLite's message).
+    QueryDone(String, Result<super::model::QueryResult, String>),
 }
 
 /// Something for the main loop to do.
@@ -58,7 +60,40 @@ pub enum Effect {
     /// Analyse a set of objects on a thread (`m`, `D`: millions of objects take longer than a
     /// keypress may).
     Analyse(Job),
+    /// Run a query on a thread.
+    Query(QueryJob),
 }
+
+/// A query to run off the input loop.
+#[derive(Clone)]
+pub struct QueryJob {
+    pub heap: Arc<Heap>,
+    pub sql: String,
+    /// Where its interrupt handle is put once its connection exists (`Esc` reads it).
+    pub interrupt: Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>,
+}
+
+impl QueryJob {
+    /// Runs it: the message that brings the rows (or SQLite's message) to the model.
+    pub fn run(self) -> Msg {
+        let result = super::query::run(self.heap, &self.sql, &self.interrupt);
+        Msg::QueryDone(self.sql, result)
+    }
+}
+
+impl std::fmt::Debug for QueryJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "QueryJob({:?})", self.sql)
+    }
+}
+
+impl PartialEq for QueryJob {
+    fn eq(&self, other: &QueryJob) -> bool {
+        Arc::ptr_eq(&self.heap, &other.heap) && self.sql == other.sql
+    }
+}
+
+impl Eq for QueryJob {}
 
 /// An analysis of a set of objects, to run off the input loop.
 #[derive(Clone)]

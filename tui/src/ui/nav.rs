@@ -40,6 +40,7 @@ impl App {
                 None => self.diff_rows().len(),
             },
             Screen::Threads => self.thread_rows().len(),
+            Screen::Query => self.query.result.as_ref().map_or(0, |r| r.rows.len()),
             Screen::Monitor => 0,
         }
     }
@@ -68,6 +69,7 @@ impl App {
                 None => self.diff.cursor.step(delta, len, page),
             },
             Screen::Threads => self.threads.cursor.step(delta, len, page),
+            Screen::Query => self.query.cursor.step(delta, len, page),
             Screen::Monitor => {}
         }
     }
@@ -86,6 +88,7 @@ impl App {
             Screen::Inspector => self.inspector.cursor.offset,
             Screen::Diff if self.diff.choosing.is_none() => self.diff.cursor.offset,
             Screen::Threads => self.threads.cursor.offset,
+            Screen::Query => self.query.cursor.offset,
             _ => return,
         };
         let current = self.selected_index();
@@ -101,6 +104,7 @@ impl App {
             Screen::Inspector => self.inspector.cursor.selected,
             Screen::Diff => self.diff.cursor.selected,
             Screen::Threads => self.threads.cursor.selected,
+            Screen::Query => self.query.cursor.selected,
             _ => 0,
         }
     }
@@ -154,6 +158,7 @@ impl App {
                 DiffRow::Class(_) => None,
             },
             Screen::Threads => self.thread_row_node(*self.thread_rows().get(self.threads.cursor.selected)?),
+            Screen::Query => self.query_row_node(),
             Screen::Monitor => None,
         }
     }
@@ -202,6 +207,14 @@ impl App {
                 None => {}
             },
             Screen::Diff => return self.open_diff(),
+            // A row naming an object opens it; with no rows, Enter opens the SQL prompt.
+            Screen::Query => match self.query_row_node() {
+                Some(n) => self.inspect(n),
+                None if self.query.result.as_ref().is_none_or(|r| r.rows.is_empty()) => {
+                    self.act(super::keymap::Action::EditQuery);
+                }
+                None => self.status = Some("this row names no object (its first id column)".into()),
+            },
             // A thread opens or closes its stack; a local opens in the Inspector.
             Screen::Threads => match self.thread_rows().get(self.threads.cursor.selected) {
                 Some(super::model::ThreadRow::Thread(_)) => {
@@ -257,6 +270,10 @@ impl App {
             self.remember();
             self.screen = screen;
         }
+        // The Query screen with nothing asked yet opens at its prompt.
+        if screen == Screen::Query && self.query.result.is_none() && self.query.running.is_none() {
+            self.query.input.get_or_insert_with(super::line_edit::LineEdit::new);
+        }
     }
 
     /// Remembers the place on screen, for `Back` to return to.
@@ -275,6 +292,7 @@ impl App {
             inspector: self.inspector.clone(),
             threads: self.threads.cursor,
             set_view: self.set_view.clone(),
+            query: self.query.cursor,
         };
         if self.places.len() == PLACES {
             self.places.remove(0);
@@ -312,6 +330,7 @@ impl App {
         }
         self.inspector = p.inspector;
         self.threads.cursor = p.threads;
+        self.query.cursor = p.query;
         // The view left may hold the last reference to the results of millions of objects:
         // they are freed when the UI is idle (see [`App::release`]).
         let left = std::mem::replace(&mut self.set_view, p.set_view);

@@ -93,6 +93,12 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
                             spawn_baseline(heap, path, tx.clone(), analysis.clone());
                         }
                     }
+                    Effect::Query(job) => {
+                        let tx = tx.clone();
+                        std::thread::spawn(move || {
+                            let _ = tx.send(job.run());
+                        });
+                    }
                     Effect::Analyse(job) => {
                         let tx = tx.clone();
                         std::thread::spawn(move || {
@@ -323,7 +329,12 @@ fn load(
 /// Carries out an effect; returns a status line.
 fn carry_out(effect: Effect) -> Option<String> {
     match effect {
-        Effect::Open(_) | Effect::Watch(_) | Effect::Dump(..) | Effect::Baseline(..) | Effect::Analyse(_) => None,
+        Effect::Open(_)
+        | Effect::Watch(_)
+        | Effect::Dump(..)
+        | Effect::Baseline(..)
+        | Effect::Analyse(_)
+        | Effect::Query(_) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.
             let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());

@@ -11,10 +11,11 @@ pub enum Screen {
     Monitor,
     Diff,
     Threads,
+    Query,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 8] = [
+    pub const ALL: [Screen; 9] = [
         Screen::Overview,
         Screen::Classes,
         Screen::Leaks,
@@ -23,6 +24,7 @@ impl Screen {
         Screen::Monitor,
         Screen::Diff,
         Screen::Threads,
+        Screen::Query,
     ];
 
     pub fn title(self) -> &'static str {
@@ -35,6 +37,7 @@ impl Screen {
             Screen::Monitor => "Monitor",
             Screen::Diff => "Diff",
             Screen::Threads => "Threads",
+            Screen::Query => "Query",
         }
     }
 

@@ -85,6 +85,10 @@ impl App {
                 }
                 Vec::new()
             }
+            Msg::QueryDone(sql, result) => {
+                self.query_done(sql, result);
+                Vec::new()
+            }
             Msg::Analysed(heap, title, kind) => {
                 self.analysed(&heap, title, kind);
                 Vec::new()
@@ -239,6 +243,13 @@ impl App {
             self.prompt_key(key);
             return Vec::new();
         }
+        if self.screen == Screen::Query && self.query.input.is_some() {
+            return self.query_key(key);
+        }
+        // Esc while a query runs interrupts it.
+        if self.screen == Screen::Query && key.code == KeyCode::Esc && self.interrupt_query() {
+            return Vec::new();
+        }
         // An error opening a dump chosen in the picker: Esc (or Enter) goes back to the list.
         if matches!(self.load, Load::Failed(_))
             && matches!(key.code, KeyCode::Esc | KeyCode::Enter | KeyCode::Backspace)
@@ -314,6 +325,15 @@ impl App {
             Action::MergedPaths => return self.analyse_set(super::msg::JobKind::MergedPaths),
             Action::ImmediateDominators => return self.analyse_set(super::msg::JobKind::ImmediateDominators),
             Action::GroupByClass => self.toggle_groups(),
+            Action::EditQuery => {
+                let last = self.query.history.last().cloned().unwrap_or_default();
+                let mut line = LineEdit::new();
+                line.set(&last);
+                self.query.input = Some(line);
+                // The query shown is the history's last: ↑ goes to the one before.
+                self.query.browsing = self.query.history.len().checked_sub(1);
+            }
+            Action::Schema => self.query.schema = !self.query.schema,
             Action::Preview => match self.selected_node() {
                 Some(n) if self.heap().is_some_and(|h| h.is_bitmap(n)) => self.preview = Some(n),
                 _ => {
@@ -476,6 +496,7 @@ impl App {
             Screen::Inspector => Rows::Object(*self.inspector.history.last()?),
             Screen::Diff => Rows::Diff(loaded.baseline.as_ref()?),
             Screen::Threads => Rows::Threads(&loaded.threads),
+            Screen::Query => Rows::Query(self.query.result.as_ref()?),
         };
         Some(Shown {
             heap: &loaded.heap,
@@ -508,6 +529,7 @@ impl App {
                 self.leaks.sort = self.leaks.sort.next();
                 self.leaks.cursor = super::cursor::Cursor::default();
             }
+            Screen::Query => self.sort_query(),
             Screen::Threads => {
                 self.threads.by_name = !self.threads.by_name;
                 self.threads.cursor = super::cursor::Cursor::default();

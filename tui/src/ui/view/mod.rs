@@ -13,6 +13,7 @@ mod monitor;
 mod overview;
 mod picker;
 pub mod picture;
+mod query;
 mod sets;
 mod threads;
 
@@ -57,6 +58,7 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
             Screen::Monitor => monitor::draw(frame, body, app),
             Screen::Diff => diff::draw(frame, body, app),
             Screen::Threads => threads::draw(frame, body, app),
+            Screen::Query => query::draw(frame, body, app),
         },
     }
     chrome::status(frame, status, app);
