@@ -92,6 +92,16 @@ fn builder() -> (Builder, Vec<(u32, u8)>) {
     (b, (0..FIELDS as u32).map(|f| (0x10 + f, OBJ)).collect())
 }
 
+/// [`builder`] with three classes `N0`, `N1`, `N2` (ids 0x200, 0x300, 0x400) of its fields.
+fn three_classes() -> (Builder, [u32; 3]) {
+    let (mut b, fields) = builder();
+    let classes = [0x200u32, 0x300, 0x400];
+    for (k, &c) in classes.iter().enumerate() {
+        b.class(c, &format!("N{k}"), 0x100, &fields);
+    }
+    (b, classes)
+}
+
 #[test]
 fn semi_nca_agrees_with_the_definition_on_random_graphs() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -152,11 +162,7 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
     let mut rng = Rng(0xD1B5_4A32_D192_ED03);
     for round in 0..300 {
         let n = 2 + rng.below(300) as usize;
-        let (mut b, fields) = builder();
-        let classes = [0x200u32, 0x300, 0x400];
-        for (k, &c) in classes.iter().enumerate() {
-            b.class(c, &format!("N{k}"), 0x100, &fields);
-        }
+        let (mut b, classes) = three_classes();
         let id = |i: usize| 0x1000 + 8 * i as u32;
         for i in 0..n {
             let mut vals = [0u32; FIELDS];
@@ -220,11 +226,7 @@ fn immediate_dominators_agree_with_the_definition() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for round in 0..300 {
         let n = 2 + rng.below(40) as usize;
-        let (mut b, fields) = builder();
-        let classes = [0x200u32, 0x300, 0x400];
-        for (k, &c) in classes.iter().enumerate() {
-            b.class(c, &format!("N{k}"), 0x100, &fields);
-        }
+        let (mut b, classes) = three_classes();
         let id = |i: usize| 0x1000 + 8 * i as u32;
         let mut edges = Vec::new();
         let mut class_of = Vec::new();

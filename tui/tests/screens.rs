@@ -748,13 +748,15 @@ fn run_queries(app: &mut App, effects: Vec<heaptui::ui::msg::Effect>) {
     }
 }
 
-/// Screen 9: the prompt is open on arrival; a query typed and run shows its rows (perflib's 1406
+/// Screen 9: `/` opens the prompt; a query typed and run shows its rows (perflib's 1406
 /// byte[]); `Enter` opens the row's object; `s` sorts; `/` brings the query back to edit, ↑ the
 /// history; `e` exports the rows as CSV and JSON; a bad query shows SQLite's message.
 #[test]
 fn the_query_screen() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "9");
+    assert!(render(&mut app, 100, 30).contains("/ types a query"));
+    keys(&mut app, "/");
     assert!(app.query.input.is_some());
     keys(&mut app, "SELECT count(*) AS n FROM objects WHERE class = 'byte[]'");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));

@@ -120,6 +120,8 @@ fn walk_every_screen_of_a_fixture() {
     t.keys(&["Tab"]);
     t.wait_for("no stack, 26 locals");
     t.keys(&["Tab"]);
+    t.wait_for("/ types a query");
+    t.keys(&["Tab"]);
     t.wait_for("43687 objects");
     t.keys(&["?"]);
     t.wait_for("Keys: Overview");
@@ -572,7 +574,7 @@ fn set_views_threads_and_pictures() {
     t.keys(&["q"]);
 }
 
-/// Screen 9 with the real binary: the prompt on arrival, a query's rows (perflib's 1406 byte[]),
+/// Screen 9 with the real binary: `/` opens the prompt, a query's rows (perflib's 1406 byte[]),
 /// `Enter` on a row opens its object, and `Esc` interrupts a query that would run for minutes.
 #[test]
 fn the_query_screen_runs_and_interrupts() {
@@ -580,6 +582,8 @@ fn the_query_screen_runs_and_interrupts() {
     let t = Tmux::start("query", &[dump.to_str().unwrap()], 120, 30);
     t.wait_for("Leak suspects (");
     t.keys(&["9"]);
+    t.wait_for("/ types a query");
+    t.keys(&["/"]);
     t.wait_for("SQL>");
     t.keys(&["-l", "SELECT id, class FROM objects WHERE class = 'byte[]' ORDER BY shallow DESC LIMIT 3"]);
     t.keys(&["Enter"]);

@@ -270,10 +270,6 @@ impl App {
             self.remember();
             self.screen = screen;
         }
-        // The Query screen with nothing asked yet opens at its prompt.
-        if screen == Screen::Query && self.query.result.is_none() && self.query.running.is_none() {
-            self.query.input.get_or_insert_with(super::line_edit::LineEdit::new);
-        }
     }
 
     /// Remembers the place on screen, for `Back` to return to.
