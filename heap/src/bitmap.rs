@@ -80,18 +80,52 @@ pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
     Some((idx.node(buffers.get(slot)?.as_object()?)?, true))
 }
 
+/// A Bitmap's picture, told without decoding it: width, height, and its format (`None` for an
+/// encoded picture).
+pub type Info = (u32, u32, Option<Config>);
+
+const NO_PIXELS: &str =
+    "the dump holds no pixels for this Bitmap (Android 8 and later keep them natively; `am dumpheap -b` records them)";
+const NO_CONTENTS: &str = "the Bitmap's pixel array has no contents in the dump (stripped?)";
+
 impl Heap {
     /// Whether `n` is a `android.graphics.Bitmap` (or of a subclass).
     pub fn is_bitmap(&self, n: Node) -> bool {
         let idx = &self.index;
-        let mut c = Some(idx.class_of(n));
-        while let Some(class) = c {
-            if idx.classes[class.index()].name == "android.graphics.Bitmap" {
-                return idx.as_class(n).is_none();
-            }
-            c = idx.classes[class.index()].super_class;
+        // (`is_subclass` walks a bounded chain: a dump's superclasses can make a cycle.)
+        idx.as_class(n).is_none()
+            && idx.classes_named("android.graphics.Bitmap").any(|b| self.is_subclass(idx.class_of(n), b))
+    }
+
+    /// What Bitmap `n`'s picture is without decoding it: its size and format (`None` for an
+    /// encoded picture), or why there is none; `None` when `n` is not a Bitmap. Cheap enough for
+    /// every frame: no pixel is copied.
+    pub fn bitmap_info(&self, n: Node) -> Option<Result<Info, String>> {
+        if !self.is_bitmap(n) {
+            return None;
         }
-        false
+        let idx = &self.index;
+        let dim = |name| idx.field(n, name).and_then(Value::as_i64).filter(|&v| v > 0 && v <= u32::MAX as i64);
+        let (Some(w), Some(h)) = (dim("mWidth"), dim("mHeight")) else {
+            return Some(Err("the dump records no width and height for this Bitmap".into()));
+        };
+        let Some((array, encoded)) = pixels_array(self, n) else {
+            return Some(Err(NO_PIXELS.into()));
+        };
+        let Some(len) = idx.primitive_array_bytes(array).map(|(_, b)| b.len() as u64) else {
+            return Some(Err(NO_CONTENTS.into()));
+        };
+        if encoded {
+            return Some(Ok((w as u32, h as u32, None)));
+        }
+        Some(match len.checked_div(w as u64 * h as u64).unwrap_or(0) {
+            4 => Ok((w as u32, h as u32, Some(Config::Argb8888))),
+            2 => Ok((w as u32, h as u32, Some(Config::Rgb565))),
+            1 => Ok((w as u32, h as u32, Some(Config::Alpha8))),
+            _ => Err(format!(
+                "{len} bytes of pixels do not fit a {w}x{h} Bitmap in any format (4, 2 or 1 bytes a pixel)"
+            )),
+        })
     }
 
     /// The picture of Bitmap `n`: `None` when `n` is not a Bitmap, `Some(Err(why))` when the
@@ -106,13 +140,10 @@ impl Heap {
             return Some(Err("the dump records no width and height for this Bitmap".into()));
         };
         let Some((array, encoded)) = pixels_array(self, n) else {
-            return Some(Err(
-                "the dump holds no pixels for this Bitmap (Android 8 and later keep them natively; `am dumpheap -b` records them)"
-                    .into(),
-            ));
+            return Some(Err(NO_PIXELS.into()));
         };
         let Some((_, bytes)) = idx.primitive_array_bytes(array) else {
-            return Some(Err("the Bitmap's pixel array has no contents in the dump (stripped?)".into()));
+            return Some(Err(NO_CONTENTS.into()));
         };
         let (width, height) = (w as u32, h as u32);
         if encoded {

@@ -25,6 +25,8 @@ pub struct Thread {
     pub live: bool,
     /// Its locals the dump places in no frame it has (Android's dumps give no depth).
     pub unplaced: Vec<Local>,
+    /// Frames of its trace left out (a trace longer than heaptui keeps).
+    pub cut: u32,
 }
 
 /// One frame of a thread's stack.
@@ -86,7 +88,8 @@ impl Heap {
                     }
                 }
                 let node = Node(t.thread);
-                Thread { node, name: self.thread_name(node), serial: t.serial, frames, live: t.live, unplaced }
+                let (serial, live, cut) = (t.serial, t.live, t.cut);
+                Thread { node, name: self.thread_name(node), serial, frames, live, unplaced, cut }
             })
             .collect();
         let d = &self.dominators;
@@ -141,6 +144,7 @@ impl Thread {
             "live_stack": self.live,
             "locals_without_frame": self.unplaced.iter().map(local).collect::<Vec<_>>(),
             "frames_missing": self.why_no_frames(),
+            "frames_cut": self.cut,
         })
     }
 }

@@ -597,6 +597,9 @@ fn query_the_heap_with_sql() {
     let v = q(&format!("SELECT count(DISTINCT src) AS n FROM refs WHERE dst = {id}"));
     assert_eq!(v[0]["n"].as_u64(), Some(referrers));
     assert!(referrers > 0);
+    // A lookup by a real that is an integer finds the object; by text, nothing.
+    assert_eq!(q(&format!("SELECT count(*) AS n FROM objects WHERE id = {id}.0"))[0]["n"], 1);
+    assert_eq!(q("SELECT count(*) AS n FROM objects WHERE id = 'x'")[0]["n"], 0);
     // Fields by id, and the functions.
     let v = q(&format!("SELECT count(*) AS n FROM fields WHERE id = {id}"));
     assert_eq!(v[0]["n"].as_u64(), Some(inspected[0]["fields"].as_array().unwrap().len() as u64));

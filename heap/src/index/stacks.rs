@@ -73,7 +73,16 @@ pub struct ThreadStack {
     /// Its local roots: node, root kind, and the depth of the frame holding it (0 innermost; -1
     /// when the dump does not say, as Android's do).
     pub locals: Vec<(u32, RootKind, i32)>,
+    /// Frames of its trace left out (past [`MAX_FRAMES`], or the dump's [`MAX_ALL_FRAMES`]).
+    #[serde(default)]
+    pub cut: u32,
 }
+
+/// The most frames kept for one thread (HotSpot records at most 1024 by default).
+pub const MAX_FRAMES: usize = 4096;
+/// The most frames kept for all threads together: many thread objects naming one long trace
+/// would otherwise cost threads × frames, out of proportion to the file.
+pub const MAX_ALL_FRAMES: usize = 200_000;
 
 /// Every thread's stack, and the frames they share.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,6 +116,7 @@ impl Stacks {
         let mut frame_index: FxHashMap<u64, u32> = FxHashMap::default();
         let mut by_serial: FxHashMap<u32, usize> = FxHashMap::default();
         let mut seen: FxHashSet<u32> = FxHashSet::default();
+        let mut budget = MAX_ALL_FRAMES;
         for &(id, serial, kind, trace) in roots {
             if kind != RootKind::ThreadObject || by_serial.contains_key(&serial) {
                 continue;
@@ -116,8 +126,12 @@ impl Stacks {
                 continue;
             }
             let trace = trace.and_then(|t| records.traces.get(&t));
+            let kept = trace.map_or(0, |(_, ids)| ids.len().min(MAX_FRAMES).min(budget));
+            budget -= kept;
+            let cut = trace.map_or(0, |(_, ids)| ids.len() - kept) as u32;
             let frames = trace.map(|(_, ids)| {
                 ids.iter()
+                    .take(kept)
                     .map(|fid| {
                         *frame_index.entry(*fid).or_insert_with(|| {
                             let mut f = records.frames.get(fid).copied().unwrap_or_default();
@@ -130,7 +144,7 @@ impl Stacks {
             });
             let live = trace.is_some_and(|(thread, _)| *thread == serial);
             by_serial.insert(serial, out.threads.len());
-            out.threads.push(ThreadStack { thread: n, serial, frames, live, locals: Vec::new() });
+            out.threads.push(ThreadStack { thread: n, serial, frames, live, locals: Vec::new(), cut });
         }
         let mut held: FxHashSet<(usize, u32, RootKind, i32)> = FxHashSet::default();
         for &(id, serial, kind, detail) in roots {
@@ -157,5 +171,31 @@ impl Stacks {
                 && t.locals.iter().all(|l| (l.0 as usize) < n)
                 && t.frames.iter().flatten().all(|&f| (f as usize) < self.frames.len())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hundred thread objects naming one trace of 10,000 frames keep at most 4096 frames each
+    /// and 200,000 in all, the rest counted as cut: memory follows the records, not threads ×
+    /// frames.
+    #[test]
+    fn many_threads_on_one_long_trace_are_bounded() {
+        let mut records = StackRecords::default();
+        records.traces.insert(7, (0, (0..10_000u64).map(|i| i % 3 + 1).collect()));
+        for f in 1..=3u64 {
+            records.frames.insert(f, RawFrame { method: f, ..Default::default() });
+        }
+        let roots: Vec<ThreadRoot> = (0..100u32).map(|t| (u64::from(t), t, RootKind::ThreadObject, Some(7))).collect();
+        let stacks = Stacks::resolve(&roots, &records, |id| Some(id as u32));
+        let kept: usize = stacks.threads.iter().map(|t| t.frames.as_ref().map_or(0, Vec::len)).sum();
+        assert_eq!(kept, MAX_ALL_FRAMES);
+        assert!(stacks.threads.iter().all(|t| t.frames.as_ref().map_or(0, Vec::len) <= MAX_FRAMES));
+        let cut: u64 = stacks.threads.iter().map(|t| u64::from(t.cut)).sum();
+        assert_eq!(kept as u64 + cut, 100 * 10_000);
+        // The three frame records are kept once each, however many times the traces name them.
+        assert_eq!(stacks.frames.len(), 3);
     }
 }

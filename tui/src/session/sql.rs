@@ -303,7 +303,17 @@ impl<T: Table> Cursor<T> {
 
 unsafe impl<T: Table> VTabCursor for Cursor<T> {
     fn filter(&mut self, plan: c_int, _: Option<&str>, args: &Values<'_>) -> rusqlite::Result<()> {
-        let arg = if args.is_empty() { None } else { args.get::<Option<i64>>(0)? };
+        // The lookup value: an integer, or a real that is one (`id = 1.0`); anything else (text,
+        // a fraction, NULL) names no object.
+        let arg = if args.is_empty() {
+            None
+        } else {
+            match args.get::<rusqlite::types::Value>(0)? {
+                rusqlite::types::Value::Integer(i) => Some(i),
+                rusqlite::types::Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+                _ => None,
+            }
+        };
         // A lookup `= NULL` matches nothing.
         let lookup = T::LOOKUPS.iter().any(|&(_, p)| p == plan);
         self.rows = if lookup && arg.is_none() { Rows::Range(0..0) } else { T::rows(&self.heap, plan, arg) };
@@ -359,18 +369,18 @@ impl Table for Objects {
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
         match (plan, arg) {
             (1, Some(id)) => Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0),
+            // Every class of that id (synthesized classes share id 0; a dump may repeat one).
             (2, Some(id)) => {
-                let list = heap.index.class_by_id(id as u64).map_or_else(Vec::new, |c| {
-                    let mut v: Vec<u32> = heap.instances_by_retained(c).iter().map(|n| n.0).collect();
-                    v.sort_unstable();
-                    v
-                });
-                Rows::List(list, 0)
+                let classes = &heap.index.classes;
+                let same: Vec<u32> =
+                    (0..classes.len() as u32).filter(|&c| classes[c as usize].id as i64 == id).collect();
+                Rows::ByClass { classes: same, at: 0, pos: 0 }
             }
+            // In the order SQLite compares the ids: as signed integers.
             (3, _) => {
                 let classes = &heap.index.classes;
                 let mut order: Vec<u32> = (0..classes.len() as u32).collect();
-                order.sort_by_key(|&c| classes[c as usize].id);
+                order.sort_by_key(|&c| classes[c as usize].id as i64);
                 Rows::ByClass { classes: order, at: 0, pos: 0 }
             }
             _ => Rows::Range(0..heap.index.len() as u32),

@@ -97,7 +97,7 @@ pub fn text(s: &Shown<'_>) -> String {
             match kind {
                 super::model::SetKind::Merged { tree, .. } => out.push_str(&tree.to_text(heap, 32, 100)),
                 super::model::SetKind::Dominators { result, .. } => out.push_str(&result.to_text(heap)),
-                super::model::SetKind::Pending(_) => {}
+                super::model::SetKind::Pending(..) => {}
             }
         }
         Rows::Threads(threads) => {
@@ -155,7 +155,7 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
             let mut v = match kind {
                 super::model::SetKind::Merged { tree, .. } => tree.to_json(heap, 32, 100),
                 super::model::SetKind::Dominators { result, .. } => result.to_json(heap, 100),
-                super::model::SetKind::Pending(_) => json!({}),
+                super::model::SetKind::Pending(..) => json!({}),
             };
             v["set"] = json!(title);
             v

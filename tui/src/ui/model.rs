@@ -496,8 +496,8 @@ pub struct SetView {
 /// What a [`SetView`] shows.
 #[derive(Clone)]
 pub enum SetKind {
-    /// Being computed on a thread (the analysis named).
-    Pending(&'static str),
+    /// Being computed on a thread (the analysis named, and its job's number).
+    Pending(&'static str, u64),
     /// The merged shortest paths, with the tree's open nodes.
     Merged { tree: Arc<heap::merged::MergedPaths>, open: HashSet<usize> },
     /// The immediate dominators by class; `group`: the one whose dominators are listed.
@@ -555,10 +555,13 @@ pub struct QueryState {
     pub result: Option<QueryResult>,
     pub error: Option<String>,
     /// The query running, and the handle that interrupts it (set once its connection exists).
-    pub running: Option<(String, Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>)>,
+    pub running: Option<(String, super::msg::Stop)>,
     pub cursor: Cursor,
     /// The column sorted by and whether descending.
     pub sort: Option<(usize, bool)>,
+    /// The result's rows in that order (indices into its rows), sorted when the order changes,
+    /// not per frame.
+    pub order: Vec<usize>,
     /// Whether the schema is shown beside the results.
     pub schema: bool,
 }
@@ -615,6 +618,8 @@ pub struct App {
     pub set_view: Option<SetView>,
     /// Screen 9: SQL.
     pub query: QueryState,
+    /// The number the next analysis of a set gets (its result is matched to its view by it).
+    pub(super) next_job: u64,
     /// Views left, to free when no key has come for a while: giving hundreds of megabytes back
     /// to the system holds the process's memory map, and a keypress that then touches fresh
     /// memory would wait 20 ms for it.
@@ -661,6 +666,7 @@ impl App {
             set_view: None,
             query: QueryState::default(),
             trash: Vec::new(),
+            next_job: 0,
             last_key: Instant::now(),
             preview: None,
             pictures: Pictures::default(),

@@ -36,10 +36,10 @@ pub enum Msg {
     Picks(Vec<PickItem>),
     /// A dump asked for on the monitor screen finished.
     Dumped(Result<std::path::PathBuf, String>),
-    /// An analysis of a set of objects finished (for this heap, and the view of this title).
-    Analysed(Arc<Heap>, String, super::model::SetKind),
-    /// A query on screen 9 finished (its SQL, its rows or SQLite's message).
-    QueryDone(String, Result<super::model::QueryResult, String>),
+    /// An analysis of a set of objects finished (for this heap, and the job of this number).
+    Analysed(Arc<Heap>, u64, super::model::SetKind),
+    /// A query on screen 9 finished (the stop of the run it was, its rows or SQLite's message).
+    QueryDone(Stop, Result<super::model::QueryResult, String>),
 }
 
 /// Something for the main loop to do.
@@ -69,15 +69,48 @@ pub enum Effect {
 pub struct QueryJob {
     pub heap: Arc<Heap>,
     pub sql: String,
-    /// Where its interrupt handle is put once its connection exists (`Esc` reads it).
-    pub interrupt: Arc<std::sync::Mutex<Option<rusqlite::InterruptHandle>>>,
+    /// How it is stopped (`Esc`, or another query started).
+    pub stop: Stop,
+}
+
+/// Stops a running query: SQLite's interrupt once its connection exists, and before that a
+/// flag the run reads as soon as it has one.
+#[derive(Clone, Default)]
+pub struct Stop(Arc<std::sync::Mutex<(Option<rusqlite::InterruptHandle>, bool)>>);
+
+impl Stop {
+    /// Asks the query to stop, now or as soon as it starts.
+    pub fn stop(&self) {
+        if let Ok(mut s) = self.0.lock() {
+            match &s.0 {
+                Some(h) => h.interrupt(),
+                None => s.1 = true,
+            }
+        }
+    }
+
+    /// Hands the connection's interrupt over; false when a stop was asked before it existed.
+    pub fn started(&self, handle: rusqlite::InterruptHandle) -> bool {
+        match self.0.lock() {
+            Ok(mut s) if !s.1 => {
+                s.0 = Some(handle);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `other` stops the same run.
+    pub fn same(&self, other: &Stop) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 impl QueryJob {
     /// Runs it: the message that brings the rows (or SQLite's message) to the model.
     pub fn run(self) -> Msg {
-        let result = super::query::run(self.heap, &self.sql, &self.interrupt);
-        Msg::QueryDone(self.sql, result)
+        let result = super::query::run(self.heap, &self.sql, &self.stop);
+        Msg::QueryDone(self.stop, result)
     }
 }
 
@@ -99,8 +132,10 @@ impl Eq for QueryJob {}
 #[derive(Clone)]
 pub struct Job {
     pub heap: Arc<Heap>,
-    /// The view's title, which the result names.
+    /// The view's title.
     pub title: String,
+    /// Its number, which the result names.
+    pub number: u64,
     pub set: SetOf,
     pub what: JobKind,
 }
@@ -136,7 +171,7 @@ impl Job {
                 group: None,
             },
         };
-        Msg::Analysed(self.heap, self.title, kind)
+        Msg::Analysed(self.heap, self.number, kind)
     }
 }
 

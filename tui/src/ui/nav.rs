@@ -304,6 +304,12 @@ impl App {
             return;
         }
         let Some(p) = self.places.pop() else {
+            // (Places are kept up to a bound: with none left, a view over the screen closes.)
+            if self.set_view_here().is_some() {
+                let left = self.set_view.take();
+                self.trash.extend(left);
+                return;
+            }
             match self.screen {
                 Screen::Classes if self.classes.instances.is_some() => self.classes.instances = None,
                 Screen::Leaks if self.leaks.trace.is_some() => self.leaks.trace = None,

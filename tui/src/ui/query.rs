@@ -3,7 +3,7 @@
 //! interrupt); the rows come back as a table that scrolls and sorts, and `Enter` on a row whose
 //! first id column names an object opens it in the Inspector.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use rusqlite::types::Value;
@@ -70,25 +70,27 @@ impl App {
         }
         q.browsing = None;
         q.error = None;
-        let handle = Arc::new(Mutex::new(None));
-        q.running = Some((sql.clone(), handle.clone()));
-        vec![Effect::Query(super::msg::QueryJob { heap, sql, interrupt: handle })]
+        // One query at a time: the one running (if any) is stopped.
+        if let Some((_, old)) = q.running.take() {
+            old.stop();
+        }
+        let stop = super::msg::Stop::default();
+        q.running = Some((sql.clone(), stop.clone()));
+        vec![Effect::Query(super::msg::QueryJob { heap, sql, stop })]
     }
 
     /// `Esc` while a query runs: SQLite's interrupt (the query ends with an error saying so).
     pub(super) fn interrupt_query(&mut self) -> bool {
-        let Some((_, handle)) = &self.query.running else { return false };
-        if let Some(h) = handle.lock().ok().as_ref().and_then(|h| h.as_ref()) {
-            h.interrupt();
-        }
+        let Some((_, stop)) = &self.query.running else { return false };
+        stop.stop();
         self.status = Some("interrupting the query…".into());
         true
     }
 
     /// A query's result: shown if it is the one running.
-    pub(super) fn query_done(&mut self, sql: String, result: Result<QueryResult, String>) {
+    pub(super) fn query_done(&mut self, stop: &super::msg::Stop, result: Result<QueryResult, String>) {
         let q = &mut self.query;
-        if q.running.as_ref().is_none_or(|(s, _)| *s != sql) {
+        if q.running.as_ref().is_none_or(|(_, s)| !s.same(stop)) {
             return;
         }
         q.running = None;
@@ -101,13 +103,23 @@ impl App {
             }
             Err(e) => q.error = Some(e),
         }
+        self.order_query_rows();
     }
 
     /// The result's rows in the order chosen (indices into its rows).
-    pub fn query_rows(&self) -> Vec<usize> {
-        let Some(r) = &self.query.result else { return Vec::new() };
+    pub fn query_rows(&self) -> &[usize] {
+        &self.query.order
+    }
+
+    /// Puts the result's rows in the order chosen.
+    fn order_query_rows(&mut self) {
+        let q = &mut self.query;
+        let Some(r) = &q.result else {
+            q.order.clear();
+            return;
+        };
         let mut order: Vec<usize> = (0..r.rows.len()).collect();
-        if let Some((col, desc)) = self.query.sort {
+        if let Some((col, desc)) = q.sort {
             order.sort_by(|&a, &b| {
                 let o = compare(&r.rows[a][col], &r.rows[b][col]);
                 if desc {
@@ -117,7 +129,7 @@ impl App {
                 }
             });
         }
-        order
+        q.order = order;
     }
 
     /// `s` on the Query screen: sorts by the next column, descending first, then ascending.
@@ -131,6 +143,7 @@ impl App {
             _ => None,
         };
         self.query.cursor = Cursor::default();
+        self.order_query_rows();
     }
 
     /// The object the selected row's first id column names.
@@ -170,15 +183,11 @@ fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
 
 /// Runs `sql` over `heap` (on the thread the UI gives it), handing the interrupt handle over
 /// first.
-pub fn run(
-    heap: Arc<heap::Heap>,
-    sql: &str,
-    interrupt: &Mutex<Option<rusqlite::InterruptHandle>>,
-) -> Result<QueryResult, String> {
+pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &super::msg::Stop) -> Result<QueryResult, String> {
     let start = std::time::Instant::now();
     let conn = crate::session::sql::connect(heap).map_err(|e| e.to_string())?;
-    if let Ok(mut slot) = interrupt.lock() {
-        *slot = Some(conn.get_interrupt_handle());
+    if !stop.started(conn.get_interrupt_handle()) {
+        return Err("bad query: interrupted".into());
     }
     let bad = |e: rusqlite::Error| crate::cli::query::sql_error(&e, sql);
     let mut stmt = conn.prepare(sql).map_err(bad)?;

@@ -102,23 +102,23 @@ impl App {
             JobKind::ImmediateDominators => "finding the immediate dominators",
         };
         self.remember();
-        self.set_view = Some(SetView {
-            screen: self.screen,
-            title: title.clone(),
-            kind: SetKind::Pending(name),
-            cursor: Cursor::default(),
-        });
-        vec![Effect::Analyse(Job { heap, title, set, what })]
+        self.next_job += 1;
+        let number = self.next_job;
+        let kind = SetKind::Pending(name, number);
+        self.set_view = Some(SetView { screen: self.screen, title: title.clone(), kind, cursor: Cursor::default() });
+        vec![Effect::Analyse(Job { heap, title, number, set, what })]
     }
 
-    /// The result of an analysis: shown if its view is still waiting for it.
-    pub(super) fn analysed(&mut self, heap: &Arc<heap::Heap>, title: String, kind: SetKind) {
+    /// The result of analysis `number`: it fills its view, and the places that remember that
+    /// view while it waited (so `Back` does not return to a view that waits for ever).
+    pub(super) fn analysed(&mut self, heap: &Arc<heap::Heap>, number: u64, kind: SetKind) {
         if !self.heap().is_some_and(|h| Arc::ptr_eq(&h, heap)) {
             return;
         }
-        if let Some(v) = &mut self.set_view {
-            if v.title == title && matches!(v.kind, SetKind::Pending(_)) {
-                v.kind = kind;
+        let views = self.set_view.iter_mut().chain(self.places.iter_mut().filter_map(|p| p.set_view.as_mut()));
+        for v in views {
+            if matches!(v.kind, SetKind::Pending(_, n) if n == number) {
+                v.kind = kind.clone();
             }
         }
     }
@@ -132,7 +132,7 @@ impl App {
     pub fn set_rows(&self, limit: usize) -> Vec<SetRow> {
         let Some(v) = self.set_view_here() else { return Vec::new() };
         match &v.kind {
-            SetKind::Pending(_) => Vec::new(),
+            SetKind::Pending(..) => Vec::new(),
             SetKind::Merged { tree, open } => {
                 let mut rows = Vec::new();
                 let mut stack: Vec<(usize, usize)> = tree.roots.iter().rev().map(|&r| (r, 0)).collect();

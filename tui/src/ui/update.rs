@@ -85,12 +85,12 @@ impl App {
                 }
                 Vec::new()
             }
-            Msg::QueryDone(sql, result) => {
-                self.query_done(sql, result);
+            Msg::QueryDone(stop, result) => {
+                self.query_done(&stop, result);
                 Vec::new()
             }
-            Msg::Analysed(heap, title, kind) => {
-                self.analysed(&heap, title, kind);
+            Msg::Analysed(heap, number, kind) => {
+                self.analysed(&heap, number, kind);
                 Vec::new()
             }
             Msg::Note(note) => {

@@ -38,7 +38,7 @@ pub fn areas(app: &App, body: Rect) -> Vec<(Node, Rect)> {
         },
         _ => Vec::new(),
     };
-    let shown: Vec<Node> = shown.into_iter().filter(|&n| matches!(heap.bitmap(n), Some(Ok(_)))).collect();
+    let shown: Vec<Node> = shown.into_iter().filter(|&n| matches!(heap.bitmap_info(n), Some(Ok(_)))).collect();
     if shown.is_empty() {
         return Vec::new();
     }
@@ -59,6 +59,10 @@ pub fn text_area(app: &App, body: Rect) -> Rect {
 
 /// Draws the pictures [`areas`] names (each made once per Bitmap and size, then kept).
 pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
+    // The help is drawn over the screen: no picture over it.
+    if app.help {
+        return;
+    }
     let wanted = areas(app, body);
     let mut cache = app.pictures.cache.borrow_mut();
     cache.retain(|(n, a, _)| wanted.contains(&(*n, *a)));
@@ -86,11 +90,10 @@ pub fn title(frame: &mut Frame<'_>, body: Rect, app: &App) {
 
 /// A Bitmap in a line: its class, id, size and format, or why there is no picture.
 pub fn describe(heap: &heap::Heap, n: Node) -> String {
-    use heap::bitmap::Picture;
     let what = format!("{} {}", heap.display_class(n), heap::fmt::hex(heap.index.id(n)));
-    match heap.bitmap(n) {
-        Some(Ok(Picture::Raw { width, height, config, .. })) => format!("{what}: {width}x{height} {}", config.name()),
-        Some(Ok(Picture::Encoded { width, height, .. })) => format!("{what}: {width}x{height}, encoded by ART"),
+    match heap.bitmap_info(n) {
+        Some(Ok((width, height, Some(config)))) => format!("{what}: {width}x{height} {}", config.name()),
+        Some(Ok((width, height, None))) => format!("{what}: {width}x{height}, encoded by ART"),
         Some(Err(why)) => format!("{what}: no picture: {why}"),
         None => format!("{what} is not a Bitmap"),
     }

@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Row, Table};
+use ratatui::widgets::{Paragraph, Table};
 use ratatui::Frame;
 
 use super::common::{line, row, selected_style};
@@ -53,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let Some(r) = &q.result else { return };
     let height = table_area.height.saturating_sub(1) as usize;
     let order = app.query_rows();
-    let header = Row::new(r.columns.iter().cloned()).style(t.header);
+    let header = row(r.columns.iter().cloned()).style(t.header);
     let widths: Vec<Constraint> = r
         .columns
         .iter()

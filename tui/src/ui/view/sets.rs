@@ -16,7 +16,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, v: &SetView) {
     let heap = &l.heap;
     let [head, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(1)]).areas(area);
     let what = match &v.kind {
-        SetKind::Pending(doing) => format!("{doing} of {}…", v.title),
+        SetKind::Pending(doing, _) => format!("{doing} of {}…", v.title),
         SetKind::Merged { tree, .. } => format!(
             "Shortest paths from the GC roots to {} ({} unreachable), merged · Esc back",
             v.title, tree.unreachable
@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App, v: &SetView) {
         }
     };
     frame.render_widget(Paragraph::new(line(shorten_middle(&what, area.width as usize), app.theme.header)), head);
-    if let SetKind::Pending(_) = v.kind {
+    if let SetKind::Pending(..) = v.kind {
         frame.render_widget(Paragraph::new(Line::styled("(working on it; keys still work)", app.theme.dim)), body);
         return;
     }
