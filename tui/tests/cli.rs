@@ -660,3 +660,27 @@ fn query_groups_objects_by_class_as_the_histogram_counts_them() {
         }
     }
 }
+
+/// `refs` reads an array a page at a time: an Object[] of 10,000 elements, every third null,
+/// gives exactly its 6,666 references, named by index across the pages, by source and by target.
+#[test]
+fn query_reads_a_long_array_across_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("array.hprof");
+    std::fs::write(&dump, test_support::bitmaps::long_array_dump(10_000)).unwrap();
+    let d = dump.to_str().unwrap();
+    let q = |sql: &str| json(&["query", d, sql, "--format", "json"]);
+    let v = q("SELECT count(*) AS n, count(DISTINCT name) AS names FROM refs WHERE src = 16");
+    assert_eq!((v[0]["n"].as_u64(), v[0]["names"].as_u64()), (Some(6666), Some(6666)), "{v}");
+    // Either side of the pages' edges (4096, 8192), and the ends.
+    let v =
+        q("SELECT count(*) AS n FROM refs WHERE src = 16 AND name IN ('[1]', '[4094]', '[4097]', '[8192]', '[9998]')");
+    assert_eq!(v[0]["n"], 5);
+    let v = q("SELECT count(*) AS n FROM refs WHERE src = 16 AND name IN ('[0]', '[4095]', '[9999]')");
+    assert_eq!(v[0]["n"], 0);
+    let v = q("SELECT count(*) AS n FROM refs WHERE kind = 'element'");
+    assert_eq!(v[0]["n"], 6666);
+    let last = 0x10_0000 + 16 * 9_998;
+    let v = q(&format!("SELECT src, name FROM refs WHERE dst = {last}"));
+    assert_eq!((v[0]["src"].as_u64(), v[0]["name"].as_str()), (Some(16), Some("[9998]")), "{v}");
+}

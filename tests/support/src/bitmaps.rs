@@ -92,3 +92,28 @@ pub fn dump() -> Vec<u8> {
     b.root(0x100).root(0x200);
     b.finish()
 }
+
+/// A dump (HPROF 1.0.2, 4-byte ids) holding one `java.lang.Object[]` of `len` elements (id
+/// 0x10), element `i` the object `0x100000 + 16 * i` when `i % 3 != 0` and null otherwise; the
+/// array is a GC root. (An array longer than one page of anything that reads it a page at a
+/// time.)
+pub fn long_array_dump(len: u32) -> Vec<u8> {
+    let mut b = Builder::new("1.0.2");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x200, "[Ljava/lang/Object;", 0x100, &[]);
+    let element = |i: u32| if i.is_multiple_of(3) { 0 } else { 0x10_0000 + 16 * i };
+    for i in (0..len).filter(|i| !i.is_multiple_of(3)) {
+        b.instance(element(i), 0x100, &[]);
+    }
+    let mut array = vec![0x22];
+    array.extend_from_slice(&0x10u32.to_be_bytes());
+    array.extend_from_slice(&0u32.to_be_bytes());
+    array.extend_from_slice(&len.to_be_bytes());
+    array.extend_from_slice(&0x200u32.to_be_bytes());
+    for i in 0..len {
+        array.extend_from_slice(&element(i).to_be_bytes());
+    }
+    b.raw(&array);
+    b.root(0x10).root(0x100).root(0x200);
+    b.finish()
+}

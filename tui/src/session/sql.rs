@@ -157,6 +157,10 @@ enum Row {
     Field { id: Node, name: String, ty: &'static str, value: Cell },
 }
 
+/// Makes a page of the rows of a source from a position: the rows, and where the next page
+/// starts (`None`: the source is done).
+type Expander = fn(&Heap, u32, usize) -> (Vec<Row>, Option<usize>);
+
 /// The rows a cursor walks: a range of numbers, a list, or rows made one source at a time.
 enum Rows {
     Range(std::ops::Range<u32>),
@@ -168,11 +172,14 @@ enum Rows {
         at: usize,
         pos: usize,
     },
-    /// Sources in a range or list, each expanded into its rows as the cursor reaches it.
+    /// Sources in a range or list, each expanded into its rows as the cursor reaches it, a page
+    /// at a time (`at`: the source being expanded and where its next page starts), so an array of
+    /// millions of elements never has all its rows made at once.
     Expand {
         sources: Box<Rows>,
         made: std::collections::VecDeque<Row>,
-        expand: fn(&Heap, u32) -> Vec<Row>,
+        expand: Expander,
+        at: Option<(u32, usize)>,
     },
 }
 
@@ -287,14 +294,20 @@ impl<T: Table> Cursor<T> {
     fn advance(&mut self) {
         self.rowid += 1;
         self.row = match &mut self.rows {
-            Rows::Expand { sources, made, expand } => loop {
+            Rows::Expand { sources, made, expand, at } => loop {
                 if let Some(r) = made.pop_front() {
                     break Some(r);
                 }
-                match sources.next_number(&self.heap) {
-                    Some(s) => made.extend(expand(&self.heap, s)),
-                    None => break None,
-                }
+                let (src, from) = match at.take() {
+                    Some(page) => page,
+                    None => match sources.next_number(&self.heap) {
+                        Some(s) => (s, 0),
+                        None => break None,
+                    },
+                };
+                let (rows, next) = expand(&self.heap, src, from);
+                made.extend(rows);
+                *at = next.map(|n| (src, n));
             },
             rows => rows.next_number(&self.heap).map(Row::At),
         };
@@ -472,7 +485,10 @@ struct Refs;
 
 /// The references of object `src`: its fields' and statics' objects, an array's elements, each
 /// named; a Reference's referent is `weak`.
-fn refs_of(heap: &Heap, src: u32) -> Vec<Row> {
+/// Elements of an object array made into rows at a time.
+const PAGE: usize = 4096;
+
+fn refs_of(heap: &Heap, src: u32, from: usize) -> (Vec<Row>, Option<usize>) {
     let idx = &heap.index;
     let n = Node(src);
     let weak: Vec<u32> = idx
@@ -484,14 +500,16 @@ fn refs_of(heap: &Heap, src: u32) -> Vec<Row> {
         .collect();
     let mut out = Vec::new();
     if let Ok(heap::hprof::SubRecord::ObjectArray { elements, .. }) = idx.record(n) {
-        let id_size = idx.header.id_size;
-        for (i, b) in elements.chunks_exact(id_size as usize).enumerate() {
-            let id = heap::hprof::cursor::read_id(b, id_size);
+        let id_size = idx.header.id_size as usize;
+        let count = elements.len() / id_size;
+        let end = from.saturating_add(PAGE).min(count);
+        for i in from.min(end)..end {
+            let id = heap::hprof::cursor::read_id(&elements[i * id_size..(i + 1) * id_size], id_size as u32);
             if id != 0 {
                 out.push(Row::Ref { src: n, dst: id, name: format!("[{i}]"), kind: "element" });
             }
         }
-        return out;
+        return (out, (end < count).then_some(end));
     }
     for f in idx.fields(n) {
         let Some(id) = f.value.as_object().filter(|&id| id != 0) else { continue };
@@ -504,6 +522,18 @@ fn refs_of(heap: &Heap, src: u32) -> Vec<Row> {
         };
         out.push(Row::Ref { src: n, dst: id, name: f.name, kind });
     }
+    (out, None)
+}
+
+/// The references of `src` to the object of id `dst`, a page of an array at a time.
+fn refs_to(heap: &Heap, src: u32, dst: u64) -> Vec<Row> {
+    let mut out = Vec::new();
+    let mut from = Some(0);
+    while let Some(f) = from {
+        let (rows, next) = refs_of(heap, src, f);
+        out.extend(rows.into_iter().filter(|r| matches!(r, Row::Ref { dst: d, .. } if *d == dst)));
+        from = next;
+    }
     out
 }
 
@@ -513,32 +543,22 @@ impl Table for Refs {
     const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1), (1, 2)];
 
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
-        let expand: fn(&Heap, u32) -> Vec<Row> = refs_of;
-        match (plan, arg) {
-            (1, Some(id)) => Rows::Expand {
-                sources: Box::new(Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0)),
-                made: Default::default(),
-                expand,
-            },
-            // The referrers' references, those to `dst` kept.
+        let expand: Expander = refs_of;
+        let sources = match (plan, arg) {
+            (1, Some(id)) => Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0),
+            // The referrers' references to `dst`.
             (2, Some(id)) => {
                 let rows: Vec<Row> = match node_of(heap, id) {
-                    Some(dst) => heap
-                        .referrers(dst)
-                        .into_iter()
-                        .flat_map(|(r, _)| refs_of(heap, r.0))
-                        .filter(|r| matches!(r, Row::Ref { dst, .. } if *dst == id as u64))
-                        .collect(),
+                    Some(dst) => {
+                        heap.referrers(dst).into_iter().flat_map(|(r, _)| refs_to(heap, r.0, id as u64)).collect()
+                    }
                     None => Vec::new(),
                 };
-                Rows::Expand { sources: Box::new(Rows::Range(0..0)), made: rows.into(), expand }
+                return Rows::Expand { sources: Box::new(Rows::Range(0..0)), made: rows.into(), expand, at: None };
             }
-            _ => Rows::Expand {
-                sources: Box::new(Rows::Range(0..heap.index.len() as u32)),
-                made: Default::default(),
-                expand,
-            },
-        }
+            _ => Rows::Range(0..heap.index.len() as u32),
+        };
+        Rows::Expand { sources: Box::new(sources), made: Default::default(), expand, at: None }
     }
 
     fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
@@ -579,9 +599,10 @@ impl Table for Roots {
 struct Fields;
 
 /// The fields of object `n` with their values.
-fn fields_of(heap: &Heap, n: u32) -> Vec<Row> {
+fn fields_of(heap: &Heap, n: u32, _: usize) -> (Vec<Row>, Option<usize>) {
     use heap::values::Value;
-    heap.index
+    let rows = heap
+        .index
         .fields(Node(n))
         .into_iter()
         .map(|f| {
@@ -599,7 +620,8 @@ fn fields_of(heap: &Heap, n: u32) -> Vec<Row> {
             };
             Row::Field { id: Node(n), name: f.name, ty: f.ty.java_name(), value }
         })
-        .collect()
+        .collect();
+    (rows, None)
 }
 
 impl Table for Fields {
@@ -611,7 +633,7 @@ impl Table for Fields {
             (1, Some(id)) => Rows::List(node_of(heap, id).map(|n| n.0).into_iter().collect(), 0),
             _ => Rows::Range(0..heap.index.len() as u32),
         };
-        Rows::Expand { sources: Box::new(sources), made: Default::default(), expand: fields_of }
+        Rows::Expand { sources: Box::new(sources), made: Default::default(), expand: fields_of, at: None }
     }
 
     fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
