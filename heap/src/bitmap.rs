@@ -21,6 +21,15 @@ pub enum Config {
 }
 
 impl Config {
+    /// Bytes a pixel takes.
+    pub fn bytes_per_pixel(self) -> u64 {
+        match self {
+            Config::Argb8888 => 4,
+            Config::Rgb565 => 2,
+            Config::Alpha8 => 1,
+        }
+    }
+
     /// Android's name for it.
     pub fn name(self) -> &'static str {
         match self {
@@ -84,6 +93,9 @@ pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
 /// encoded picture).
 pub type Info = (u32, u32, Option<Config>);
 
+/// A Bitmap's width, height, the bytes of its pixels, and whether they are an encoded picture.
+type Located<'a> = (u32, u32, &'a [u8], bool);
+
 const NO_PIXELS: &str =
     "the dump holds no pixels for this Bitmap (Android 8 and later keep them natively; `am dumpheap -b` records them)";
 const NO_CONTENTS: &str = "the Bitmap's pixel array has no contents in the dump (stripped?)";
@@ -101,36 +113,27 @@ impl Heap {
     /// encoded picture), or why there is none; `None` when `n` is not a Bitmap. Cheap enough for
     /// every frame: no pixel is copied.
     pub fn bitmap_info(&self, n: Node) -> Option<Result<Info, String>> {
-        if !self.is_bitmap(n) {
-            return None;
-        }
-        let idx = &self.index;
-        let dim = |name| idx.field(n, name).and_then(Value::as_i64).filter(|&v| v > 0 && v <= u32::MAX as i64);
-        let (Some(w), Some(h)) = (dim("mWidth"), dim("mHeight")) else {
-            return Some(Err("the dump records no width and height for this Bitmap".into()));
-        };
-        let Some((array, encoded)) = pixels_array(self, n) else {
-            return Some(Err(NO_PIXELS.into()));
-        };
-        let Some(len) = idx.primitive_array_bytes(array).map(|(_, b)| b.len() as u64) else {
-            return Some(Err(NO_CONTENTS.into()));
-        };
-        if encoded {
-            return Some(Ok((w as u32, h as u32, None)));
-        }
-        Some(match len.checked_div(w as u64 * h as u64).unwrap_or(0) {
-            4 => Ok((w as u32, h as u32, Some(Config::Argb8888))),
-            2 => Ok((w as u32, h as u32, Some(Config::Rgb565))),
-            1 => Ok((w as u32, h as u32, Some(Config::Alpha8))),
-            _ => Err(format!(
-                "{len} bytes of pixels do not fit a {w}x{h} Bitmap in any format (4, 2 or 1 bytes a pixel)"
-            )),
-        })
+        Some(self.pixels(n)?.and_then(|(w, h, bytes, encoded)| {
+            let config = if encoded { None } else { Some(config_for(w, h, bytes.len())?) };
+            Ok((w, h, config))
+        }))
     }
 
     /// The picture of Bitmap `n`: `None` when `n` is not a Bitmap, `Some(Err(why))` when the
     /// dump does not hold its pixels or they do not fit its size.
     pub fn bitmap(&self, n: Node) -> Option<Result<Picture, String>> {
+        Some(self.pixels(n)?.and_then(|(width, height, bytes, encoded)| {
+            if encoded {
+                let format = self.dump_data_format();
+                return Ok(Picture::Encoded { width, height, format, bytes: bytes.to_vec() });
+            }
+            decode_raw(width, height, bytes)
+        }))
+    }
+
+    /// Bitmap `n`'s size and the bytes holding its pixels, and whether they are ART's encoded
+    /// picture; why not, when the dump lacks them; `None` when `n` is not a Bitmap.
+    fn pixels(&self, n: Node) -> Option<Result<Located<'_>, String>> {
         if !self.is_bitmap(n) {
             return None;
         }
@@ -145,12 +148,7 @@ impl Heap {
         let Some((_, bytes)) = idx.primitive_array_bytes(array) else {
             return Some(Err(NO_CONTENTS.into()));
         };
-        let (width, height) = (w as u32, h as u32);
-        if encoded {
-            let format = self.dump_data_format();
-            return Some(Ok(Picture::Encoded { width, height, format, bytes: bytes.to_vec() }));
-        }
-        Some(decode_raw(width, height, bytes))
+        Some(Ok((w as u32, h as u32, bytes, encoded)))
     }
 
     /// The `format` of `Bitmap.dumpData`, when the dump has one.
@@ -163,21 +161,25 @@ impl Heap {
     }
 }
 
+/// The format of `len` bytes of raw pixels for a `width`×`height` Bitmap, told by the bytes per
+/// pixel (a buffer may be longer than the size asks: a reused allocation).
+fn config_for(width: u32, height: u32, len: usize) -> Result<Config, String> {
+    let pixels = u64::from(width) * u64::from(height);
+    match (len as u64).checked_div(pixels).unwrap_or(0) {
+        4 => Ok(Config::Argb8888),
+        2 => Ok(Config::Rgb565),
+        1 => Ok(Config::Alpha8),
+        _ => Err(format!(
+            "{len} bytes of pixels do not fit a {width}x{height} Bitmap in any format (4, 2 or 1 bytes a pixel)"
+        )),
+    }
+}
+
 /// Raw pixels of a `width`×`height` Bitmap, their format told by the bytes per pixel.
 pub fn decode_raw(width: u32, height: u32, bytes: &[u8]) -> Result<Picture, String> {
+    let config = config_for(width, height, bytes.len())?;
+    let per = config.bytes_per_pixel();
     let pixels = u64::from(width) * u64::from(height);
-    let per = (bytes.len() as u64).checked_div(pixels).unwrap_or(0);
-    let config = match per {
-        4 => Config::Argb8888,
-        2 => Config::Rgb565,
-        1 => Config::Alpha8,
-        _ => {
-            return Err(format!(
-                "{} bytes of pixels do not fit a {width}x{height} Bitmap in any format (4, 2 or 1 bytes a pixel)",
-                bytes.len()
-            ))
-        }
-    };
     // Only the bytes the size asks for (a buffer may be longer: a reused allocation).
     let used = &bytes[..(pixels * per) as usize];
     let rgba: Vec<u8> = match config {
