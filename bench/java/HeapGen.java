@@ -1,4 +1,5 @@
 import com.sun.management.HotSpotDiagnosticMXBean;
+import android.graphics.Bitmap;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.SoftReference;
 import java.lang.ref.WeakReference;
@@ -16,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Makes a deterministic, realistic heap of about the requested size and dumps it: the benchmark
  * dumps of heaptui. A mix of what real services hold: maps of users with their orders (strings,
  * boxed numbers, byte[] payloads), lists, a sorted index, linked chains, soft and weak caches,
- * and a leak (a static list that only grows).
+ * a leak (a static list that only grows), and a few Bitmaps with their pixels (a full-screen
+ * ARGB_8888 one, an RGB_565 one, two equal ALPHA_8 icons) for the UI's pictures.
  *
  * Usage: java -Xmx<2.5 x size> HeapGen SIZE_MB OUT.hprof
  */
@@ -52,6 +54,7 @@ public class HeapGen {
     static final List<Object> LEAK = new ArrayList<>();
     static final List<WeakReference<Object>> WEAK_REFS = new ArrayList<>();
     static Link chain;
+    static final List<Bitmap> BITMAPS = new ArrayList<>();
 
     public static void main(String[] args) throws Exception {
         long target = Long.parseLong(args[0]) * 1024 * 1024;
@@ -102,6 +105,10 @@ public class HeapGen {
             }
             u++;
         }
+        BITMAPS.add(new Bitmap(1080, 1920, 4, 1));
+        BITMAPS.add(new Bitmap(512, 512, 2, 2));
+        BITMAPS.add(new Bitmap(48, 48, 1, 3));
+        BITMAPS.add(new Bitmap(48, 48, 1, 3));
         System.out.println("users " + USERS.size() + " orders " + orderId + " planned " + (planned >> 20) + " MB");
         HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
         bean.dumpHeap(out, true);

@@ -26,7 +26,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// The Android-shaped version of HeapGen's `mb` dump, made once into the cache.
 pub fn dump(mb: u64) -> Result<PathBuf> {
     let src = crate::make_dump(mb)?;
-    let out = crate::cache_dir().join(format!("heapgen-{mb}mb-android.hprof"));
+    let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("heapgen");
+    let out = crate::cache_dir().join(format!("{stem}-android.hprof"));
     if !out.exists() {
         eprintln!("converting {} to an Android-shaped dump ...", src.display());
         let tmp = out.with_extension("part");

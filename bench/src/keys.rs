@@ -91,6 +91,14 @@ fn script(id: u64) -> Vec<KeyCode> {
     k.extend([End]);
     k.extend(chars("s"));
     k.extend([Esc, Esc]);
+    // Bitmaps: the full-screen one previewed (its first picture is decoded and scaled then), the
+    // next, then one in the Inspector beside its fields.
+    k.extend(chars(":android.graphics.Bitmap"));
+    k.extend([Enter, Enter]);
+    k.extend(chars("v"));
+    k.extend([Esc, Down]);
+    k.extend(chars("v"));
+    k.extend([Esc, Up, Enter, Down, Esc, Esc, Esc]);
     k
 }
 
@@ -155,7 +163,10 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
         pct(1.0),
         sorted.iter().filter(|&&t| t > 16.0).count()
     );
-    for (ms, what) in times.iter().filter(|t| t.0 > 16.0) {
+    let mut slowest: Vec<&(f64, String)> = times.iter().collect();
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!("the slowest five:");
+    for (ms, what) in slowest.into_iter().take(5) {
         println!("  {ms:>8.2} ms  {what}");
     }
     // Filtering 100k class names: the fuzzy matcher over that many names, one keystroke's work.

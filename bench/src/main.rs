@@ -243,22 +243,39 @@ pub(crate) fn mat_dump() -> Result<Option<PathBuf>> {
     Ok(Some(out))
 }
 
+/// The generator's sources; the dumps' names carry a hash of them, so a change to what the
+/// generator makes never reads a dump made by an older one from the cache.
+const HEAPGEN_SOURCES: [&str; 2] = ["java/HeapGen.java", "java/android/graphics/Bitmap.java"];
+
 /// Makes (once) a dump of a `mb` MB heap with OpenJDK.
 pub(crate) fn make_dump(mb: u64) -> Result<PathBuf> {
     let dir = cache_dir();
     std::fs::create_dir_all(&dir)?;
-    let out = dir.join(format!("heapgen-{mb}mb.hprof"));
+    let mut hash: u32 = 0x811c_9dc5;
+    for src in HEAPGEN_SOURCES {
+        for b in std::fs::read(repo_file(src)).with_context(|| src.to_string())? {
+            hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
+        }
+    }
+    let stem = format!("heapgen-{mb}mb-{hash:08x}");
+    let out = dir.join(format!("{stem}.hprof"));
     if out.exists() {
         return Ok(out);
     }
-    let classes = dir.join("classes");
-    let ok =
-        Command::new("javac").arg("-d").arg(&classes).arg(repo_file("java/HeapGen.java")).status().context("javac")?;
+    let classes = dir.join(format!("classes-{hash:08x}"));
+    let ok = Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg("-sourcepath")
+        .arg(repo_file("java"))
+        .arg(repo_file("java/HeapGen.java"))
+        .status()
+        .context("javac")?;
     if !ok.success() {
         bail!("javac failed");
     }
     // The JDK insists on the .hprof extension, so the temporary name keeps it.
-    let tmp = dir.join(format!("heapgen-{mb}mb.part.hprof"));
+    let tmp = dir.join(format!("{stem}.part.hprof"));
     let _ = std::fs::remove_file(&tmp);
     eprintln!("making a {mb} MB heap dump in {} ...", out.display());
     let xmx = format!("-Xmx{}m", mb * 3 + 512);

@@ -4,8 +4,10 @@
 //! sessions are seen to be held by one map.
 //!
 //! The shortest paths form a tree already (each object has one parent on its path), so the
-//! merged tree is the part of it above the chosen objects: each chosen object's path is walked
-//! once, its counts added to every object on it.
+//! merged tree is the part of it above the chosen objects. Each chosen object's path is climbed
+//! only until it meets the part already merged (for objects held by one array, a step or two),
+//! and its counts are kept on itself; one pass from the leaves up then adds each node's counts
+//! to its parent's. The cost is the size of the merged tree, not the sum of the paths' depths.
 
 use rustc_hash::FxHashMap;
 
@@ -57,46 +59,83 @@ impl Heap {
         let paths = self.paths();
         let mut out = MergedPaths { chosen: set.len() as u64, ..Default::default() };
         let mut at: FxHashMap<Node, usize> = FxHashMap::default();
+        at.reserve(set.len());
         let mut chain: Vec<Node> = Vec::new();
-        // Each node's children while the tree grows; packed into one list at the end.
-        let mut children: Vec<Vec<usize>> = Vec::new();
-        for &target in set {
+        'targets: for &target in set {
+            // Climb from the target to the first object already merged (or to a root).
             chain.clear();
-            if !paths.walk_up(target, |n| chain.push(n)) {
-                out.unreachable += 1;
-                continue;
-            }
-            let retained = self.dominators.retained(target);
-            // Root first, so that each new node's parent is already there.
-            let mut parent: Option<usize> = None;
-            for &n in chain.iter().rev() {
-                let i = *at.entry(n).or_insert_with(|| {
-                    out.nodes.push(MergedNode { node: n, parent, paths: 0, retained: 0, kids: 0..0 });
-                    children.push(Vec::new());
-                    let i = out.nodes.len() - 1;
-                    match parent {
-                        Some(p) => children[p].push(i),
-                        None => out.roots.push(i),
+            let mut cur = target;
+            let attach = loop {
+                if let Some(&i) = at.get(&cur) {
+                    break Some(i);
+                }
+                chain.push(cur);
+                match paths.parent(cur) {
+                    Some(Some(p)) if chain.len() <= self.index.len() => cur = p,
+                    Some(None) => break None,
+                    // No root reaches it (the shortest paths have no cycles, so a climb longer
+                    // than the heap means the same).
+                    _ => {
+                        out.unreachable += 1;
+                        continue 'targets;
                     }
-                    i
-                });
-                let node = &mut out.nodes[i];
-                node.paths += 1;
-                node.retained = node.retained.saturating_add(retained);
+                }
+            };
+            // Root first, so that each new node's parent is already there.
+            let mut parent = attach;
+            for &n in chain.iter().rev() {
+                out.nodes.push(MergedNode { node: n, parent, paths: 0, retained: 0, kids: 0..0 });
+                let i = out.nodes.len() - 1;
+                if parent.is_none() {
+                    out.roots.push(i);
+                }
+                at.insert(n, i);
                 parent = Some(i);
             }
+            let Some(i) = parent else { continue };
+            let node = &mut out.nodes[i];
+            node.paths += 1;
+            node.retained = node.retained.saturating_add(self.dominators.retained(target));
         }
-        let order = |nodes: &[MergedNode], list: &mut Vec<usize>| {
-            list.sort_by(|&a, &b| {
+        // A node is made after its parent, so from the last node back each one's counts are
+        // whole when they are added to its parent's.
+        for i in (0..out.nodes.len()).rev() {
+            if let Some(p) = out.nodes[i].parent {
+                let (paths, retained) = (out.nodes[i].paths, out.nodes[i].retained);
+                out.nodes[p].paths += paths;
+                out.nodes[p].retained = out.nodes[p].retained.saturating_add(retained);
+            }
+        }
+        let order = |nodes: &[MergedNode], list: &mut [usize]| {
+            list.sort_unstable_by(|&a, &b| {
                 let (x, y) = (&nodes[a], &nodes[b]);
                 y.paths.cmp(&x.paths).then(y.retained.cmp(&x.retained)).then(x.node.cmp(&y.node))
             })
         };
-        for (i, mut kids) in children.into_iter().enumerate() {
-            order(&out.nodes, &mut kids);
-            let start = out.kids.len() as u32;
-            out.kids.extend(kids);
-            out.nodes[i].kids = start..out.kids.len() as u32;
+        // Every node's children in one list, by counting them first (a tree of millions would
+        // otherwise be millions of small lists).
+        let mut start = vec![0u32; out.nodes.len() + 1];
+        for node in &out.nodes {
+            if let Some(p) = node.parent {
+                start[p + 1] += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        out.kids = vec![0; start[out.nodes.len()] as usize];
+        for (i, node) in out.nodes.iter().enumerate() {
+            if let Some(p) = node.parent {
+                out.kids[next[p] as usize] = i;
+                next[p] += 1;
+            }
+        }
+        for (i, node) in out.nodes.iter_mut().enumerate() {
+            node.kids = start[i]..start[i + 1];
+        }
+        for node in &out.nodes {
+            order(&out.nodes, &mut out.kids[node.kids.start as usize..node.kids.end as usize]);
         }
         let mut roots = std::mem::take(&mut out.roots);
         order(&out.nodes, &mut roots);

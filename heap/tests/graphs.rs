@@ -289,3 +289,94 @@ fn immediate_dominators_agree_with_the_definition() {
         assert_eq!(got.unreachable, unreachable, "round {round}");
     }
 }
+
+/// Merged shortest paths on random graphs: every merged node is on the shortest path (the
+/// breadth-first distance from the GC roots, counted here) of as many chosen objects as it says,
+/// with their retained sizes added; each node's parent is the next object up its path; nothing
+/// else is in the tree; unreachable objects are counted apart.
+#[test]
+fn merged_paths_count_every_path_through_a_node() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for round in 0..300 {
+        let n = 2 + rng.below(40) as usize;
+        let (mut b, classes) = three_classes();
+        let id = |i: usize| 0x1000 + 8 * i as u32;
+        let mut edges = Vec::new();
+        let mut class_of = Vec::new();
+        for i in 0..n {
+            let mut vals = [0u32; FIELDS];
+            for v in vals.iter_mut() {
+                if rng.below(3) > 0 {
+                    let t = rng.below(n as u64) as usize;
+                    *v = id(t);
+                    edges.push((i, t));
+                }
+            }
+            let k = rng.below(3) as usize;
+            class_of.push(k);
+            b.instance(id(i), classes[k], &vals);
+        }
+        let mut roots = vec![0];
+        for i in 1..n {
+            if rng.below(6) == 0 {
+                roots.push(i);
+            }
+        }
+        for &r in &roots {
+            b.root(id(r));
+        }
+        b.root(0x100);
+        for &c in &classes {
+            b.root(c);
+        }
+        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        // Breadth-first distances from the roots, by hand.
+        let mut dist = vec![usize::MAX; n];
+        let mut queue: std::collections::VecDeque<usize> = roots.iter().copied().collect();
+        for &r in &roots {
+            dist[r] = 0;
+        }
+        while let Some(a) = queue.pop_front() {
+            for &(s, t) in &edges {
+                if s == a && dist[t] == usize::MAX {
+                    dist[t] = dist[a] + 1;
+                    queue.push_back(t);
+                }
+            }
+        }
+        let index = |node: heap::Node| (h.index.id(node) as usize - 0x1000) / 8;
+        let chosen: Vec<usize> = (0..n).filter(|&i| class_of[i] == 0).collect();
+        let set: Vec<heap::Node> = chosen.iter().map(|&i| h.index.node(u64::from(id(i))).unwrap()).collect();
+        let got = h.merged_paths(&set);
+        // What each object's path passes through, walked one object at a time.
+        let mut want: std::collections::BTreeMap<usize, (u64, u64)> = Default::default();
+        let mut unreachable = 0;
+        for (&i, &node) in chosen.iter().zip(&set) {
+            let mut path = Vec::new();
+            if !h.paths().walk_up(node, |x| path.push(index(x))) {
+                unreachable += 1;
+                assert_eq!(dist[i], usize::MAX, "round {round}: {i} is reachable");
+                continue;
+            }
+            assert_eq!(path.len() - 1, dist[i], "round {round}: the path of {i} is not a shortest one");
+            for p in path {
+                let e = want.entry(p).or_default();
+                e.0 += 1;
+                e.1 += h.dominators.retained(node);
+            }
+        }
+        let mut have: std::collections::BTreeMap<usize, (u64, u64)> = Default::default();
+        for (k, m) in got.nodes.iter().enumerate() {
+            assert!(have.insert(index(m.node), (m.paths, m.retained)).is_none(), "round {round}: twice");
+            match m.parent {
+                Some(p) => {
+                    assert_eq!(h.paths().parent(m.node), Some(Some(got.nodes[p].node)), "round {round}");
+                    assert!(got.children(p).contains(&k), "round {round}");
+                }
+                None => assert!(got.roots.contains(&k), "round {round}"),
+            }
+        }
+        assert_eq!(have, want, "round {round}, edges {edges:?}, roots {roots:?}");
+        assert_eq!(got.unreachable, unreachable, "round {round}");
+    }
+}

@@ -567,8 +567,10 @@ fn set_views_threads_and_pictures() {
     t.keys(&["Enter"]);
     t.wait_for("4x2 ARGB_8888");
     t.keys(&["v"]);
-    let s = t.wait_for("any key closes");
-    assert!(s.contains('▀') || s.contains('▄'), "{s}");
+    t.wait_for("any key closes");
+    // The pixels reach the terminal as true colours: red, then (18, 52, 86) from the second row.
+    let painted = t.tmux(&["capture-pane", "-p", "-e", "-t", "t"]);
+    assert!(painted.contains("2;255;0;0m") && painted.contains("2;18;52;86m"), "{painted}");
     t.keys(&["x"]);
     t.wait_for("v shows it whole");
     t.keys(&["q"]);

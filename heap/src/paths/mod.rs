@@ -294,6 +294,16 @@ impl GcPaths {
         false
     }
 
+    /// The object above `n` on its shortest path: `Some(None)` when `n` is a GC root, `None`
+    /// when no root reaches it.
+    pub fn parent(&self, n: Node) -> Option<Option<Node>> {
+        match self.parents.get(n.0) {
+            NONE => None,
+            IS_ROOT => Some(None),
+            p => Some(Some(Node(p))),
+        }
+    }
+
     /// Whether a GC root reaches `n` by any path.
     pub fn is_reachable(&self, n: Node) -> bool {
         self.parents.get(n.0) != NONE

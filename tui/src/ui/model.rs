@@ -512,9 +512,12 @@ pub struct Pictures {
 }
 
 impl Default for Pictures {
-    /// Half blocks, for a font of 8×16 pixels a cell: what any true-colour terminal shows.
+    /// Half blocks: what any true-colour terminal shows. A cell shows two pixels, one above the
+    /// other, so the picture is made at the pane's size in cells times two rows. (With a
+    /// font's pixel size, a full-screen Bitmap would be scaled to a picture a hundred times
+    /// larger than the cells can show, and then down again, on the frame it first appears.)
     fn default() -> Pictures {
-        let mut picker = ratatui_image::picker::Picker::from_fontsize((8, 16));
+        let mut picker = ratatui_image::picker::Picker::from_fontsize((1, 2));
         picker.set_protocol_type(ratatui_image::picker::ProtocolType::Halfblocks);
         Pictures { picker, cache: Default::default() }
     }
@@ -528,7 +531,7 @@ impl Pictures {
         let asked =
             std::env::var("HEAPTUI_GRAPHICS").map_or(true, |v| v != "halfblocks") && std::env::var_os("TMUX").is_none();
         match asked.then(ratatui_image::picker::Picker::from_query_stdio) {
-            Some(Ok(p)) => p,
+            Some(Ok(p)) if p.protocol_type() != ratatui_image::picker::ProtocolType::Halfblocks => p,
             _ => Pictures::default().picker,
         }
     }

@@ -69,7 +69,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
     for &(n, pane) in &wanted {
         if !cache.iter().any(|(cn, ca, _)| *cn == n && *ca == pane) {
             let Some(Ok(picture)) = app.loaded().and_then(|l| l.heap.bitmap(n)) else { continue };
-            let Ok(image) = crate::session::pictures::to_image(&picture) else { continue };
+            let Ok(image) = crate::session::pictures::to_image(picture) else { continue };
+            let (fw, fh) = app.pictures.picker.font_size();
+            let image = crate::session::pictures::fit(
+                image,
+                u32::from(pane.width) * u32::from(fw),
+                u32::from(pane.height) * u32::from(fh),
+            );
             let image = image::DynamicImage::ImageRgba8(image);
             if let Ok(protocol) = app.pictures.picker.new_protocol(image, pane, Resize::Scale(None)) {
                 cache.push((n, pane, protocol));
