@@ -180,6 +180,12 @@ impl Heap {
         self.by_class.get_or_init(|| ByClass::build(&self.index, &self.dominators))
     }
 
+    /// The objects grouped by class if they have been already (the UI makes them on its warm-up
+    /// thread; a one-off lookup need not pay for every class's sort).
+    pub fn by_class_if_made(&self) -> Option<&ByClass> {
+        self.by_class.get()
+    }
+
     /// The `k` objects with the largest retained size, largest first.
     pub fn top_retained(&self, k: usize) -> Vec<Node> {
         use std::cmp::Reverse;

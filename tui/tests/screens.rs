@@ -848,3 +848,32 @@ fn the_query_screen() {
     run_queries(&mut app, effects);
     assert!(render(&mut app, 100, 30).contains("no such column: nope"));
 }
+
+/// With a terminal's graphics protocol (what the picker finds outside tmux), the picture reaches
+/// the frame as that protocol's escape sequence, after the scrub that would otherwise have
+/// removed it: kitty's graphics command, iTerm2's inline file, a sixel image. (No such terminal is
+/// here to show it; this holds what heaptui hands the terminal.)
+#[test]
+fn pictures_go_out_in_the_terminals_protocol() {
+    use ratatui_image::picker::{Picker, ProtocolType};
+    for (protocol, introducer) in
+        [(ProtocolType::Kitty, "\x1b_G"), (ProtocolType::Iterm2, "\x1b]1337;File="), (ProtocolType::Sixel, "\x1bP")]
+    {
+        let mut app = app_for(&fixture(DIALER));
+        let mut picker = Picker::from_fontsize((8, 16));
+        picker.set_protocol_type(protocol);
+        app.pictures.picker = picker;
+        let heap = app.loaded().unwrap().heap.clone();
+        let class = heap.index.classes_named("android.graphics.Bitmap").next().unwrap();
+        app.inspect(heap.instances_by_retained(class)[0]);
+        app.update(Msg::Input(Event::Resize(160, 48)));
+        let mut t = Terminal::new(TestBackend::new(160, 48)).unwrap();
+        t.draw(|f| heaptui::ui::view::draw(f, &app)).unwrap();
+        let buffer = t.backend().buffer();
+        let cells: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+        assert!(cells.iter().any(|s| s.contains(introducer)), "{protocol:?}: no {introducer:?} in the frame");
+        // Only the picture's cells carry escapes: the text beside it is as before.
+        let text: String = cells.iter().filter(|s| !s.contains('\x1b')).copied().collect();
+        assert!(text.contains("44x64 ARGB_8888"), "{protocol:?}");
+    }
+}

@@ -140,9 +140,10 @@ trait Table: Sized + 'static {
     /// The column a constraint `= value` may be looked up by, and the plan number it selects
     /// (the plans are the table's own; 0 is the full scan).
     const LOOKUPS: &'static [(c_int, c_int)];
-    /// A column whose ascending order the full scan can give as plan `.1` (SQLite then skips its
-    /// own sort: `GROUP BY class_id` streams).
-    const ORDERED: Option<(c_int, c_int)> = None;
+    /// A column whose order the full scan can give: ascending as plan `.1`, descending as plan
+    /// `.2` (SQLite then skips its own sort: `GROUP BY class_id` streams; SQLite asks a GROUP BY
+    /// in the direction of an ORDER BY that follows it, so both are needed).
+    const ORDERED: Option<(c_int, c_int, c_int)> = None;
     /// The rows of plan `plan` with `arg` its lookup value.
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows;
     /// Cell `col` of row `row`.
@@ -239,7 +240,9 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
         // With no lookup, a full scan in the order asked for, when the table can give it.
         let mut orders = info.order_bys();
         let ordered = match (orders.next(), orders.next(), T::ORDERED) {
-            (Some(o), None, Some((col, plan))) if o.column() == col && !o.is_order_by_desc() => Some(plan),
+            (Some(o), None, Some((col, up, down))) if o.column() == col => {
+                Some(if o.is_order_by_desc() { down } else { up })
+            }
             _ => None,
         };
         match chosen {
@@ -375,9 +378,9 @@ struct Objects;
 
 impl Table for Objects {
     const NAME: &'static str = "objects";
-    // id = (plan 1), class_id = (plan 2); in class_id order (plan 3).
+    // id = (plan 1), class_id = (plan 2); in class_id order (plan 3), or its reverse (plan 4).
     const LOOKUPS: &'static [(c_int, c_int)] = &[(0, 1), (2, 2)];
-    const ORDERED: Option<(c_int, c_int)> = Some((2, 3));
+    const ORDERED: Option<(c_int, c_int, c_int)> = Some((2, 3, 4));
 
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows {
         match (plan, arg) {
@@ -387,14 +390,43 @@ impl Table for Objects {
                 let classes = &heap.index.classes;
                 let same: Vec<u32> =
                     (0..classes.len() as u32).filter(|&c| classes[c as usize].id as i64 == id).collect();
-                Rows::ByClass { classes: same, at: 0, pos: 0 }
+                match heap.by_class_if_made() {
+                    Some(_) => Rows::ByClass { classes: same, at: 0, pos: 0 },
+                    // One pass over the objects' classes rather than sorting every class.
+                    None => Rows::List(
+                        heap.index.nodes().filter(|&n| same.contains(&heap.index.class_of(n).0)).map(|n| n.0).collect(),
+                        0,
+                    ),
+                }
             }
-            // In the order SQLite compares the ids: as signed integers.
-            (3, _) => {
-                let classes = &heap.index.classes;
-                let mut order: Vec<u32> = (0..classes.len() as u32).collect();
-                order.sort_by_key(|&c| classes[c as usize].id as i64);
-                Rows::ByClass { classes: order, at: 0, pos: 0 }
+            // Every object grouped by class, the classes in the order SQLite compares their
+            // ids (as signed integers), each class's objects in node order: a count and a fill,
+            // two passes over the objects' classes.
+            (3 | 4, _) => {
+                let idx = &heap.index;
+                let mut order: Vec<u32> = (0..idx.classes.len() as u32).collect();
+                order.sort_by_key(|&c| idx.classes[c as usize].id as i64);
+                if plan == 4 {
+                    order.reverse();
+                }
+                let mut rank = vec![0u32; order.len()];
+                for (r, &c) in order.iter().enumerate() {
+                    rank[c as usize] = r as u32;
+                }
+                let mut starts = vec![0u32; order.len() + 1];
+                for n in idx.nodes() {
+                    starts[rank[idx.class_of(n).index()] as usize + 1] += 1;
+                }
+                for r in 1..starts.len() {
+                    starts[r] += starts[r - 1];
+                }
+                let mut nodes = vec![0u32; idx.len()];
+                for n in idx.nodes() {
+                    let slot = &mut starts[rank[idx.class_of(n).index()] as usize];
+                    nodes[*slot as usize] = n.0;
+                    *slot += 1;
+                }
+                Rows::List(nodes, 0)
             }
             _ => Rows::Range(0..heap.index.len() as u32),
         }
@@ -407,9 +439,11 @@ impl Table for Objects {
         let d = &heap.dominators;
         match col {
             0 => Cell::id(idx.id(n)),
-            1 => match idx.as_class(n) {
-                Some(_) => Cell::Text(heap.display_class(n)),
-                None => Cell::Class(idx.class_of(n).0),
+            // Only instances of java.lang.Class can be class objects (and its name is cheaper to
+            // compare than a class object to look up).
+            1 => match idx.class(n).name == "java.lang.Class" && idx.as_class(n).is_some() {
+                true => Cell::Text(heap.display_class(n)),
+                false => Cell::Class(idx.class_of(n).0),
             },
             2 => Cell::id(idx.class(n).id),
             3 => Cell::Str(match idx.kind(n) {
