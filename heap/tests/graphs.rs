@@ -293,7 +293,8 @@ fn immediate_dominators_agree_with_the_definition() {
 /// Merged shortest paths on random graphs: every merged node is on the shortest path (the
 /// breadth-first distance from the GC roots, counted here) of as many chosen objects as it says,
 /// with their retained sizes added; each node's parent is the next object up its path; nothing
-/// else is in the tree; unreachable objects are counted apart.
+/// else is in the tree; unreachable objects are counted apart. Every object's depth, made at
+/// once, is that distance too.
 #[test]
 fn merged_paths_count_every_path_through_a_node() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -378,5 +379,15 @@ fn merged_paths_count_every_path_through_a_node() {
         }
         assert_eq!(have, want, "round {round}, edges {edges:?}, roots {roots:?}");
         assert_eq!(got.unreachable, unreachable, "round {round}");
+        // Every object's depth at once is each one's alone, and the breadth-first distance.
+        let depths = h.paths().depths();
+        for node in h.index.nodes() {
+            assert_eq!(depths[node.index()] as usize, h.paths().depth(node), "round {round}");
+        }
+        for (i, &d) in dist.iter().enumerate() {
+            let node = h.index.node(u64::from(id(i))).unwrap();
+            let want = if d == usize::MAX { 0 } else { d + 1 };
+            assert_eq!(depths[node.index()] as usize, want, "round {round}: depth of {i}");
+        }
     }
 }

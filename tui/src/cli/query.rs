@@ -25,7 +25,7 @@ pub struct Args {
     /// The heap dump.
     pub file: PathBuf,
     /// The SQL (SQLite's dialect); `--schema` lists the tables.
-    #[arg(required_unless_present = "schema")]
+    #[arg(required_unless_present_any = ["schema", "export"])]
     pub sql: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
@@ -33,6 +33,10 @@ pub struct Args {
     /// Prints the tables, their columns and the functions, a line each.
     #[arg(long)]
     pub schema: bool,
+    /// Writes every table as Parquet (`DIR/objects.parquet`, ...) for DuckDB, Spark, pandas or
+    /// ClickHouse; never over an existing file.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["sql", "schema"])]
+    pub export: Option<PathBuf>,
     #[command(flatten)]
     pub open: super::OpenArgs,
 }
@@ -48,7 +52,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.schema {
         return super::print(&schema_text());
     }
-    let Some(text) = args.sql.as_deref() else { bail!("give the SQL, or --schema") };
+    if let Some(dir) = &args.export {
+        let heap = Arc::new(super::open(&args.file, &args.open)?);
+        let start = std::time::Instant::now();
+        let written = sql::export::export(heap, dir, |w| {
+            println!(
+                "{:<8} {:>14}  {:>10}  {:>6.2} s  {}",
+                w.table,
+                heap::fmt::count(w.rows, "row"),
+                heap::fmt::human_bytes(w.bytes),
+                w.seconds,
+                heap::fmt::safe(&w.path.display().to_string())
+            );
+        })?;
+        let secs = start.elapsed().as_secs_f64();
+        let size = std::fs::metadata(&args.file).map_or(0, |m| m.len());
+        println!(
+            "{} tables, {} written in {secs:.2} s ({:.0} MB/s of dump)",
+            written.len(),
+            heap::fmt::human_bytes(written.iter().map(|w| w.bytes).sum()),
+            size as f64 / 1e6 / secs.max(1e-9)
+        );
+        return Ok(());
+    }
+    let Some(text) = args.sql.as_deref() else { bail!("give the SQL, or --schema or --export DIR") };
     let heap = Arc::new(super::open(&args.file, &args.open)?);
     let conn = sql::connect(heap)?;
     let mut stmt = conn.prepare(text).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;

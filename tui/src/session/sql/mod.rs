@@ -6,6 +6,8 @@
 //! The tables, their columns and the functions are an interface ([`SCHEMA`]): columns and tables
 //! may be added, never renamed. Ids are integers (the dump's own object ids).
 
+pub mod export;
+
 use std::os::raw::c_int;
 use std::sync::Arc;
 
@@ -83,14 +85,43 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
     ("path(id)", "the shortest path from a GC root to the object, as text"),
 ];
 
+/// What the tables read: the heap, and what a scan makes once for all its rows.
+pub struct Db {
+    heap: Arc<Heap>,
+    /// Every object's depth ([`heap::paths::GcPaths::depths`]), made when a scan reads `depth`.
+    depths: std::sync::OnceLock<Vec<u32>>,
+}
+
+impl std::ops::Deref for Db {
+    type Target = Heap;
+    fn deref(&self) -> &Heap {
+        &self.heap
+    }
+}
+
+impl Db {
+    pub fn new(heap: Arc<Heap>) -> Db {
+        Db { heap, depths: Default::default() }
+    }
+
+    /// Objects on the shortest path from a GC root to `n`, `n` included; 0 when none reaches it.
+    fn depth(&self, n: Node) -> u32 {
+        match self.depths.get() {
+            Some(d) => d.get(n.index()).copied().unwrap_or(0),
+            None => self.heap.paths().depth(n) as u32,
+        }
+    }
+}
+
 /// A connection with the tables and functions over `heap`.
 pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
     let conn = Connection::open_in_memory()?;
-    conn.create_module("objects", eponymous_only_module::<Tab<Objects>>(), Some(heap.clone()))?;
-    conn.create_module("classes", eponymous_only_module::<Tab<Classes>>(), Some(heap.clone()))?;
-    conn.create_module("refs", eponymous_only_module::<Tab<Refs>>(), Some(heap.clone()))?;
-    conn.create_module("roots", eponymous_only_module::<Tab<Roots>>(), Some(heap.clone()))?;
-    conn.create_module("fields", eponymous_only_module::<Tab<Fields>>(), Some(heap.clone()))?;
+    let db = Arc::new(Db::new(heap.clone()));
+    conn.create_module("objects", eponymous_only_module::<Tab<Objects>>(), Some(db.clone()))?;
+    conn.create_module("classes", eponymous_only_module::<Tab<Classes>>(), Some(db.clone()))?;
+    conn.create_module("refs", eponymous_only_module::<Tab<Refs>>(), Some(db.clone()))?;
+    conn.create_module("roots", eponymous_only_module::<Tab<Roots>>(), Some(db.clone()))?;
+    conn.create_module("fields", eponymous_only_module::<Tab<Fields>>(), Some(db))?;
     use rusqlite::functions::FunctionFlags;
     let det = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     conn.create_scalar_function("id_hex", 1, det, |ctx| {
@@ -146,8 +177,11 @@ trait Table: Sized + 'static {
     const ORDERED: Option<(c_int, c_int, c_int)> = None;
     /// The rows of plan `plan` with `arg` its lookup value.
     fn rows(heap: &Heap, plan: c_int, arg: Option<i64>) -> Rows;
+    /// Makes what plan `plan` reading the columns in `used` (a bit a column, as SQLite's
+    /// `colUsed`) needs made once for all its rows.
+    fn prepare(_db: &Db, _plan: c_int, _used: u64) {}
     /// Cell `col` of row `row`.
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell;
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell;
 }
 
 /// A row: a number (a node, a class, a root's place) or a reference / field made for it.
@@ -205,20 +239,39 @@ impl Rows {
             Rows::Expand { .. } => None,
         }
     }
+
+    /// The next row: a number, or the next row made from a source.
+    fn next_row(&mut self, heap: &Heap) -> Option<Row> {
+        match self {
+            Rows::Expand { sources, made, expand, at } => loop {
+                if let Some(r) = made.pop_front() {
+                    break Some(r);
+                }
+                let (src, from) = match at.take() {
+                    Some(page) => page,
+                    None => (sources.next_number(heap)?, 0),
+                };
+                let (rows, next) = expand(heap, src, from);
+                made.extend(rows);
+                *at = next.map(|n| (src, n));
+            },
+            rows => rows.next_number(heap).map(Row::At),
+        }
+    }
 }
 
 #[repr(C)]
 struct Tab<T: Table> {
     base: ffi::sqlite3_vtab,
-    heap: Arc<Heap>,
+    heap: Arc<Db>,
     _t: std::marker::PhantomData<T>,
 }
 
 unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
-    type Aux = Arc<Heap>;
+    type Aux = Arc<Db>;
     type Cursor = Cursor<T>;
 
-    fn connect(_: &mut VTabConnection, aux: Option<&Arc<Heap>>, _: &[&[u8]]) -> rusqlite::Result<(String, Self)> {
+    fn connect(_: &mut VTabConnection, aux: Option<&Arc<Db>>, _: &[&[u8]]) -> rusqlite::Result<(String, Self)> {
         let heap = aux.cloned().ok_or_else(|| rusqlite::Error::ModuleError("no heap".into()))?;
         let columns = SCHEMA.iter().find(|(n, _)| *n == T::NAME).map(|(_, c)| *c).unwrap_or(&[]);
         let names: Vec<&str> = columns.iter().map(|(c, _)| *c).collect();
@@ -245,6 +298,8 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
             }
             _ => None,
         };
+        // The columns read go to `filter` (for `prepare`) as the plan's text: EXPLAIN shows it.
+        info.set_idx_str(&format!("columns {:#x}", info.col_used()));
         match chosen {
             Some((i, plan)) => {
                 let mut usage = info.constraint_usage(i);
@@ -286,7 +341,7 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
 #[repr(C)]
 struct Cursor<T: Table> {
     base: ffi::sqlite3_vtab_cursor,
-    heap: Arc<Heap>,
+    heap: Arc<Db>,
     rows: Rows,
     row: Option<Row>,
     rowid: i64,
@@ -296,29 +351,22 @@ struct Cursor<T: Table> {
 impl<T: Table> Cursor<T> {
     fn advance(&mut self) {
         self.rowid += 1;
-        self.row = match &mut self.rows {
-            Rows::Expand { sources, made, expand, at } => loop {
-                if let Some(r) = made.pop_front() {
-                    break Some(r);
-                }
-                let (src, from) = match at.take() {
-                    Some(page) => page,
-                    None => match sources.next_number(&self.heap) {
-                        Some(s) => (s, 0),
-                        None => break None,
-                    },
-                };
-                let (rows, next) = expand(&self.heap, src, from);
-                made.extend(rows);
-                *at = next.map(|n| (src, n));
-            },
-            rows => rows.next_number(&self.heap).map(Row::At),
-        };
+        // A scan reading every String or array maps in the whole dump: give its pages back as
+        // it goes, so a query holds the index and a window of the file, not the file.
+        if self.rowid % (1 << 20) == 0 {
+            self.heap.index.release_pages();
+        }
+        self.row = self.rows.next_row(&self.heap);
     }
 }
 
 unsafe impl<T: Table> VTabCursor for Cursor<T> {
-    fn filter(&mut self, plan: c_int, _: Option<&str>, args: &Values<'_>) -> rusqlite::Result<()> {
+    fn filter(&mut self, plan: c_int, columns: Option<&str>, args: &Values<'_>) -> rusqlite::Result<()> {
+        // Every column, when the plan does not say.
+        let used = columns
+            .and_then(|c| c.strip_prefix("columns 0x"))
+            .and_then(|h| u64::from_str_radix(h, 16).ok())
+            .unwrap_or(u64::MAX);
         // The lookup value: an integer, or a real that is one (`id = 1.0`); anything else (text,
         // a fraction, NULL) names no object.
         let arg = if args.is_empty() {
@@ -333,6 +381,7 @@ unsafe impl<T: Table> VTabCursor for Cursor<T> {
         // A lookup `= NULL` matches nothing.
         let lookup = T::LOOKUPS.iter().any(|&(_, p)| p == plan);
         self.rows = if lookup && arg.is_none() { Rows::Range(0..0) } else { T::rows(&self.heap, plan, arg) };
+        T::prepare(&self.heap, plan, used);
         self.rowid = 0;
         self.advance();
         Ok(())
@@ -432,7 +481,15 @@ impl Table for Objects {
         }
     }
 
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+    /// A scan reading `depth` (anything but one object by id) makes every object's depth at
+    /// once: walking each object's path up alone costs the square of a long chain's length.
+    fn prepare(db: &Db, plan: c_int, used: u64) {
+        if plan != 1 && used & (1 << 12) != 0 {
+            db.depths.get_or_init(|| db.heap.paths().depths());
+        }
+    }
+
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell {
         let Row::At(n) = *row else { return Cell::Null };
         let n = Node(n);
         let idx = &heap.index;
@@ -467,9 +524,9 @@ impl Table for Objects {
                 heap::dominators::Reach::Unreachable => "unreachable",
             }),
             11 => heap.root_kinds(n).first().map_or(Cell::Null, |k| Cell::Str(k.name())),
-            12 => match heap.paths().depth(n) {
+            12 => match heap.depth(n) {
                 0 => Cell::Null,
-                steps => Cell::Int(steps as i64 - 1),
+                steps => Cell::Int(i64::from(steps) - 1),
             },
             13 => opt_int(idx.array_length(n).map(u64::from)),
             14 => idx.string_value(n).map_or(Cell::Null, Cell::Text),
@@ -491,7 +548,7 @@ impl Table for Classes {
         }
     }
 
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell {
         let Row::At(c) = *row else { return Cell::Null };
         let idx = &heap.index;
         let Some(class) = idx.classes.get(c as usize) else { return Cell::Null };
@@ -595,7 +652,7 @@ impl Table for Refs {
         Rows::Expand { sources: Box::new(sources), made: Default::default(), expand, at: None }
     }
 
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell {
         let Row::Ref { src, dst, name, kind } = row else { return Cell::Null };
         match col {
             0 => Cell::id(heap.index.id(*src)),
@@ -617,7 +674,7 @@ impl Table for Roots {
         Rows::Range(0..heap.index.roots().len() as u32)
     }
 
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell {
         let Row::At(i) = *row else { return Cell::Null };
         let idx = &heap.index;
         let Some(&(n, kind)) = idx.roots().get(i as usize) else { return Cell::Null };
@@ -670,7 +727,7 @@ impl Table for Fields {
         Rows::Expand { sources: Box::new(sources), made: Default::default(), expand: fields_of, at: None }
     }
 
-    fn cell(heap: &Heap, row: &Row, col: c_int) -> Cell {
+    fn cell(heap: &Db, row: &Row, col: c_int) -> Cell {
         let Row::Field { id, name, ty, value } = row else { return Cell::Null };
         match col {
             0 => Cell::id(heap.index.id(*id)),
