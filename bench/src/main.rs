@@ -12,6 +12,7 @@
 //! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N]
 //!                                          [--no-android] [--no-mat] [FILE...]
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
+//! cargo run --release -p heaptui-bench -- --query [FILE]   # SQL queries and the Parquet export
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
 //! cargo run --release -p heaptui-bench -- --reopen [FILE...] # re-opening from the index cache
@@ -25,6 +26,7 @@ use std::time::Instant;
 
 mod android;
 mod keys;
+mod query;
 mod reopen;
 mod slurp;
 mod strip;
@@ -70,6 +72,9 @@ fn main() -> Result<()> {
     if args.first().map(String::as_str) == Some("--reopen-one") {
         return reopen::one(Path::new(args.get(1).context("FILE")?), Path::new(args.get(2).context("DIR")?));
     }
+    if args.first().map(String::as_str) == Some("--query") {
+        return query::run(args.get(1).map(PathBuf::from));
+    }
     if args.first().map(String::as_str) == Some("--keys") {
         return keys::run(args.get(1).map(PathBuf::from));
     }
@@ -91,7 +96,7 @@ fn main() -> Result<()> {
             "--no-android" => no_android = true,
             f if f.starts_with("--") => bail!(
                 "unknown option {f}; see the top of bench/src/main.rs (--sizes, --peer visualvm, --runs, --no-mat, \
-                 --no-android, --one, --steps, --keys, --strip, --slurp, --reopen)"
+                 --no-android, --one, --steps, --keys, --query, --strip, --slurp, --reopen)"
             ),
             f => files.push(PathBuf::from(f)),
         }

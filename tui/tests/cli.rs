@@ -774,3 +774,81 @@ print(json.dumps(out))
     assert!(String::from_utf8_lossy(&again.stderr).contains("not replaced"), "{again:?}");
     assert_eq!(std::fs::read(&objects).unwrap(), before);
 }
+
+/// `query`'s objects and classes per class against VisualVM's heap library (the harness
+/// `bench/visualvm/VisualVmHeap.java`, its histogram) on every HotSpot fixture: each class's
+/// instances and shallow bytes, counted over `objects` grouped by `class_id` (class objects,
+/// which VisualVM lists under no class, left out) and as `classes` has them. Names that several
+/// class loaders define are compared only where both sides have one class of that name.
+#[test]
+fn query_counts_per_class_match_visualvm() {
+    const JAR: &str = "/usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar";
+    assert!(Path::new(JAR).exists(), "VisualVM's heap library is missing: apt-get install visualvm");
+    let mut names: Vec<String> = std::fs::read_dir(fixture("jvm"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| (n.ends_with(".hprof") || n.ends_with(".bin")) && !n.contains("minimal"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 12, "{names:?}");
+    let work = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/visualvm/VisualVmHeap.java");
+    let ok = Command::new("javac").args(["-cp", JAR, "-d"]).arg(work.path()).arg(&src).status().unwrap();
+    assert!(ok.success());
+    let mut cmd = Command::new("java");
+    cmd.arg("-cp").arg(format!("{JAR}:{}", work.path().display())).args(["VisualVmHeap", "--no-retained"]);
+    for (i, n) in names.iter().enumerate() {
+        // VisualVM writes its caches beside what it opens: it reads copies.
+        let copy = work.path().join(format!("{i}.hprof"));
+        std::fs::copy(fixture(&format!("jvm/{n}")), &copy).unwrap();
+        cmd.arg(copy);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Per dump: class name → every (instances, shallow bytes) VisualVM lists under that name.
+    let mut peers: Vec<std::collections::HashMap<String, Vec<(u64, u64)>>> = Vec::new();
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "file" => peers.push(Default::default()),
+            "class" => peers
+                .last_mut()
+                .unwrap()
+                .entry(f[1].to_string())
+                .or_default()
+                .push((f[2].parse().unwrap(), f[3].parse().unwrap())),
+            _ => {}
+        }
+    }
+    assert_eq!(peers.len(), names.len());
+    for (name, peer) in names.iter().zip(&peers) {
+        let dump = fixture(&format!("jvm/{name}"));
+        let d = dump.to_str().unwrap();
+        let grouped = json(&[
+            "query",
+            d,
+            "SELECT c.name AS name, count(*) AS n, sum(o.shallow) AS bytes FROM objects o \
+             JOIN classes c ON c.id = o.class_id WHERE o.kind <> 'class' GROUP BY o.class_id",
+            "--format",
+            "json",
+        ]);
+        let classes =
+            json(&["query", d, "SELECT name, instances AS n, shallow AS bytes FROM classes", "--format", "json"]);
+        for (what, rows) in [("objects", &grouped), ("classes", &classes)] {
+            let mut ours: std::collections::HashMap<String, Vec<(u64, u64)>> = Default::default();
+            for r in rows.as_array().unwrap() {
+                let v = (r["n"].as_u64().unwrap(), r["bytes"].as_u64().unwrap());
+                ours.entry(r["name"].as_str().unwrap().to_string()).or_default().push(v);
+            }
+            let mut compared = 0;
+            for (class, theirs) in peer {
+                let mine = ours.get(class).cloned().unwrap_or_default();
+                if theirs.len() == 1 && mine.len() <= 1 && theirs[0].0 > 0 {
+                    assert_eq!(mine.first().copied().unwrap_or_default(), theirs[0], "{name} {what}: {class}");
+                    compared += 1;
+                }
+            }
+            assert!(compared >= 100, "{name} {what}: only {compared} classes compared");
+        }
+    }
+}

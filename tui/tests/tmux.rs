@@ -599,7 +599,16 @@ fn the_query_screen_runs_and_interrupts() {
     t.keys(&["BSpace"; 100]);
     t.keys(&["-l", "SELECT count(*) FROM objects a, objects b, objects c"]);
     t.keys(&["Enter"]);
-    t.wait_for("running:");
+    // Its progress: the rows the tables have read, growing while it runs.
+    let read = |screen: &str| -> u64 {
+        let line = screen.lines().find(|l| l.contains("rows read:")).unwrap_or_else(|| panic!("{screen}"));
+        let before = &line[..line.find(" rows read:").unwrap()];
+        before.rsplit(' ').next().unwrap().parse().unwrap_or_else(|_| panic!("{line}"))
+    };
+    let first = read(&t.wait_for("rows read:"));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let later = read(&t.wait_for("rows read:"));
+    assert!(later > first && later > 43687, "{first} then {later}");
     t.keys(&["Escape"]);
     t.wait_for("interrupted");
     t.keys(&["q"]);

@@ -185,7 +185,7 @@ fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
 /// first.
 pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &super::msg::Stop) -> Result<QueryResult, String> {
     let start = std::time::Instant::now();
-    let conn = crate::session::sql::connect(heap).map_err(|e| e.to_string())?;
+    let conn = crate::session::sql::connect_counting(heap, stop.rows_read()).map_err(|e| e.to_string())?;
     if !stop.started(conn.get_interrupt_handle()) {
         return Err("bad query: interrupted".into());
     }

@@ -88,6 +88,8 @@ pub const FUNCTIONS: &[(&str, &str)] = &[
 /// What the tables read: the heap, and what a scan makes once for all its rows.
 pub struct Db {
     heap: Arc<Heap>,
+    /// Rows the tables have read, for a caller showing a long query's progress.
+    read: Arc<std::sync::atomic::AtomicU64>,
     /// Every object's depth ([`heap::paths::GcPaths::depths`]), made when a scan reads `depth`.
     depths: std::sync::OnceLock<Vec<u32>>,
 }
@@ -101,7 +103,7 @@ impl std::ops::Deref for Db {
 
 impl Db {
     pub fn new(heap: Arc<Heap>) -> Db {
-        Db { heap, depths: Default::default() }
+        Db { heap, read: Default::default(), depths: Default::default() }
     }
 
     /// Objects on the shortest path from a GC root to `n`, `n` included; 0 when none reaches it.
@@ -115,8 +117,13 @@ impl Db {
 
 /// A connection with the tables and functions over `heap`.
 pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
+    connect_counting(heap, Default::default())
+}
+
+/// [`connect`], its tables adding each row they read to `read` (a query's progress).
+pub fn connect_counting(heap: Arc<Heap>, read: Arc<std::sync::atomic::AtomicU64>) -> rusqlite::Result<Connection> {
     let conn = Connection::open_in_memory()?;
-    let db = Arc::new(Db::new(heap.clone()));
+    let db = Arc::new(Db { read, ..Db::new(heap.clone()) });
     conn.create_module("objects", eponymous_only_module::<Tab<Objects>>(), Some(db.clone()))?;
     conn.create_module("classes", eponymous_only_module::<Tab<Classes>>(), Some(db.clone()))?;
     conn.create_module("refs", eponymous_only_module::<Tab<Refs>>(), Some(db.clone()))?;
@@ -351,6 +358,7 @@ struct Cursor<T: Table> {
 impl<T: Table> Cursor<T> {
     fn advance(&mut self) {
         self.rowid += 1;
+        self.heap.read.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         // A scan reading every String or array maps in the whole dump: give its pages back as
         // it goes, so a query holds the index and a window of the file, not the file.
         if self.rowid % (1 << 20) == 0 {

@@ -15,7 +15,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let [head, body] = Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(area);
     let first = match (&q.input, &q.running, &q.result) {
         (Some(input), _, _) => line(format!("SQL> {}", input.shown(true)), t.header),
-        (None, Some((sql, _)), _) => line(format!("running: {sql} · Esc interrupts"), t.header),
+        (None, Some((sql, stop)), _) => {
+            let (read, secs) = stop.progress();
+            line(
+                format!("running {secs:.0} s, {} read: {sql} · Esc interrupts", heap::fmt::count(read, "row")),
+                t.header,
+            )
+        }
         (None, None, Some(r)) => line(format!("SQL: {} · / edits · S tables", r.sql), t.header),
         (None, None, None) => {
             line("/ types a query (SQL over objects, classes, refs, roots, fields) · S tables", t.header)
