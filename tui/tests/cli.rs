@@ -852,3 +852,61 @@ fn query_counts_per_class_match_visualvm() {
         }
     }
 }
+
+/// What the fixtures' `.expected` files say, asked in SQL: the GC-root records hprof-slurp counts
+/// on NetBeans' 32-bit dump (54 unknown, 8 thread objects, 395 JNI globals, 1 JNI local, 14 Java
+/// frames, 381 sticky classes, 7 thread blocks, 2 monitors: 862, one naming no object), the 465 root records naming 362
+/// distinct objects of MAT's `sun_jdk5_64bit` (of which MAT lists 354; the difference is its rule,
+/// not the file's), and MAT's OQL join tests on `sun_jdk6_18_x32` (OQLTest: the cross join of
+/// Integers and Booleans has #Integer × #Boolean rows; joined on equal `value`, a left join keeps
+/// at least every Integer, an inner join at most the fewer of the two, and joined rows agree).
+#[test]
+fn query_answers_what_the_peers_assert() {
+    let n = |dump: &str, sql: &str| -> u64 {
+        let f = fixture(dump);
+        json(&["query", f.to_str().unwrap(), sql, "--format", "json"])[0]["n"].as_u64().unwrap()
+    };
+    // One of its thread-object records names an object the dump does not hold: `roots` lists the
+    // records whose object is there (its ids join `objects`), and the dump's warning says so.
+    let slurp = "jvm/hprof-slurp__hprof-32.bin";
+    assert_eq!(n(slurp, "SELECT count(*) AS n FROM roots"), 862 - 1);
+    for (kind, count) in [("thread_object", 8 - 1), ("jni_global", 395), ("java_frame", 14), ("sticky_class", 381)] {
+        assert_eq!(n(slurp, &format!("SELECT count(*) AS n FROM roots WHERE kind = '{kind}'")), count, "{kind}");
+    }
+    let analyzed = json(&["analyze", fixture(slurp).to_str().unwrap(), "--format", "json"]);
+    assert_eq!(analyzed["warnings"][0], "1 GC root records name objects that are not in the dump");
+    let jdk5 = "jvm/eclipse-mat__sun_jdk5_64bit.hprof";
+    assert_eq!(n(jdk5, "SELECT count(*) AS n FROM roots"), 465);
+    assert_eq!(n(jdk5, "SELECT count(DISTINCT id) AS n FROM roots"), 362);
+    assert_eq!(n(jdk5, "SELECT count(*) AS n FROM objects WHERE root IS NOT NULL"), 362);
+
+    let mat = "jvm/eclipse-mat__sun_jdk6_18_x32.hprof";
+    // MAT's OQL runs with unreachable objects discarded.
+    let values = |class: &str| {
+        format!(
+            "(SELECT o.id, f.value FROM objects o JOIN fields f ON f.id = o.id \
+             WHERE o.class = '{class}' AND o.reachability <> 'unreachable' AND f.name = 'value')"
+        )
+    };
+    let integers = n(mat, &format!("SELECT count(*) AS n FROM {}", values("java.lang.Integer")));
+    let booleans = n(mat, &format!("SELECT count(*) AS n FROM {}", values("java.lang.Boolean")));
+    let longs = n(mat, &format!("SELECT count(*) AS n FROM {}", values("java.lang.Long")));
+    assert!(integers > 0 && booleans > 0 && longs > 0, "{integers} {booleans} {longs}");
+    let cross = n(
+        mat,
+        &format!(
+            "SELECT count(*) AS n FROM {} i, {} b WHERE typeof(i.value) = 'integer' AND b.value IN (0, 1)",
+            values("java.lang.Integer"),
+            values("java.lang.Boolean")
+        ),
+    );
+    assert_eq!(cross, integers * booleans);
+    let (i, l) = (values("java.lang.Integer"), values("java.lang.Long"));
+    let left = n(mat, &format!("SELECT count(*) AS n FROM {i} i LEFT JOIN {l} l ON l.value = i.value"));
+    let inner = n(mat, &format!("SELECT count(*) AS n FROM {i} i JOIN {l} l ON l.value = i.value"));
+    let disagree =
+        n(mat, &format!("SELECT count(*) AS n FROM {i} i JOIN {l} l ON l.value = i.value WHERE i.value <> l.value"));
+    assert!(left >= integers, "{left} < {integers}");
+    assert!(inner <= integers.min(longs), "{inner}");
+    assert_eq!(disagree, 0);
+}

@@ -789,7 +789,16 @@ fn run_queries(app: &mut App, effects: Vec<heaptui::ui::msg::Effect>) {
 fn the_query_screen() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "9");
-    assert!(render(&mut app, 100, 30).contains("/ types a query"));
+    let first = render(&mut app, 100, 30);
+    assert!(first.contains("/ types a query") && first.contains("Strings over 10,000 chars"), "{first}");
+    // Before any query: the examples, on the screen and under `?` where the rows allow.
+    insta::assert_snapshot!("dialer_query_examples_160x48", render(&mut app, 160, 48));
+    keys(&mut app, "?");
+    let help = render(&mut app, 160, 48);
+    assert!(help.contains("Examples:") && help.contains("mDestroyed"), "{help}");
+    insta::assert_snapshot!("dialer_query_help_160x48", help);
+    keys(&mut app, "?");
+    assert!(!app.help);
     keys(&mut app, "/");
     assert!(app.query.input.is_some());
     keys(&mut app, "SELECT count(*) AS n FROM objects WHERE class = 'byte[]'");
@@ -875,5 +884,25 @@ fn pictures_go_out_in_the_terminals_protocol() {
         // Only the picture's cells carry escapes: the text beside it is as before.
         let text: String = cells.iter().filter(|s| !s.contains('\x1b')).copied().collect();
         assert!(text.contains("44x64 ARGB_8888"), "{protocol:?}");
+    }
+}
+
+/// The worked examples screen 9 shows run as written on a real dump (the Dialer's; it holds no
+/// Activity and no map that large, so only the first must give rows).
+#[test]
+fn the_query_examples_run() {
+    let app = app_for(&fixture(DIALER));
+    let heap = app.loaded().unwrap().heap.clone();
+    for (what, sql) in heaptui::ui::query::EXAMPLES {
+        let conn = heaptui::session::sql::connect(heap.clone()).unwrap();
+        let mut stmt = conn.prepare(sql).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let mut rows = stmt.query([]).unwrap();
+        let mut n = 0;
+        while rows.next().unwrap_or_else(|e| panic!("{what}: {e}")).is_some() {
+            n += 1;
+        }
+        if what.starts_with("classes") {
+            assert!(n > 0, "{what}: no rows");
+        }
     }
 }

@@ -204,3 +204,12 @@ pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &super::msg::Stop) -> Result<
     }
     Ok(QueryResult { sql: sql.to_string(), columns, rows: out, more, ms: start.elapsed().as_millis() })
 }
+
+/// Worked examples, shown on screen 9 before a query has run and under `?` there.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    ("classes by retained size", "SELECT class, count(*), sum(retained) FROM objects GROUP BY class_id ORDER BY 3 DESC LIMIT 10"),
+    ("Strings over 10,000 chars", "SELECT id, length(string), retained FROM objects WHERE class = 'java.lang.String' AND length(string) > 10000"),
+    ("HashMaps of over 1,000 entries, and who holds them", "SELECT o.id, f.value AS size, path(o.id) FROM objects o JOIN fields f ON f.id = o.id WHERE o.class = 'java.util.HashMap' AND f.name = 'size' AND f.value > 1000"),
+    ("every Activity and its mDestroyed", "SELECT o.id, o.class, f.value FROM objects o JOIN fields f ON f.id = o.id WHERE o.class LIKE '%Activity' AND f.name = 'mDestroyed'"),
+    ("what refers to an object", "SELECT src, name, kind FROM refs WHERE dst = 0x12c4a8f0"),
+];

@@ -63,7 +63,7 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
     (
         "roots",
         &[
-            ("id", "the object a GC root record names"),
+            ("id", "the object a GC root record names (records naming no object in the dump are left out)"),
             ("kind", "the root's kind (jni_global, java_frame, sticky_class, thread_object...)"),
             ("thread", "the thread object's id, for a thread's local, frame or native stack"),
         ],

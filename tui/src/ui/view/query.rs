@@ -56,7 +56,16 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let lines: Vec<Line<'_>> = text.lines().map(|l| line(l.to_string(), t.dim)).collect();
         frame.render_widget(Paragraph::new(lines), area);
     }
-    let Some(r) = &q.result else { return };
+    let Some(r) = &q.result else {
+        // Before any query: worked examples.
+        let mut lines = vec![Line::default(), line("Examples (/ opens the prompt):".to_string(), t.header)];
+        for (what, sql) in crate::ui::query::EXAMPLES {
+            lines.push(line(format!("  {what}"), t.dim));
+            lines.push(line(format!("    {sql}"), t.text));
+        }
+        frame.render_widget(Paragraph::new(lines), table_area);
+        return;
+    };
     let height = table_area.height.saturating_sub(1) as usize;
     let order = app.query_rows();
     let header = row(r.columns.iter().cloned()).style(t.header);
