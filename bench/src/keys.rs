@@ -15,8 +15,9 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 
 /// The keys replayed: every screen, then the workbench's prompts and places. `id` is an object's
-/// id (the largest retained), to go to with `:`.
-fn script(id: u64) -> Vec<KeyCode> {
+/// id (the largest retained), to go to with `:`; `array` the largest `HashMap$Node[]`'s (a
+/// million slots), whose contents the Inspector pages.
+fn script(id: u64, array: u64) -> Vec<KeyCode> {
     use KeyCode::*;
     let mut k = Vec::new();
     let chars = |s: &str| s.chars().map(Char).collect::<Vec<_>>();
@@ -99,6 +100,9 @@ fn script(id: u64) -> Vec<KeyCode> {
     k.extend([Esc, Down]);
     k.extend(chars("v"));
     k.extend([Esc, Up, Enter, Down, Esc, Esc, Esc]);
+    // A million-slot array in the Inspector: its first page, the last row, the next page.
+    k.extend(chars(&format!(":{array:#x}")));
+    k.extend([Enter, PageDown, End, Enter, PageDown, End, Home, Esc]);
     k
 }
 
@@ -123,7 +127,14 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
     terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;
     let mut times: Vec<(f64, String)> = Vec::new();
     let id = app.loaded().and_then(|l| l.top_retained.first().map(|&n| l.heap.index.id(n))).unwrap_or(0);
-    for (step, code) in script(id).into_iter().enumerate() {
+    let array = app
+        .loaded()
+        .and_then(|l| {
+            let class = l.heap.index.classes_named("java.util.HashMap$Node[]").next()?;
+            l.heap.instances_by_retained(class).first().map(|&n| l.heap.index.id(n))
+        })
+        .unwrap_or(0);
+    for (step, code) in script(id, array).into_iter().enumerate() {
         let start = Instant::now();
         let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
         terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;

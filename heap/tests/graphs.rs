@@ -217,6 +217,58 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
     }
 }
 
+/// A random graph of up to 41 instances of three classes, each field a reference with
+/// probability 2/3, instance 0 and about one in six others GC roots.
+struct RandomGraph {
+    h: Heap,
+    n: usize,
+    edges: Vec<(usize, usize)>,
+    class_of: Vec<usize>,
+    roots: Vec<usize>,
+    classes: [u32; 3],
+}
+
+/// The id of the `i`th instance of a [`RandomGraph`].
+fn id(i: usize) -> u32 {
+    0x1000 + 8 * i as u32
+}
+
+fn random_graph(rng: &mut Rng) -> RandomGraph {
+    let n = 2 + rng.below(40) as usize;
+    let (mut b, classes) = three_classes();
+    let id = |i: usize| 0x1000 + 8 * i as u32;
+    let mut edges = Vec::new();
+    let mut class_of = Vec::new();
+    for i in 0..n {
+        let mut vals = [0u32; FIELDS];
+        for v in vals.iter_mut() {
+            if rng.below(3) > 0 {
+                let t = rng.below(n as u64) as usize;
+                *v = id(t);
+                edges.push((i, t));
+            }
+        }
+        let k = rng.below(3) as usize;
+        class_of.push(k);
+        b.instance(id(i), classes[k], &vals);
+    }
+    let mut roots = vec![0];
+    for i in 1..n {
+        if rng.below(6) == 0 {
+            roots.push(i);
+        }
+    }
+    for &r in &roots {
+        b.root(id(r));
+    }
+    b.root(0x100);
+    for &c in &classes {
+        b.root(c);
+    }
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    RandomGraph { h, n, edges, class_of, roots, classes }
+}
+
 /// The immediate dominators of a class's instances, grouped by class, against the textbook
 /// dominators on random graphs of three classes: each group holds exactly the distinct
 /// immediate dominators of that class, dominating as many instances as the definition says;
@@ -225,38 +277,7 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
 fn immediate_dominators_agree_with_the_definition() {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for round in 0..300 {
-        let n = 2 + rng.below(40) as usize;
-        let (mut b, classes) = three_classes();
-        let id = |i: usize| 0x1000 + 8 * i as u32;
-        let mut edges = Vec::new();
-        let mut class_of = Vec::new();
-        for i in 0..n {
-            let mut vals = [0u32; FIELDS];
-            for v in vals.iter_mut() {
-                if rng.below(3) > 0 {
-                    let t = rng.below(n as u64) as usize;
-                    *v = id(t);
-                    edges.push((i, t));
-                }
-            }
-            let k = rng.below(3) as usize;
-            class_of.push(k);
-            b.instance(id(i), classes[k], &vals);
-        }
-        let mut roots = vec![0];
-        for i in 1..n {
-            if rng.below(6) == 0 {
-                roots.push(i);
-            }
-        }
-        for &r in &roots {
-            b.root(id(r));
-        }
-        b.root(0x100);
-        for &c in &classes {
-            b.root(c);
-        }
-        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        let RandomGraph { h, n, edges, class_of, roots, classes } = random_graph(&mut rng);
         let expect = naive_idoms(n, &edges, &roots);
         // The set: the instances of the first class.
         let chosen: Vec<usize> = (0..n).filter(|&i| class_of[i] == 0).collect();
@@ -299,38 +320,7 @@ fn immediate_dominators_agree_with_the_definition() {
 fn merged_paths_count_every_path_through_a_node() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for round in 0..300 {
-        let n = 2 + rng.below(40) as usize;
-        let (mut b, classes) = three_classes();
-        let id = |i: usize| 0x1000 + 8 * i as u32;
-        let mut edges = Vec::new();
-        let mut class_of = Vec::new();
-        for i in 0..n {
-            let mut vals = [0u32; FIELDS];
-            for v in vals.iter_mut() {
-                if rng.below(3) > 0 {
-                    let t = rng.below(n as u64) as usize;
-                    *v = id(t);
-                    edges.push((i, t));
-                }
-            }
-            let k = rng.below(3) as usize;
-            class_of.push(k);
-            b.instance(id(i), classes[k], &vals);
-        }
-        let mut roots = vec![0];
-        for i in 1..n {
-            if rng.below(6) == 0 {
-                roots.push(i);
-            }
-        }
-        for &r in &roots {
-            b.root(id(r));
-        }
-        b.root(0x100);
-        for &c in &classes {
-            b.root(c);
-        }
-        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        let RandomGraph { h, n, edges, class_of, roots, .. } = random_graph(&mut rng);
         // Breadth-first distances from the roots, by hand.
         let mut dist = vec![usize::MAX; n];
         let mut queue: std::collections::VecDeque<usize> = roots.iter().copied().collect();

@@ -205,7 +205,7 @@ fn export_gives_text_and_json_of_the_view() {
     let mut app = app_for(&fixture(DIALER));
     keys(&mut app, "2");
     let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char('e'), KeyModifiers::NONE))));
-    let [heaptui::ui::msg::Effect::Export { stem, contents, json: Some(json) }] = &effects[..] else {
+    let [heaptui::ui::msg::Effect::Export { stem, contents, json: Some(json), .. }] = &effects[..] else {
         panic!("{effects:?}")
     };
     assert_eq!(stem, "heaptui-classes");
@@ -836,7 +836,7 @@ fn the_query_screen() {
     assert!(render(&mut app, 100, 30).contains("sorted by id ↓"));
     // Export: the rows as CSV and JSON.
     let effects = press(&mut app, 'e');
-    let [heaptui::ui::msg::Effect::Export { contents, json: Some(json), .. }] = &effects[..] else {
+    let [heaptui::ui::msg::Effect::Export { ext: "csv", contents, json: Some(json), .. }] = &effects[..] else {
         panic!("{effects:?}")
     };
     assert!(contents.starts_with("id,shallow,class\n") && contents.lines().count() == 6, "{contents}");

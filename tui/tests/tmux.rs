@@ -16,13 +16,22 @@ impl Tmux {
 
     /// Runs with `env` set (through `env NAME=VALUE`: tmux's server does not pass the test's).
     fn start_with_env(name: &str, env: &[(&str, &str)], args: &[&str], width: u16, height: u16) -> Tmux {
+        Tmux::start_in(name, None, env, args, width, height)
+    }
+
+    /// Runs in directory `dir` (where `e` writes its files), or the test's own.
+    fn start_in(name: &str, dir: Option<&Path>, env: &[(&str, &str)], args: &[&str], width: u16, height: u16) -> Tmux {
         let socket = format!("heaptui-test-{name}-{}", std::process::id());
         let mut cmd: Vec<String> = vec!["env".into()];
         cmd.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
         cmd.push(env!("CARGO_BIN_EXE_heaptui").to_string());
         cmd.extend(args.iter().map(|a| a.to_string()));
-        let status = Command::new("tmux")
-            .args(["-L", &socket, "new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()])
+        let mut tmux = Command::new("tmux");
+        tmux.args(["-L", &socket, "new-session", "-d", "-s", "t", "-x", &width.to_string(), "-y", &height.to_string()]);
+        if let Some(dir) = dir {
+            tmux.arg("-c").arg(dir);
+        }
+        let status = tmux
             .arg(cmd.join(" "))
             .env("TERM", "xterm-256color")
             .status()
@@ -581,7 +590,8 @@ fn set_views_threads_and_pictures() {
 #[test]
 fn the_query_screen_runs_and_interrupts() {
     let dump = fixture("android/adt-tools-base__dialer.android-hprof");
-    let t = Tmux::start("query", &[dump.to_str().unwrap()], 120, 30);
+    let dir = tempfile::tempdir().unwrap();
+    let t = Tmux::start_in("query", Some(dir.path()), &[], &[dump.to_str().unwrap()], 120, 30);
     t.wait_for("Leak suspects (");
     t.keys(&["9"]);
     t.wait_for("/ types a query");
@@ -594,6 +604,14 @@ fn the_query_screen_runs_and_interrupts() {
     t.wait_for("history 1");
     t.keys(&["Escape"]);
     t.wait_for("3 rows in");
+    // `e`: the rows as CSV and JSON, in the directory heaptui runs in.
+    t.keys(&["e"]);
+    t.wait_for("exported to");
+    let csv = std::fs::read_to_string(dir.path().join("heaptui-query.csv")).unwrap();
+    assert!(csv.starts_with("id,class\n") && csv.lines().count() == 4, "{csv}");
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("heaptui-query.json")).unwrap()).unwrap();
+    assert_eq!(rows.as_array().map(Vec::len), Some(3));
     // 43687² rows: interrupted by Esc, SQLite says so.
     t.keys(&["/"]);
     t.keys(&["BSpace"; 100]);

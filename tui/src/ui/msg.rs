@@ -50,7 +50,8 @@ pub enum Effect {
     /// Put text on the clipboard (OSC 52).
     Copy(String),
     /// Write `contents` to a new text file named after `stem`, and `json` beside it.
-    Export { stem: String, contents: String, json: Option<String> },
+    /// `ext`: the text's extension (`csv` for query rows, `txt` for a screen's text).
+    Export { stem: String, ext: &'static str, contents: String, json: Option<String> },
     /// Start sampling a process.
     Watch(Target),
     /// Dump the watched process (the trigger's kind, or `manual`).

@@ -343,9 +343,9 @@ fn carry_out(effect: Effect) -> Option<String> {
             let _ = out.flush();
             None
         }
-        Effect::Export { stem, contents, json } => {
+        Effect::Export { stem, ext, contents, json } => {
             let export = |ext: &str, text: &str| write_new(Path::new("."), &stem, ext, text.as_bytes());
-            let text = export("txt", &contents);
+            let text = export(ext, &contents);
             let json = json.map(|j| export("json", &j));
             match (text, json) {
                 (Ok(t), Some(Ok(j))) => Some(format!("exported to {} and {}", t.display(), j.display())),

@@ -475,7 +475,8 @@ impl App {
             .ok()
             .map(|j| heap::fmt::safe_json(&j).into_owned());
         let stem = format!("heaptui-{}", self.screen.title().to_lowercase());
-        vec![Effect::Export { stem, contents, json }]
+        let ext = if matches!(shown.rows, super::export::Rows::Query(_)) { "csv" } else { "txt" };
+        vec![Effect::Export { stem, ext, contents, json }]
     }
 
     /// What the screen shows, as plain data for export; `None` when there is nothing to export.
