@@ -125,12 +125,7 @@ fn semi_nca_agrees_with_the_definition_on_random_graphs() {
             }
             b.instance(id(i), 0x200, &vals);
         }
-        let mut roots = vec![0];
-        for i in 1..n {
-            if rng.below(6) == 0 {
-                roots.push(i);
-            }
-        }
+        let roots = random_roots(&mut rng, n);
         for &r in &roots {
             b.root(id(r));
         }
@@ -228,6 +223,17 @@ struct RandomGraph {
     classes: [u32; 3],
 }
 
+/// Instance 0 and about one in six of the others, as GC roots.
+fn random_roots(rng: &mut Rng, n: usize) -> Vec<usize> {
+    let mut roots = vec![0];
+    for i in 1..n {
+        if rng.below(6) == 0 {
+            roots.push(i);
+        }
+    }
+    roots
+}
+
 /// The id of the `i`th instance of a [`RandomGraph`].
 fn id(i: usize) -> u32 {
     0x1000 + 8 * i as u32
@@ -252,12 +258,7 @@ fn random_graph(rng: &mut Rng) -> RandomGraph {
         class_of.push(k);
         b.instance(id(i), classes[k], &vals);
     }
-    let mut roots = vec![0];
-    for i in 1..n {
-        if rng.below(6) == 0 {
-            roots.push(i);
-        }
-    }
+    let roots = random_roots(rng, n);
     for &r in &roots {
         b.root(id(r));
     }
