@@ -6,7 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use common::builder::{Builder, BOOL, LONG, OBJ};
+use common::builder::{Builder, BOOL, INT, LONG, OBJ};
 use common::*;
 use heap::leaks::inspect::Leaking;
 use heap::leaks::{find_leaks, LeakConfig, LeakKind, ReferenceType};
@@ -453,4 +453,61 @@ fn a_trace_from_a_local_names_its_thread() {
     assert_eq!(l.trace[0].node, node(&h, 0x2000));
     assert_eq!(l.trace[0].labels.first().map(String::as_str), Some("Thread name: 'main'"), "{:?}", l.trace[0]);
     assert_eq!(l.gc_root, Some(heap::hprof::RootKind::JavaFrame));
+}
+
+/// Duplicate Strings on a Dalvik-era dump, where Strings read a stretch of a shared `char[]`
+/// (`offset`, `count`): five Strings on one array, each a different word, are no duplicates
+/// (the bug this guards against reported them as one value five times, the array wasted four
+/// times over); four equal Strings in arrays of their own are one value four times, wasting
+/// three Strings and three arrays; two equal Strings on one array waste one String and no array.
+#[test]
+fn duplicate_strings_read_each_strings_own_characters() {
+    const CHAR: u8 = 5;
+    let mut b = Builder::new("1.0.3");
+    for (id, name) in [(0x10, "value"), (0x11, "offset"), (0x12, "count"), (0x13, "hashCode")] {
+        b.string(id, name);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x200, "java.lang.String", 0x100, &[(0x10, OBJ), (0x11, INT), (0x12, INT), (0x13, INT)]);
+    let utf16 = |s: &str| -> Vec<u8> { s.encode_utf16().flat_map(u16::to_be_bytes).collect() };
+    // One array, five words.
+    let words = ["Africa/Bangui", "Africa/Banjul", "Europe/Paris", "Asia/Tokyo", "UTC"];
+    let shared: String = words.concat();
+    b.primitive_array(0x1000, CHAR, shared.len() as u32, &utf16(&shared));
+    let mut at = 0;
+    let mut strings = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let id = 0x2000 + 0x10 * i as u32;
+        b.instance(id, 0x200, &[0x1000, at, w.len() as u32, 0]);
+        at += w.len() as u32;
+        strings.push(id);
+    }
+    // Four equal values, each in its own array of exactly its characters.
+    let copy = "duplicated value";
+    for i in 0..4u32 {
+        b.primitive_array(0x3000 + 0x100 * i, CHAR, copy.len() as u32, &utf16(copy));
+        b.instance(0x3010 + 0x100 * i, 0x200, &[0x3000 + 0x100 * i, 0, copy.len() as u32, 0]);
+        strings.push(0x3010 + 0x100 * i);
+    }
+    // Two equal Strings reading the same stretch of one array.
+    b.primitive_array(0x4000, CHAR, 9, &utf16("twice-one"));
+    b.instance(0x4010, 0x200, &[0x4000, 0, 5, 0]);
+    b.instance(0x4020, 0x200, &[0x4000, 0, 5, 0]);
+    strings.extend([0x4010, 0x4020]);
+    for &s in &strings {
+        b.root(s);
+    }
+    b.root(0x100).root(0x200);
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let dups = heap::leaks::waste::duplicate_strings(&h, 10);
+    let values: Vec<&str> = dups.iter().map(|d| d.value.as_str()).collect();
+    assert_eq!(values, ["duplicated value", "twice"], "{dups:?}");
+    let node = |id: u32| h.index.node(u64::from(id)).unwrap();
+    let (string, array) = (h.index.shallow_size(node(0x3010)), h.index.shallow_size(node(0x3000)));
+    assert_eq!((dups[0].count, dups[0].wasted_bytes), (4, 3 * (string + array)));
+    assert_eq!((dups[1].count, dups[1].wasted_bytes), (2, string));
+    // Each String reads its own word.
+    for (i, w) in words.iter().enumerate() {
+        assert_eq!(h.index.string_value(node(0x2000 + 0x10 * i as u32)).as_deref(), Some(*w));
+    }
 }

@@ -60,31 +60,49 @@ pub struct DuplicateString {
 }
 
 /// The `top` duplicated Strings by memory wasted.
+///
+/// A String's value is the characters it sees: before JDK 7u6, and on Dalvik, Strings share one
+/// `char[]` and each reads its own stretch of it (`offset`, `count`), so Strings on one array are
+/// most often different strings. Equal values count as copies; what the copies waste is each
+/// extra String object, and each extra array that holds them: an array only that value fills
+/// costs its shallow size, one that also holds other characters only the value's bytes. An
+/// array shared by several equal Strings is one copy, not several.
 pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let idx = &heap.index;
     let Some(string) = idx.classes_named("java.lang.String").next() else { return Vec::new() };
-    // The `value` field's place in a String's record, looked up once.
-    let Some(value_field) = idx.classes[string.index()].fields.iter().find(|f| f.name == "value") else {
-        return Vec::new();
+    // The fields' places in a String's record, looked up once.
+    let place =
+        |name: &str| idx.classes[string.index()].fields.iter().find(|f| f.name == name).map(|f| f.offset as usize);
+    let Some(value_at) = place("value") else { return Vec::new() };
+    let window = place("offset").zip(place("count"));
+    let id_size = idx.header.id_size;
+    let int_at = |data: &[u8], at: usize| -> Option<i64> {
+        data.get(at..at + 4).map(|b| i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
-    let (offset, id_size) = (value_field.offset as usize, idx.header.id_size);
-    let value_of = |s: Node| -> Option<Node> {
+    // A String's array, and the stretch of it the String reads (in array elements) when it says.
+    let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
         let Ok(crate::hprof::SubRecord::Instance { data, .. }) = idx.record(s) else { return None };
-        let b = data.get(offset..offset + id_size as usize)?;
-        idx.node(crate::hprof::cursor::read_id(b, id_size))
+        let b = data.get(value_at..value_at + id_size as usize)?;
+        let array = idx.node(crate::hprof::cursor::read_id(b, id_size))?;
+        let stretch = window.and_then(|(o, c)| {
+            let (o, c) = (int_at(data, o)?, int_at(data, c)?);
+            Some((usize::try_from(o).ok()?, usize::try_from(c).ok()?))
+        });
+        Some((array, stretch))
     };
-    // One entry per string: 96 bits of a 128-bit hash of its value's bytes and element type, the
-    // string, and what one copy costs; sorted, equal values are neighbours and the lowest string
-    // of each comes first. No map: 20 bytes a string, and after reading the dump once (a slice
-    // of strings at a time on both cores, the pages given back after each) nothing reads it
-    // again. Two different values sharing 96 bits of hash does not happen (10^-16 for ten
-    // million strings).
+    // One entry per string: 96 bits of a 128-bit hash of its characters' bytes and element type,
+    // the string, its array, its own size and what its array costs as a copy; sorted, equal
+    // values are neighbours and the lowest string of each comes first. No map: 28 bytes a
+    // string, and after reading the dump once (a slice of strings at a time on both cores, the
+    // pages given back after each) nothing reads it again. Two different values sharing 96 bits
+    // of hash does not happen (10^-16 for ten million strings).
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
     let strings = heap.instances_of(string);
     // The entry of a string that is not counted (weakly reachable, or no value).
     const SKIPPED: Node = Node(u32::MAX);
-    let mut all: Vec<([u32; 3], Node, u32)> = vec![([0; 3], SKIPPED, 0); strings.len()];
+    type Entry = ([u32; 3], Node, Node, u32, u32);
+    let mut all: Vec<Entry> = vec![([0; 3], SKIPPED, SKIPPED, 0, 0); strings.len()];
     all.par_chunks_mut(SLICE).zip(strings.par_chunks(SLICE)).for_each(|(out, slice)| {
         // The stretch of file the slice read (a string and its array are usually neighbours).
         let (mut lo, mut hi) = (u64::MAX, 0);
@@ -92,13 +110,28 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
             if heap.dominators.reach(s) != Reach::Strong {
                 continue;
             }
-            let Some(value) = value_of(s) else { continue };
-            let Some((elem, bytes)) = idx.primitive_array_bytes(value) else { continue };
-            let each = idx.shallow_size(s) + idx.shallow_size(value);
-            let h = xxhash_rust::xxh3::xxh3_128_with_seed(bytes, u64::from(elem.code()));
-            lo = lo.min(idx.offset(s).min(idx.offset(value)));
-            hi = hi.max(idx.offset(s).max(idx.offset(value)) + bytes.len() as u64);
-            *o = ([(h >> 96) as u32, (h >> 64) as u32, (h >> 32) as u32], s, u32::try_from(each).unwrap_or(u32::MAX));
+            let Some((array, stretch)) = value_of(s) else { continue };
+            let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
+            let width = elem.size(id_size) as usize;
+            // The characters this String reads: its stretch when it has one that fits.
+            let chars = match stretch {
+                Some((from, count)) if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) => {
+                    &bytes[from * width..(from + count) * width]
+                }
+                _ => bytes,
+            };
+            let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
+            let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
+            lo = lo.min(idx.offset(s).min(idx.offset(array)));
+            hi = hi.max(idx.offset(s).max(idx.offset(array)) + bytes.len() as u64);
+            let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+            *o = (
+                [(h >> 96) as u32, (h >> 64) as u32, (h >> 32) as u32],
+                s,
+                array,
+                cap(idx.shallow_size(s)),
+                cap(array_cost),
+            );
         }
         if lo < hi {
             idx.data.release(lo as usize..hi as usize);
@@ -108,11 +141,22 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     idx.release_pages();
     all.par_sort_unstable();
     let mut out: Vec<(u64, u64, Node)> = Vec::new();
+    let mut arrays: Vec<(Node, u32)> = Vec::new();
     for run in all.chunk_by(|a, b| a.0 == b.0) {
-        let count = run.iter().filter(|e| e.1 != SKIPPED).count() as u64;
-        if count > 1 {
-            out.push((count, (count - 1) * u64::from(run[0].2), run[0].1));
+        let counted: Vec<&Entry> = run.iter().filter(|e| e.1 != SKIPPED).collect();
+        if counted.len() < 2 {
+            continue;
         }
+        // Every String but one is an extra object; every distinct array but the first
+        // String's is an extra copy of the characters.
+        let strings: u64 = counted[1..].iter().map(|e| u64::from(e.3)).sum();
+        arrays.clear();
+        arrays.extend(counted.iter().map(|e| (e.2, e.4)));
+        let first = arrays[0].0;
+        arrays.sort_unstable();
+        arrays.dedup_by_key(|a| a.0);
+        let copies: u64 = arrays.iter().filter(|a| a.0 != first).map(|a| u64::from(a.1)).sum();
+        out.push((counted.len() as u64, strings + copies, counted[0].1));
     }
     drop(all);
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
