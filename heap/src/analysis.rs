@@ -43,6 +43,8 @@ pub struct Heap {
     pub(crate) incoming: OnceLock<Csr>,
     pub(crate) native: OnceLock<FxHashMap<Node, u64>>,
     pub(crate) by_class: OnceLock<ByClass>,
+    /// Every object's [`crate::reachability::Reachability`], made on first use.
+    pub(crate) reachability: OnceLock<Vec<u8>>,
 }
 
 impl Heap {
@@ -119,6 +121,7 @@ impl Heap {
             incoming: OnceLock::new(),
             native: OnceLock::new(),
             by_class: OnceLock::new(),
+            reachability: OnceLock::new(),
         }
     }
 

@@ -37,6 +37,7 @@ pub mod perfetto;
 mod prefetch;
 pub mod proguard;
 pub mod quick;
+pub mod reachability;
 pub mod report;
 pub mod rewrite;
 pub mod spec;

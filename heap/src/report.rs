@@ -262,6 +262,7 @@ impl Heap {
             "referrers": self.referrers(n).into_iter().map(|(r, weak)| json!({"id": hex(idx.id(r)), "class": self.display_class(r), "weak": weak})).collect::<Vec<_>>(),
             "reachable": d.reach(n) != Reach::Unreachable,
             "reachability": d.reach(n),
+            "reachability_kind": self.reachability(n).name(),
             "fields": fields,
             "path_to_root": path,
         });
@@ -414,11 +415,11 @@ impl Heap {
         let heap = safe(idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default"));
         let _ = writeln!(
             out,
-            "  heap {heap}, shallow {}, retained {} in {} objects, {:?}",
+            "  heap {heap}, shallow {}, retained {} in {} objects, {}",
             human_bytes(idx.shallow_size(n)),
             human_bytes(d.retained(n)),
             d.retained_count(n),
-            d.reach(n)
+            self.reachability(n).name()
         );
         if let Some(s) = idx.string_value(n) {
             let _ = writeln!(out, "  value {:?}", shorten_end(&s, 80));

@@ -2,9 +2,8 @@
 //! with its ProGuard map, and InstanceTest.nullValueString on RI.hprof.
 //!
 //! ahat finds its test objects through the static `Main.stuff` and the fields of that DumpedStuff.
-//! ahat distinguishes SOFT, FINALIZER, WEAK and PHANTOM reachability; our engine reports all of
-//! them as `Reach::Weak` (reachable only through some Reference's referent), so those facts are
-//! checked at that granularity.
+//! ahat's reachability kinds (SOFT, FINALIZER, WEAK, PHANTOM) are `Heap::reachability`'s; the
+//! dominator tree's `Reach::Weak` is all four at once, and both are checked.
 
 mod common;
 
@@ -105,6 +104,37 @@ fn instance_test_reachability() {
     let main = main_class(&h);
     assert_eq!(follow(&h, get(&h, "aWeakRefToGcRoot"), "referent"), main);
     assert_eq!(reach(main), Reach::Strong);
+
+    // ahat's own kinds (InstanceTest.reachability and the rest, as ahat asserts them).
+    use heap::reachability::Reachability::{Phantom, Soft, Strong, Weak};
+    let kind = |n: Node| h.reachability(n);
+    assert_eq!(kind(follow(&h, get(&h, "aSoftReference"), "referent")), Soft);
+    assert_eq!(chain.iter().map(|&n| kind(n)).collect::<Vec<_>>(), [Strong, Strong, Soft, Soft, Weak, Weak, Phantom]);
+    assert_eq!(kind(soft), Strong);
+    assert_eq!([kind(r1), kind(r2), kind(o)], [Soft; 3]);
+    assert_eq!(kind(main), Strong);
+}
+
+/// The kinds split the dominator tree's reach and nothing else: strong and unreachable objects are
+/// the same objects in both, every weaker kind is `Reach::Weak`; on every fixture.
+#[test]
+fn reachability_kinds_refine_the_trees_reach() {
+    use heap::reachability::Reachability;
+    for name in all_fixtures() {
+        let h = heap(&name, None);
+        let mut kinds = std::collections::BTreeMap::new();
+        for n in h.index.nodes() {
+            let (kind, reach) = (h.reachability(n), h.dominators.reach(n));
+            let want = match kind {
+                Reachability::Strong => Reach::Strong,
+                Reachability::Unreachable => Reach::Unreachable,
+                _ => Reach::Weak,
+            };
+            assert_eq!(reach, want, "{name}: {:#x} is {kind:?}", h.index.id(n));
+            *kinds.entry(kind.name()).or_insert(0u64) += 1;
+        }
+        eprintln!("{name}: {kinds:?}");
+    }
 }
 
 /// InstanceTest.reverseReferences and ObjectHandlerTest.noCrashUnreachable.

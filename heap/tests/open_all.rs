@@ -10,23 +10,12 @@ use heap::{ErrorKind, Heap, Options};
 #[test]
 fn every_fixture_opens() {
     let mut opened = 0;
-    for sub in ["android", "jvm"] {
-        for entry in std::fs::read_dir(fixtures().join(sub)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                continue;
-            }
-            let name = path.file_name().unwrap().to_string_lossy().to_string();
-            if name.ends_with(".expected") || name.ends_with(".map") || name.contains("java_pid1884") {
-                continue;
-            }
-            let logical = format!("{sub}/{}", name.trim_end_matches(".bz2"));
-            let h = Heap::open(&fixture(&logical), Options::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(h.index.warnings.iter().all(|w| !w.contains("truncated")), "{name}: {:?}", h.index.warnings);
-            // Every object is accounted for: reachable, or not.
-            assert!(h.dominators.reachable_objects <= h.index.len() as u64);
-            opened += 1;
-        }
+    for logical in all_fixtures() {
+        let h = Heap::open(&fixture(&logical), Options::default()).unwrap_or_else(|e| panic!("{logical}: {e}"));
+        assert!(h.index.warnings.iter().all(|w| !w.contains("truncated")), "{logical}: {:?}", h.index.warnings);
+        // Every object is accounted for: reachable, or not.
+        assert!(h.dominators.reachable_objects <= h.index.len() as u64);
+        opened += 1;
     }
     assert!(opened >= 20, "only {opened} fixtures found");
 }

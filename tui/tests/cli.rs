@@ -910,3 +910,31 @@ fn query_answers_what_the_peers_assert() {
     assert!(inner <= integers.min(longs), "{inner}");
     assert_eq!(disagree, 0);
 }
+
+/// ahat's reachability kinds through `inspect` and `query` on ahat's test dump (with its map):
+/// the end of `reachabilityReferenceChain` (… SoftReference → PhantomReference → Object) is
+/// phantom and the SoftReference's referent soft, as ahat's InstanceTest asserts; the kinds
+/// weaker than strong are exactly the objects the coarser `reachability` calls weak.
+#[test]
+fn reachability_kinds_in_inspect_and_query() {
+    let dump = fixture("android/ahat-art__test-dump.hprof");
+    let map = fixture("android/ahat-art__test-dump.map");
+    let (d, m) = (dump.to_str().unwrap(), map.to_str().unwrap());
+    let q = |sql: &str| json(&["query", d, sql, "--map", m, "--format", "json"]);
+    // The object a PhantomReference's referent reaches only through it.
+    let phantom = q("SELECT o.id AS id, o.reachability_kind AS kind FROM objects o JOIN refs r ON r.dst = o.id \
+         JOIN objects p ON p.id = r.src WHERE p.class = 'java.lang.ref.PhantomReference' AND r.kind = 'weak' \
+         AND o.reachability_kind = 'phantom'");
+    assert_eq!(phantom.as_array().unwrap().len(), 1, "{phantom}");
+    let id = phantom[0]["id"].as_u64().unwrap();
+    let inspected = json(&["inspect", d, &format!("{id:#x}"), "--map", m, "--format", "json"]);
+    assert_eq!(inspected[0]["reachability_kind"], "phantom");
+    assert_eq!(inspected[0]["reachability"], "weak");
+    let soft = q("SELECT count(*) AS n FROM objects o JOIN refs r ON r.dst = o.id JOIN objects p ON p.id = r.src \
+         WHERE p.class = 'java.lang.ref.SoftReference' AND r.kind = 'weak' AND o.reachability_kind = 'soft'");
+    assert!(soft[0]["n"].as_u64().unwrap() >= 1, "{soft}");
+    let split = q("SELECT sum(reachability = 'weak') AS weak, \
+         sum(reachability_kind IN ('soft', 'finalizer', 'weak', 'phantom')) AS kinds FROM objects");
+    assert_eq!(split[0]["weak"], split[0]["kinds"], "{split}");
+    assert!(split[0]["weak"].as_u64().unwrap() > 0);
+}

@@ -58,6 +58,25 @@ pub fn heap(name: &str, model: Option<SizeModel>) -> Arc<Heap> {
     cache.lock().unwrap().entry(key).or_insert(h).clone()
 }
 
+/// Every dump among the fixtures by the name [`fixture`] takes (a `.bz2` one by its name
+/// without it), but the 500 MB MAT dump, which the benchmarks read instead.
+#[allow(dead_code)]
+pub fn all_fixtures() -> Vec<String> {
+    let mut out = Vec::new();
+    for sub in ["android", "jvm"] {
+        for entry in std::fs::read_dir(fixtures().join(sub)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if path.is_dir() || name.ends_with(".expected") || name.ends_with(".map") || name.contains("java_pid1884") {
+                continue;
+            }
+            out.push(format!("{sub}/{}", name.trim_end_matches(".bz2")));
+        }
+    }
+    out.sort();
+    out
+}
+
 /// The only class named `name`.
 pub fn class(h: &Heap, name: &str) -> ClassId {
     let found: Vec<ClassId> = h.index.classes_named(name).collect();

@@ -94,6 +94,7 @@ impl Loaded {
         }
         let _ = heap.referrers(Node(0));
         let _ = heap.by_class();
+        let _ = heap.reachability(Node(0));
         let d = &heap.dominators;
         let wide: Vec<Node> = heap.index.nodes().filter(|&n| d.children(Some(n)).len() > 20_000).collect();
         for n in wide {

@@ -43,6 +43,7 @@ const TEXT: &[(&str, &str)] = &[
     ("objects", "reachability"),
     ("objects", "root"),
     ("objects", "string"),
+    ("objects", "reachability_kind"),
     ("classes", "name"),
     ("refs", "name"),
     ("refs", "kind"),

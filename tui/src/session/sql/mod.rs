@@ -37,6 +37,10 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("depth", "its distance from a GC root in references (0 for a root); NULL when unreachable"),
             ("length", "an array's length; NULL otherwise"),
             ("string", "the text of a String or char[]; NULL otherwise"),
+            (
+                "reachability_kind",
+                "ahat's: strong, soft, finalizer, weak, phantom or unreachable (the weakest step of the best path)",
+            ),
         ],
     ),
     (
@@ -538,6 +542,7 @@ impl Table for Objects {
             },
             13 => opt_int(idx.array_length(n).map(u64::from)),
             14 => idx.string_value(n).map_or(Cell::Null, Cell::Text),
+            15 => Cell::Str(heap.reachability(n).name()),
             _ => Cell::Null,
         }
     }

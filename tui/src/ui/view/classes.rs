@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
                 hex(heap.index.id(n)),
                 format!("{:>10}", human_bytes(heap.index.shallow_size(n))),
                 format!("{:>10}", human_bytes(heap.dominators.retained(n))),
-                format!("{:?}", heap.dominators.reach(n)).to_lowercase(),
+                super::common::reachability(heap, n).to_string(),
             ])
             .style(selected_style(app, i == cur.selected))
         });

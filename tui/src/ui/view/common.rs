@@ -75,6 +75,20 @@ pub fn scrub(buf: &mut Buffer) -> usize {
     scrubbed
 }
 
+/// How `n` is reachable, for a person: ahat's kinds (strong, soft, finalizer, weak, phantom,
+/// unreachable) once the warm-up has worked them out, the tree's strong, weak or unreachable
+/// before.
+pub fn reachability(heap: &heap::Heap, n: heap::Node) -> &'static str {
+    match heap.reachability_if_made(n) {
+        Some(kind) => kind.name(),
+        None => match heap.dominators.reach(n) {
+            heap::dominators::Reach::Strong => "strong",
+            heap::dominators::Reach::Weak => "weak",
+            heap::dominators::Reach::Unreachable => "unreachable",
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

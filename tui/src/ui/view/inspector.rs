@@ -32,12 +32,12 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Line::from(vec![span(heap.display_class(n), t.header), span(format!(" {}", hex(idx.id(n))), t.dim)]),
         line(
             format!(
-                "heap {} · shallow {} · retained {} in {} objects · {:?}{}",
+                "heap {} · shallow {} · retained {} in {} objects · {}{}",
                 idx.heaps.get(idx.heap_of(n)).map_or("default", |h| h.name.as_str()),
                 human_bytes(idx.shallow_size(n)),
                 human_bytes(d.retained(n)),
                 d.retained_count(n),
-                d.reach(n),
+                super::common::reachability(heap, n),
                 match heap.native_size(n) {
                     0 => String::new(),
                     b => format!(" · native {}", human_bytes(b)),
