@@ -511,3 +511,28 @@ fn duplicate_strings_read_each_strings_own_characters() {
         assert_eq!(h.index.string_value(node(0x2000 + 0x10 * i as u32)).as_deref(), Some(*w));
     }
 }
+
+/// `jvm.finalizer.backlog` on a JVM whose finalizer thread is stuck by construction
+/// (`tests/java/StuckFinalizer.java`: one finalize() blocks forever, then 2,000 `Pending` objects,
+/// each with a 100-byte array, become garbage): one finding of exactly those 2,000 objects,
+/// keeping each its own array alive. The same program with the finalizers run: no finding.
+#[test]
+fn a_stuck_finalizer_is_a_backlog() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("finalizer");
+    let stuck = Heap::open(&test_support::finalizer_dump(&dir, "stuck", 2000), Options::default()).unwrap();
+    let leaks = find_leaks(&stuck, &LeakConfig::default());
+    let backlog: Vec<_> = leaks.iter().filter(|l| l.rule == "jvm.finalizer.backlog").collect();
+    assert_eq!(backlog.len(), 1, "{leaks:?}");
+    let l = backlog[0];
+    assert_eq!((l.class.as_str(), l.instances.len()), ("StuckFinalizer$Pending", 2000));
+    let pending = l.instances[0];
+    let array = follow(&stuck, pending, "data");
+    let each = stuck.index.shallow_size(pending) + stuck.index.shallow_size(array);
+    assert_eq!(l.retained_bytes, 2000 * each);
+    assert!(l.reason.contains("2000 StuckFinalizer$Pending objects wait for finalization"), "{}", l.reason);
+    // Below the configured count, nothing is said.
+    let quiet = LeakConfig { finalizer_backlog: 2001, ..LeakConfig::default() };
+    assert!(find_leaks(&stuck, &quiet).iter().all(|l| l.rule != "jvm.finalizer.backlog"));
+    let drained = Heap::open(&test_support::finalizer_dump(&dir, "drained", 2000), Options::default()).unwrap();
+    assert!(find_leaks(&drained, &LeakConfig::default()).iter().all(|l| l.rule != "jvm.finalizer.backlog"));
+}

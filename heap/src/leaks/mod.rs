@@ -50,6 +50,8 @@ pub struct LeakConfig {
     pub low_priority_references: Vec<RefPattern>,
     /// With a baseline: a collection that grew is a suspect when it retains at least this much.
     pub growth_min_bytes: u64,
+    /// Objects waiting for finalization, at least this many, are a backlog.
+    pub finalizer_backlog: u64,
 }
 
 impl Default for LeakConfig {
@@ -65,6 +67,7 @@ impl Default for LeakConfig {
             excluded_references: Vec::new(),
             low_priority_references: Vec::new(),
             growth_min_bytes: 64 << 10,
+            finalizer_backlog: 1000,
         }
     }
 }

@@ -149,6 +149,12 @@ pub const RULES: &[Rule] = &[
         needs: None,
     },
     Rule {
+        name: "jvm.finalizer.backlog",
+        doc: "Objects waiting for finalization (reachable only through the finalizer's queue), by class, when at least the configured number wait: a slow or stuck finalizer thread",
+        run: Run::Many(finalizer_backlog),
+        needs: None,
+    },
+    Rule {
         name: "android.bitmap.large",
         doc: "Bitmaps of at least the configured pixel count",
         run: Run::Each(large_bitmaps),
@@ -689,6 +695,57 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
                 group: Some(group),
             });
         }
+    }
+    out
+}
+
+/// Objects waiting for finalization: the referents of `java.lang.ref.Finalizer` (HotSpot) and
+/// `java.lang.ref.FinalizerReference` (ART) that nothing reaches more strongly. (A registered
+/// object still in use is strongly reachable and not waiting.) One finding a class, past the
+/// configured count in all: each holds what its objects keep alive until they are finalized.
+fn finalizer_backlog(heap: &Heap, config: &LeakConfig) -> Findings {
+    use crate::reachability::Reachability;
+    let idx = &heap.index;
+    let mut waiting: Vec<Node> = Vec::new();
+    for name in ["java.lang.ref.Finalizer", "java.lang.ref.FinalizerReference"] {
+        for class in idx.classes_named(name).collect::<Vec<_>>() {
+            for f in heap.instances_of(class) {
+                if let Some(r) = idx.field_node(f, "referent") {
+                    if heap.reachability(r) == Reachability::Finalizer {
+                        waiting.push(r);
+                    }
+                }
+            }
+        }
+    }
+    waiting.sort_unstable();
+    waiting.dedup();
+    let total = waiting.len() as u64;
+    if total == 0 || total < config.finalizer_backlog {
+        return Findings::default();
+    }
+    let mut by_class: std::collections::BTreeMap<ClassId, Vec<Node>> = Default::default();
+    for n in waiting {
+        by_class.entry(idx.class_of(n)).or_default().push(n);
+    }
+    let mut out = Findings::default();
+    for (class, nodes) in by_class {
+        let name = &idx.classes[class.index()].name;
+        let kept: u64 = nodes.iter().map(|&n| heap.dominators.retained(n)).sum();
+        let kind = out.kinds.len() as u32;
+        out.kinds.push(Suspect {
+            node: nodes[0],
+            rule: "jvm.finalizer.backlog",
+            reason: format!(
+                "{} {name} objects wait for finalization, keeping {} alive ({total} objects wait in all: is the finalizer thread stuck?)",
+                nodes.len(),
+                human_bytes(kept)
+            )
+            .into(),
+            accumulation: true,
+            group: Some(format!("finalizer backlog {name}").into()),
+        });
+        out.items.extend(nodes.into_iter().map(|n| (n, kind)));
     }
     out
 }

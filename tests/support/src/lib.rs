@@ -118,6 +118,25 @@ pub fn holders_dump(dir: &Path) -> std::path::PathBuf {
     out
 }
 
+/// Compiles `tests/java/StuckFinalizer.java` into `dir` and runs it in `mode` (`stuck`: the
+/// finalizer thread blocked, `n` objects of `StuckFinalizer$Pending` waiting to be finalized;
+/// `drained`: the same objects finalized and gone): `dir/MODE.hprof`. Made once per `dir`.
+pub fn finalizer_dump(dir: &Path, mode: &str, n: u32) -> std::path::PathBuf {
+    let out = dir.join(format!("{mode}.hprof"));
+    if out.exists() {
+        return out;
+    }
+    std::fs::create_dir_all(dir).expect("the dump's directory");
+    let part = dir.join(format!("{mode}.part.hprof"));
+    let _ = std::fs::remove_file(&part);
+    let args = [mode, &n.to_string(), part.to_str().expect("a UTF-8 path")].map(String::from);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ok = java("tests/java/StuckFinalizer.java", dir, "StuckFinalizer", &args, 256).status();
+    assert!(ok.is_ok_and(|s| s.success()), "StuckFinalizer {mode}");
+    std::fs::rename(&part, &out).expect("the dump renamed");
+    out
+}
+
 /// Compiles `tests/java/LeakyApp.java` and its plugin into `dir` and runs it once per entry of
 /// `runs` (mode `leaky` or `clean`, the dump's name without `.hprof`, the number of sessions),
 /// each writing `dir/NAME.hprof` of itself. Panics (the test fails) when a step does.
