@@ -706,12 +706,15 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
 fn finalizer_backlog(heap: &Heap, config: &LeakConfig) -> Findings {
     use crate::reachability::Reachability;
     let idx = &heap.index;
+    // Referents no strong path reaches, first (cheap); only when there are enough of them are
+    // the reachability kinds worked out (a pass over the whole graph) to keep those a finalizer
+    // reaches and nothing stronger.
     let mut waiting: Vec<Node> = Vec::new();
     for name in ["java.lang.ref.Finalizer", "java.lang.ref.FinalizerReference"] {
         for class in idx.classes_named(name).collect::<Vec<_>>() {
             for f in heap.instances_of(class) {
                 if let Some(r) = idx.field_node(f, "referent") {
-                    if heap.reachability(r) == Reachability::Finalizer {
+                    if heap.dominators.reach(r) == Reach::Weak {
                         waiting.push(r);
                     }
                 }
@@ -720,6 +723,10 @@ fn finalizer_backlog(heap: &Heap, config: &LeakConfig) -> Findings {
     }
     waiting.sort_unstable();
     waiting.dedup();
+    if (waiting.len() as u64) < config.finalizer_backlog.max(1) {
+        return Findings::default();
+    }
+    waiting.retain(|&r| heap.reachability(r) == Reachability::Finalizer);
     let total = waiting.len() as u64;
     if total == 0 || total < config.finalizer_backlog {
         return Findings::default();
