@@ -44,7 +44,7 @@ use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 5;
+const FORMAT: u32 = 6;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.

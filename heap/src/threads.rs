@@ -74,9 +74,7 @@ impl Heap {
             .iter()
             .map(|t| {
                 let mut frames: Option<Vec<StackFrame>> = t.frames.as_ref().map(|f| {
-                    f.iter()
-                        .map(|&i| StackFrame { frame: idx.frame(&stacks.frames[i as usize]), locals: Vec::new() })
-                        .collect()
+                    f.iter().filter_map(|&i| Some(StackFrame { frame: idx.frame_at(i)?, locals: Vec::new() })).collect()
                 });
                 let mut unplaced = Vec::new();
                 for &(n, kind, depth) in &t.locals {

@@ -938,3 +938,32 @@ fn reachability_kinds_in_inspect_and_query() {
     assert_eq!(split[0]["weak"], split[0]["kinds"], "{split}");
     assert!(split[0]["weak"].as_u64().unwrap() > 0);
 }
+
+/// `--map` renames stack frames too: a mapping that says `Holders.main`'s lines 1–1000 are
+/// lines 2001–3000 of a method `start` turns `at Holders.main(Holders.java:N)` into
+/// `at Holders.start(Holders.java:N+2000)` in the threads' stacks; without the map the frame
+/// is as the dump has it.
+#[test]
+fn the_map_renames_stack_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = holders();
+    let map = dir.path().join("mapping.txt");
+    std::fs::write(&map, "Holders -> Holders:\n    1:1000:void start(java.lang.String[]):2001:3000 -> main\n").unwrap();
+    let main_frame = |v: &Value| -> (String, i64) {
+        let main = v["thread_stacks"].as_array().unwrap().iter().find(|t| t["name"] == "main").unwrap().clone();
+        let f = main["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["class"] == "Holders")
+            .unwrap_or_else(|| panic!("{main}"))
+            .clone();
+        (f["method"].as_str().unwrap().to_string(), f["line"].as_i64().unwrap())
+    };
+    let d = dump.to_str().unwrap();
+    let (method, line) = main_frame(&json(&["analyze", d, "--format", "json", "--no-cache"]));
+    assert_eq!(method, "main");
+    assert!((1..=1000).contains(&line), "{line}");
+    let mapped = json(&["analyze", d, "--format", "json", "--map", map.to_str().unwrap(), "--no-cache"]);
+    assert_eq!(main_frame(&mapped), ("start".to_string(), line + 2000));
+}

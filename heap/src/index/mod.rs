@@ -362,6 +362,19 @@ impl Index {
         }
     }
 
+    /// Frame `i` of [`Stacks::frames`], with the names and line a mapping file gave it when the
+    /// index was deobfuscated.
+    pub fn frame_at(&self, i: u32) -> Option<stacks::Frame> {
+        let raw = self.stacks.frames.get(i as usize)?;
+        let mut frame = self.frame(raw);
+        if let Some(Some(m)) = self.stacks.mapped.get(i as usize) {
+            frame.class = m.class.clone();
+            frame.method = m.method.clone();
+            frame.line = m.line;
+        }
+        Some(frame)
+    }
+
     /// The thread whose local (or frame, native stack...) root `n` is, when the dump says.
     pub fn root_thread(&self, n: Node) -> Option<Node> {
         self.root_threads.get(&n.0).map(|&t| Node(t))

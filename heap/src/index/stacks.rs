@@ -91,6 +91,21 @@ pub struct Stacks {
     pub frames: Vec<RawFrame>,
     /// The threads, in the dump's order.
     pub threads: Vec<ThreadStack>,
+    /// For each of `frames`, its names through a ProGuard/R8 mapping file when one renamed it
+    /// (empty without a mapping).
+    #[serde(default)]
+    pub mapped: Vec<Option<Mapped>>,
+}
+
+/// A frame's class, method and line as a mapping file gives them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mapped {
+    /// The class (dotted).
+    pub class: String,
+    /// The method.
+    pub method: String,
+    /// The source line.
+    pub line: i32,
 }
 
 /// What the first pass keeps of the top-level records a thread's stack is made of.
