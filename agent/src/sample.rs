@@ -151,6 +151,9 @@ pub struct Sampler {
     android: bool,
     /// The app's package flags; asked again each slow period until the package manager answers.
     app: Result<App, String>,
+    /// Where the JVM's counters were found: read each sample, looked for again (a pass over
+    /// `/tmp`) only when reading there fails.
+    hsperf: Option<std::path::PathBuf>,
 }
 
 /// The figures read every [`SLOW_EVERY`].
@@ -172,6 +175,7 @@ impl Sampler {
             bits: None,
             android: crate::android::is_android(),
             app: Err("not asked yet".into()),
+            hsperf: None,
         }
     }
 
@@ -186,7 +190,8 @@ impl Sampler {
             // A JVM's counters are a small file it keeps current (its sampler writes them every
             // 50 ms): read each time, not carried like the costly figures. Just after a JVM
             // starts they read 0 until its sampler first runs.
-            if let (Some(now), Some((heap, ..))) = (self.hsperf_heap(&p), &mut self.slow.java_heap) {
+            let now = self.hsperf_heap(&p);
+            if let (Some(now), Some((heap, ..))) = (now, &mut self.slow.java_heap) {
                 *heap = now;
             }
         }
@@ -296,13 +301,20 @@ impl Sampler {
 
     /// The Java heap from HotSpot's counters, when the process is a JVM that keeps them. The
     /// counters are trusted only when the process's own uid wrote them.
-    fn hsperf_heap(&self, p: &Proc) -> Option<JavaHeap> {
-        let owner = std::fs::metadata(p.dir()).map(|m| std::os::unix::fs::MetadataExt::uid(&m));
-        crate::hsperf::find(self.pid)
-            .zip(owner.ok())
-            .and_then(|(path, owner)| Counters::read(&path, owner).ok())
-            .and_then(|c| c.ok())
-            .and_then(|c| c.java_heap())
+    fn hsperf_heap(&mut self, p: &Proc) -> Option<JavaHeap> {
+        let owner = std::fs::metadata(p.dir()).map(|m| std::os::unix::fs::MetadataExt::uid(&m)).ok()?;
+        let read = |path: &std::path::Path| Counters::read(path, owner).ok().and_then(|c| c.ok());
+        // The file found before, while it is still the process's own; else look again.
+        let counters = match self.hsperf.as_deref().and_then(read) {
+            Some(c) => c,
+            None => {
+                let path = crate::hsperf::find(self.pid)?;
+                let c = read(&path);
+                self.hsperf = c.is_some().then_some(path);
+                c?
+            }
+        };
+        counters.java_heap()
     }
 
     /// PSS, the Java heap and the app's objects, with what could not be read.
