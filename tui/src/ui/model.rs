@@ -43,6 +43,9 @@ pub struct Loaded {
     pub presorted: Arc<std::sync::Mutex<Presorted>>,
     /// The dump's threads with their stacks, largest retained first.
     pub threads: Vec<heap::threads::Thread>,
+    /// What the Threads screen's filter matches for each thread (its name, class and frames),
+    /// made once: a dump's 200,000 frames would otherwise be formatted again on each keystroke.
+    pub thread_text: Vec<String>,
 }
 
 /// Lists sorted ahead of time, on the thread that warms up after loading.
@@ -66,6 +69,16 @@ impl Loaded {
         let mut top_retained = heap.dominated(None);
         top_retained.truncate(200);
         let threads = heap.threads();
+        let thread_text = threads
+            .iter()
+            .map(|t| {
+                let mut text = format!("{} {}", t.name.as_deref().unwrap_or(""), heap.display_class(t.node));
+                for s in t.frames.iter().flatten() {
+                    text.push_str(&format!(" {}.{}", s.frame.class, s.frame.method));
+                }
+                text
+            })
+            .collect();
         Loaded {
             heap,
             leaks,
@@ -81,6 +94,7 @@ impl Loaded {
             top_retained,
             presorted: Default::default(),
             threads,
+            thread_text,
         }
     }
 

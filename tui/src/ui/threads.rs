@@ -14,14 +14,7 @@ impl App {
         let filter = self.threads.filter.as_str();
         let mut order: Vec<usize> = (0..l.threads.len())
             .filter(|&i| {
-                let t = &l.threads[i];
-                filter.is_empty() || {
-                    let mut text = format!("{} {}", t.name.as_deref().unwrap_or(""), l.heap.display_class(t.node));
-                    for s in t.frames.iter().flatten() {
-                        text.push_str(&format!(" {}.{}", s.frame.class, s.frame.method));
-                    }
-                    self.matcher.fuzzy_match(&text, filter).is_some()
-                }
+                filter.is_empty() || l.thread_text.get(i).is_some_and(|t| self.matcher.fuzzy_match(t, filter).is_some())
             })
             .collect();
         if self.threads.by_name {
