@@ -45,16 +45,7 @@ pub fn run(file: Option<PathBuf>) -> Result<()> {
         for _ in 0..3 {
             let conn = sql::connect(heap.clone())?;
             let t = Instant::now();
-            let mut stmt = conn.prepare(q)?;
-            let columns = stmt.column_count();
-            let mut r = stmt.query([])?;
-            rows = 0;
-            while let Some(row) = r.next()? {
-                for i in 0..columns {
-                    let _: rusqlite::types::Value = row.get(i)?;
-                }
-                rows += 1;
-            }
+            rows = sql::collect(&conn, q, usize::MAX)?.1.len();
             times.push(t.elapsed().as_secs_f64() * 1000.0);
         }
         times.sort_by(f64::total_cmp);

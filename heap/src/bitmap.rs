@@ -81,12 +81,18 @@ pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
         return Some((b, false));
     }
     let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
-    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
-    let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
+    let data = dump_data(heap)?;
     let natives = idx.array_values(idx.field_node(data, "natives")?)?;
     let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
     let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
     Some((idx.node(buffers.get(slot)?.as_object()?)?, true))
+}
+
+/// The `Bitmap.dumpData` object ART fills for `am dumpheap -b`, when the dump has one.
+fn dump_data(heap: &Heap) -> Option<Node> {
+    let idx = &heap.index;
+    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
+    idx.node(idx.static_value(class, "dumpData")?.as_object()?)
 }
 
 /// A Bitmap's picture, told without decoding it: width, height, and its format (`None` for an
@@ -153,11 +159,7 @@ impl Heap {
 
     /// The `format` of `Bitmap.dumpData`, when the dump has one.
     fn dump_data_format(&self) -> Option<i64> {
-        let idx = &self.index;
-        let class =
-            idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
-        let data = idx.node(idx.static_value(class, "dumpData")?.as_object()?)?;
-        idx.field(data, "format")?.as_i64()
+        self.index.field(dump_data(self)?, "format")?.as_i64()
     }
 }
 

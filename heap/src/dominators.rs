@@ -44,6 +44,17 @@ pub enum Reach {
     Unreachable,
 }
 
+impl Reach {
+    /// Its name, as the JSON reports write it: `strong`, `weak` or `unreachable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reach::Strong => "strong",
+            Reach::Weak => "weak",
+            Reach::Unreachable => "unreachable",
+        }
+    }
+}
+
 /// What the graph gives before sizes: immediate dominators (node space), reach, the preorder
 /// of the objects in semi-NCA, and the counts.
 pub(crate) struct Tree {

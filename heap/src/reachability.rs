@@ -32,8 +32,9 @@ pub enum Reachability {
 }
 
 impl Reachability {
-    fn from_u8(v: u8) -> Reachability {
-        match v {
+    /// Node `n`'s kind in the bytes [`compute`] made.
+    fn of(all: &[u8], n: Node) -> Reachability {
+        match all.get(n.index()).copied().unwrap_or(0) {
             5 => Reachability::Strong,
             4 => Reachability::Soft,
             3 => Reachability::Finalizer,
@@ -133,12 +134,12 @@ impl Heap {
     /// worked out on first use, a byte an object.
     pub fn reachability(&self, n: Node) -> Reachability {
         let all = self.reachability.get_or_init(|| compute(self));
-        Reachability::from_u8(all.get(n.index()).copied().unwrap_or(0))
+        Reachability::of(all, n)
     }
 
     /// [`Heap::reachability`] when every object's has been worked out already (for a caller that
     /// must not wait for it: the UI draws the coarser reach meanwhile).
     pub fn reachability_if_made(&self, n: Node) -> Option<Reachability> {
-        self.reachability.get().map(|all| Reachability::from_u8(all.get(n.index()).copied().unwrap_or(0)))
+        self.reachability.get().map(|all| Reachability::of(all, n))
     }
 }

@@ -728,7 +728,7 @@ fn finalizer_backlog(heap: &Heap, config: &LeakConfig) -> Findings {
     }
     waiting.retain(|&r| heap.reachability(r) == Reachability::Finalizer);
     let total = waiting.len() as u64;
-    if total == 0 || total < config.finalizer_backlog {
+    if total < config.finalizer_backlog.max(1) {
         return Findings::default();
     }
     let mut by_class: std::collections::BTreeMap<ClassId, Vec<Node>> = Default::default();

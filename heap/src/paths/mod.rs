@@ -288,24 +288,28 @@ impl GcPaths {
             }
             chain.clear();
             let mut cur = start;
-            // The depth of the object above the chain (0: no root reaches it).
+            // The depth above the chain: that of the object it met, 0 above a root; `None` when
+            // no root reaches it.
             let above = loop {
-                if depth[cur as usize] != UNKNOWN {
-                    break depth[cur as usize];
+                match depth[cur as usize] {
+                    UNKNOWN => {}
+                    0 => break None,
+                    d => break Some(d),
                 }
                 chain.push(cur);
                 match self.parents.get(cur) {
-                    NONE => break 0,
-                    IS_ROOT => break 0,
+                    NONE => break None,
+                    IS_ROOT => break Some(0),
                     // Damaged parents that make a cycle: as walk_up, no root reaches them.
-                    _ if chain.len() > n => break 0,
+                    _ if chain.len() > n => break None,
                     p => cur = p,
                 }
             };
-            let rooted = above > 0 || self.parents.get(*chain.last().unwrap_or(&start)) == IS_ROOT;
-            let mut d = above;
+            let mut d = above.unwrap_or(0);
             for &c in chain.iter().rev() {
-                d = if rooted { d + 1 } else { 0 };
+                if above.is_some() {
+                    d += 1;
+                }
                 depth[c as usize] = d;
             }
         }

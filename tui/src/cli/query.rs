@@ -78,13 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(text) = args.sql.as_deref() else { bail!("give the SQL, or --schema or --export DIR") };
     let heap = Arc::new(super::open(&args.file, &args.open)?);
     let conn = sql::connect(heap)?;
-    let mut stmt = conn.prepare(text).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
-    let columns: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
-    let mut rows = stmt.query([]).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
-    let mut table: Vec<Vec<rusqlite::types::Value>> = Vec::new();
-    while let Some(row) = rows.next().map_err(|e| anyhow::anyhow!(sql_error(&e, text)))? {
-        table.push((0..columns.len()).map(|i| row.get::<_, rusqlite::types::Value>(i)).collect::<Result<_, _>>()?);
-    }
+    let (columns, table, _) =
+        sql::collect(&conn, text, usize::MAX).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
     match args.format {
         QueryFormat::Json => super::print_json(&(serde_json::to_string_pretty(&json(&columns, &table))? + "\n")),
         QueryFormat::Csv => super::print(&csv(&columns, &table)),

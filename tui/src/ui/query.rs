@@ -189,20 +189,9 @@ pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &super::msg::Stop) -> Result<
     if !stop.started(conn.get_interrupt_handle()) {
         return Err("bad query: interrupted".into());
     }
-    let bad = |e: rusqlite::Error| crate::cli::query::sql_error(&e, sql);
-    let mut stmt = conn.prepare(sql).map_err(bad)?;
-    let columns: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
-    let mut rows = stmt.query([]).map_err(bad)?;
-    let mut out = Vec::new();
-    let mut more = 0u64;
-    while let Some(row) = rows.next().map_err(bad)? {
-        if out.len() < MAX_ROWS {
-            out.push((0..columns.len()).map(|i| row.get::<_, Value>(i)).collect::<Result<Vec<_>, _>>().map_err(bad)?);
-        } else {
-            more += 1;
-        }
-    }
-    Ok(QueryResult { sql: sql.to_string(), columns, rows: out, more, ms: start.elapsed().as_millis() })
+    let (columns, rows, more) =
+        crate::session::sql::collect(&conn, sql, MAX_ROWS).map_err(|e| crate::cli::query::sql_error(&e, sql))?;
+    Ok(QueryResult { sql: sql.to_string(), columns, rows, more, ms: start.elapsed().as_millis() })
 }
 
 /// Worked examples, shown on screen 9 before a query has run and under `?` there.

@@ -124,6 +124,26 @@ pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
     connect_counting(heap, Default::default())
 }
 
+/// What a query gave: its columns, its first rows (as many as were kept), and how many more it
+/// gave than were kept.
+pub type Collected = (Vec<String>, Vec<Vec<rusqlite::types::Value>>, u64);
+
+/// Runs `sql` on `conn`, keeping its first `keep` rows.
+pub fn collect(conn: &Connection, sql: &str, keep: usize) -> rusqlite::Result<Collected> {
+    let mut stmt = conn.prepare(sql)?;
+    let columns: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
+    let mut rows = stmt.query([])?;
+    let (mut kept, mut more) = (Vec::new(), 0u64);
+    while let Some(row) = rows.next()? {
+        if kept.len() < keep {
+            kept.push((0..columns.len()).map(|i| row.get(i)).collect::<rusqlite::Result<Vec<_>>>()?);
+        } else {
+            more += 1;
+        }
+    }
+    Ok((columns, kept, more))
+}
+
 /// [`connect`], its tables adding each row they read to `read` (a query's progress).
 pub fn connect_counting(heap: Arc<Heap>, read: Arc<std::sync::atomic::AtomicU64>) -> rusqlite::Result<Connection> {
     let conn = Connection::open_in_memory()?;
@@ -530,11 +550,7 @@ impl Table for Objects {
                 Some(Some(dom)) => Cell::id(idx.id(dom)),
                 _ => Cell::Null,
             },
-            10 => Cell::Str(match d.reach(n) {
-                heap::dominators::Reach::Strong => "strong",
-                heap::dominators::Reach::Weak => "weak",
-                heap::dominators::Reach::Unreachable => "unreachable",
-            }),
+            10 => Cell::Str(d.reach(n).name()),
             11 => heap.root_kinds(n).first().map_or(Cell::Null, |k| Cell::Str(k.name())),
             12 => match heap.depth(n) {
                 0 => Cell::Null,

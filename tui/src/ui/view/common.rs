@@ -79,14 +79,7 @@ pub fn scrub(buf: &mut Buffer) -> usize {
 /// unreachable) once the warm-up has worked them out, the tree's strong, weak or unreachable
 /// before.
 pub fn reachability(heap: &heap::Heap, n: heap::Node) -> &'static str {
-    match heap.reachability_if_made(n) {
-        Some(kind) => kind.name(),
-        None => match heap.dominators.reach(n) {
-            heap::dominators::Reach::Strong => "strong",
-            heap::dominators::Reach::Weak => "weak",
-            heap::dominators::Reach::Unreachable => "unreachable",
-        },
-    }
+    heap.reachability_if_made(n).map_or_else(|| heap.dominators.reach(n).name(), |kind| kind.name())
 }
 
 #[cfg(test)]
