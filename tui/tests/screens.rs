@@ -782,6 +782,18 @@ fn run_queries(app: &mut App, effects: Vec<heaptui::ui::msg::Effect>) {
     }
 }
 
+/// `/`, the prompt emptied, `sql` typed and run (its result brought back as the UI would).
+fn ask(app: &mut App, sql: &str) {
+    keys(app, "/");
+    assert!(app.query.input.is_some());
+    for _ in 0..200 {
+        key(app, KeyCode::Backspace);
+    }
+    keys(app, sql);
+    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
+    run_queries(app, effects);
+}
+
 /// Screen 9: `/` opens the prompt; a query typed and run shows its rows (perflib's 1406
 /// byte[]); `Enter` opens the row's object; `s` sorts; `/` brings the query back to edit, ↑ the
 /// history; `e` exports the rows as CSV and JSON; a bad query shows SQLite's message.
@@ -799,21 +811,11 @@ fn the_query_screen() {
     insta::assert_snapshot!("dialer_query_help_160x48", help);
     keys(&mut app, "?");
     assert!(!app.help);
-    keys(&mut app, "/");
-    assert!(app.query.input.is_some());
-    keys(&mut app, "SELECT count(*) AS n FROM objects WHERE class = 'byte[]'");
-    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
-    run_queries(&mut app, effects);
+    ask(&mut app, "SELECT count(*) AS n FROM objects WHERE class = 'byte[]'");
     let page = render(&mut app, 100, 30);
     assert!(page.contains("1406") && page.contains("1 rows"), "{page}");
     // The five largest byte[]: their ids open in the Inspector.
-    keys(&mut app, "/");
-    for _ in 0..80 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    keys(&mut app, "SELECT id, shallow, class FROM objects WHERE class = 'byte[]' ORDER BY shallow DESC LIMIT 5");
-    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
-    run_queries(&mut app, effects);
+    ask(&mut app, "SELECT id, shallow, class FROM objects WHERE class = 'byte[]' ORDER BY shallow DESC LIMIT 5");
     // (The time a query took is the machine's: fixed for the snapshots.)
     app.query.result.as_mut().unwrap().ms = 3;
     for (w, h) in [(80, 24), (160, 48)] {
@@ -848,13 +850,7 @@ fn the_query_screen() {
     key(&mut app, KeyCode::Esc);
     assert!(app.query.input.is_none());
     // A bad query: SQLite's message.
-    keys(&mut app, "/");
-    for _ in 0..120 {
-        key(&mut app, KeyCode::Backspace);
-    }
-    keys(&mut app, "SELECT nope FROM objects");
-    let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE))));
-    run_queries(&mut app, effects);
+    ask(&mut app, "SELECT nope FROM objects");
     assert!(render(&mut app, 100, 30).contains("no such column: nope"));
 }
 
