@@ -45,6 +45,8 @@ pub struct Heap {
     pub(crate) by_class: OnceLock<ByClass>,
     /// Every object's [`crate::reachability::Reachability`], made on first use.
     pub(crate) reachability: OnceLock<Vec<u8>>,
+    /// Whose rules the dominators, retained sizes, histogram and paths follow.
+    pub semantics: crate::Semantics,
 }
 
 impl Heap {
@@ -58,6 +60,20 @@ impl Heap {
     pub fn analyse(index: Index, options: Options<'_>) -> Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Dominators, 0, 1);
+        }
+        if options.semantics != crate::Semantics::Heaptui {
+            let outcome = crate::semantics::analyse(&index, options.semantics);
+            let mut histogram = shallow_histogram(&index);
+            for (s, r) in histogram.iter_mut().zip(outcome.retained_by_class) {
+                s.retained_bytes = r;
+            }
+            if let Some(cb) = options.progress {
+                cb(Phase::Dominators, 1, 1);
+                cb(Phase::Histogram, 1, 1);
+            }
+            let mut heap = Heap::assemble(index, outcome.dominators, histogram, OnceLock::from(outcome.paths));
+            heap.semantics = options.semantics;
+            return heap;
         }
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
@@ -122,6 +138,7 @@ impl Heap {
             native: OnceLock::new(),
             by_class: OnceLock::new(),
             reachability: OnceLock::new(),
+            semantics: crate::Semantics::Heaptui,
         }
     }
 
@@ -136,7 +153,21 @@ impl Heap {
     /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
     /// to this dump's device only where no other path exists.
     pub fn paths(&self) -> &GcPaths {
-        self.paths.get_or_init(|| GcPaths::compute_with(&self.index, &crate::paths::path_policy_for(&self.index)))
+        self.paths.get_or_init(|| match self.semantics {
+            crate::Semantics::Heaptui => {
+                GcPaths::compute_with(&self.index, &crate::paths::path_policy_for(&self.index))
+            }
+            s => crate::semantics::analyse(&self.index, s).paths,
+        })
+    }
+
+    /// The size model's name, and the rule set's when it is not heaptui's own
+    /// (`hotspot, mat rules`): what a report's first line and the UI's status line say.
+    pub fn model_and_rules(&self) -> String {
+        match self.semantics {
+            crate::Semantics::Heaptui => self.index.sizer.model.name().to_string(),
+            s => format!("{}, {} rules", self.index.sizer.model.name(), s.name()),
+        }
     }
 
     /// The root kinds naming `n` (empty if it is not a GC root).
@@ -150,9 +181,13 @@ impl Heap {
         idx.field_node(t, "name").and_then(|s| idx.string_value(s))
     }
 
-    /// Number of distinct objects named by root records.
+    /// Number of distinct objects that are GC roots under the heap's rules (heaptui's: every
+    /// object a root record names).
     pub fn gc_root_objects(&self) -> usize {
-        self.roots_by_node.len()
+        match self.semantics {
+            crate::Semantics::Heaptui => self.roots_by_node.len(),
+            s => crate::semantics::roots(&self.index, s).0.len(),
+        }
     }
 
     /// The immediate dominator of `n`: `Some(Some(d))`, `Some(None)` for the virtual root,
@@ -389,13 +424,79 @@ fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
 /// retaining about that many each, and all runs but the first are walked as tasks of their own,
 /// each given the classes above it.
 fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
+    // Class objects are not instances of a histogram row; `u32::MAX` marks them on the stack.
+    retained_by_rows(index, dom, big, &|v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v).0 })
+}
+
+/// Retained size by class under a peer's rules (`semantics`, not heaptui's own):
+/// - MAT sums the retained set of a class's instances *and its class object* (the minimum
+///   retained size of `ClassImpl.getRetainedHeapSizeOfObjects`: the tops of the dominator
+///   subtrees among them);
+/// - VisualVM skips an instance only when an instance of its exact class is above it and the
+///   class "can contain itself" (`ClassDump.canContainItself`: two instances or more and an
+///   object field, not String, StringBuffer, StringBuilder or File; object arrays always,
+///   primitive arrays never); the others count even when nested;
+/// - ahat and perflib have no such column: heaptui's definition over their tree.
+pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: crate::Semantics) -> Vec<u64> {
+    use crate::Semantics;
+    let big = (dom.strong_objects / 64).max(1 << 14);
+    match semantics {
+        Semantics::Mat => retained_by_rows(index, dom, big, &|v: Node| {
+            if is_class_object(index, v) {
+                index.as_class(v).map_or(u32::MAX, |c| c.0)
+            } else {
+                index.class_of(v).0
+            }
+        }),
+        Semantics::Visualvm => {
+            let counts = shallow_histogram(index);
+            let nested: Vec<bool> = index
+                .classes
+                .iter()
+                .zip(&counts)
+                .map(|(c, s)| {
+                    let named =
+                        ["java.lang.String", "java.lang.StringBuffer", "java.lang.StringBuilder", "java.io.File"];
+                    let contains = match c.kind {
+                        crate::index::classes::ClassKind::ObjectArray => true,
+                        crate::index::classes::ClassKind::PrimitiveArray(_) => false,
+                        _ => {
+                            s.instances >= 2
+                                && c.fields.iter().any(|f| f.ty == crate::hprof::BasicType::Object)
+                                && !named.contains(&c.name.as_str())
+                        }
+                    };
+                    !contains
+                })
+                .collect();
+            retained_by_rows(index, dom, big, &|v: Node| {
+                if is_class_object(index, v) {
+                    u32::MAX
+                } else {
+                    let c = index.class_of(v).0;
+                    if nested[c as usize] {
+                        c | ALWAYS
+                    } else {
+                        c
+                    }
+                }
+            })
+        }
+        Semantics::Heaptui | Semantics::Ahat | Semantics::Perflib => retained_by_class(index, dom, big),
+    }
+}
+
+/// A row that counts every instance, nested ones too (VisualVM's classes that cannot contain
+/// themselves).
+const ALWAYS: u32 = 1 << 31;
+
+/// Retained size per row, `row` naming each object's (`u32::MAX`: none; with [`ALWAYS`]: counted
+/// even below another of its row).
+fn retained_by_rows<R: Fn(Node) -> u32 + Sync>(index: &Index, dom: &Dominators, big: u64, row: &R) -> Vec<u64> {
     let nc = index.classes.len();
     let totals = std::sync::Mutex::new(vec![0u64; nc]);
-    // Class objects are not instances of a histogram row; `u32::MAX` marks them on the stack.
-    let row = |v: Node| if is_class_object(index, v) { u32::MAX } else { index.class_of(v).0 };
-
     let tops: Vec<Node> = dom.children(None).iter().copied().filter(|&t| dom.reach(t) == Reach::Strong).collect();
-    let (row, shared) = (&row, &totals);
+    let shared = &totals;
     rayon::scope(|s| {
         // The virtual root's children in runs too.
         let (mut start, mut sum) = (0, 0u64);
@@ -432,6 +533,10 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
     let mut sums = vec![0u64; nc];
     let mut enter = |v: Node, active: &mut [u32]| {
         let c = row(v);
+        if c != u32::MAX && c & ALWAYS != 0 {
+            sums[(c & !ALWAYS) as usize] += dom.retained(v);
+            return u32::MAX;
+        }
         if c != u32::MAX {
             if active[c as usize] == 0 {
                 sums[c as usize] += dom.retained(v);

@@ -44,7 +44,7 @@ use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 6;
+const FORMAT: u32 = 7;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -141,6 +141,7 @@ struct Key {
     mtime_ns: i128,
     fingerprint: u64,
     size_model: Option<SizeModel>,
+    semantics: crate::Semantics,
     dump: usize,
     extra: String,
 }
@@ -163,6 +164,8 @@ struct Meta {
     reachable_bytes: u64,
     strong_objects: u64,
     paths: bool,
+    /// Whose rules the tree, sizes and paths follow.
+    semantics: crate::Semantics,
 }
 
 impl Cache {
@@ -369,6 +372,7 @@ fn key_for(path: &Path, options: &Options<'_>, extra: &str) -> crate::Result<Key
         mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
         fingerprint: h.digest(),
         size_model: options.size_model,
+        semantics: options.semantics,
         dump: options.dump,
         extra: extra.to_string(),
     })
@@ -432,6 +436,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
         reachable_bytes: dom.reachable_bytes,
         strong_objects: dom.strong_objects,
         paths: true,
+        semantics: heap.semantics,
     };
     w.put(MAGIC)?;
     w.put(&FORMAT.to_le_bytes())?;
@@ -876,7 +881,9 @@ impl Parts {
         if let Some(parents) = parents {
             let _ = paths.set(GcPaths { parents, weak_via: self.weak_via });
         }
-        Ok(Heap::assemble(index, dominators, histogram, paths))
+        let mut heap = Heap::assemble(index, dominators, histogram, paths);
+        heap.semantics = meta.semantics;
+        Ok(heap)
     }
 }
 

@@ -400,7 +400,7 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
 /// Semi-NCA over the objects in preorder: semidominators from the predecessors (in reverse
 /// preorder, with LLVM's path-compressing `eval`), then each immediate dominator as the nearest
 /// ancestor at or above the semidominator. Gives the immediate dominators in preorder space.
-fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
+pub(crate) fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
     let count = parent.len();
     let mut idom = parent.clone();
     let mut anc = parent;
@@ -578,7 +578,7 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wid
 /// counted in 16 bits (a map for 65,535 children and more), the starts made from the counts,
 /// then each row filled back to front while its count goes down: no list of starts in 32 bits
 /// at this, the phase's peak.
-fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::csr::Starts, Vec<u32>) {
+pub(crate) fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::csr::Starts, Vec<u32>) {
     let n = idom_n.len();
     let _span = crate::trace::span("dominators: children");
     let slot = |d: u32| if d == raw::ROOT { n as u32 } else { d };

@@ -206,6 +206,7 @@ impl Heap {
                 "reachable_bytes": s.reachable_bytes,
                 "native_bytes": self.native_total(),
                 "size_model": idx.sizer.model.name(),
+                "semantics": self.semantics.name(),
                 "reference_size": idx.sizer.ref_size,
             },
             "heaps": self.heap_totals().into_iter().map(|(name, objects, bytes)| json!({
@@ -306,7 +307,7 @@ impl Heap {
                     origin.number,
                     origin.graphs.len(),
                     human_bytes(file.bytes),
-                    idx.sizer.model.name()
+                    self.model_and_rules()
                 );
                 if origin.graphs.len() > 1 {
                     for (i, g) in origin.graphs.iter().enumerate() {
@@ -332,7 +333,7 @@ impl Heap {
                     idx.header.format.as_str(),
                     idx.header.id_size,
                     human_bytes(file.bytes),
-                    idx.sizer.model.name()
+                    self.model_and_rules()
                 );
             }
         }

@@ -79,6 +79,9 @@ pub struct Options<'a> {
     pub dump: usize,
     /// Skip reading references (for a histogram alone: no graph, no dominators).
     pub skip_references: bool,
+    /// Whose rules the analysis follows (roots, which references keep objects alive, what
+    /// retained sizes count); the index itself is the same under every rule set.
+    pub semantics: crate::Semantics,
 }
 
 /// What kind of object a node is.

@@ -81,6 +81,7 @@ impl AnalysisArgs {
         }
         Ok(crate::session::open::Analysis {
             size_model: self.open.size_model.model(),
+            semantics: self.open.semantics.semantics(),
             dump: self.open.dump as usize - 1,
             request: crate::session::open::Request { mapping, no_cache: self.open.no_cache },
             config: self.leak_config(),

@@ -56,6 +56,35 @@ impl SizeModelArg {
     }
 }
 
+/// The `--semantics` flag: whose rules the analysis follows.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SemanticsArg {
+    /// heaptui's own: referents keep nothing alive, garbage takes no part, classes live
+    /// through their instances.
+    Heaptui,
+    /// VisualVM's heap library: referents and garbage count as referrers for dominators.
+    Visualvm,
+    /// Eclipse MAT's defaults: global roots only, referents strong, instances refer to classes.
+    Mat,
+    /// ahat's defaults: soft referents count, classes refer to their statics only.
+    Ahat,
+    /// Android Studio's perflib: no thread-object roots, no referents, garbage keeps its size.
+    Perflib,
+}
+
+impl SemanticsArg {
+    /// The engine's rule set.
+    pub fn semantics(self) -> heap::Semantics {
+        match self {
+            SemanticsArg::Heaptui => heap::Semantics::Heaptui,
+            SemanticsArg::Visualvm => heap::Semantics::Visualvm,
+            SemanticsArg::Mat => heap::Semantics::Mat,
+            SemanticsArg::Ahat => heap::Semantics::Ahat,
+            SemanticsArg::Perflib => heap::Semantics::Perflib,
+        }
+    }
+}
+
 /// `--mode` and `--dump-mode`: how a dump is stripped where it is made.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
@@ -115,6 +144,10 @@ pub struct OpenArgs {
     /// Shallow size model.
     #[arg(long, value_enum, default_value_t = SizeModelArg::Auto)]
     pub size_model: SizeModelArg,
+    /// Whose rules decide the roots, which references keep objects alive, and what retained
+    /// sizes count (see the README's "Whose rules"); part of the index cache's key.
+    #[arg(long, value_enum, default_value_t = SemanticsArg::Heaptui)]
+    pub semantics: SemanticsArg,
     /// Which heap dump to read when the file holds several (1 = the first).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub dump: u32,
@@ -129,7 +162,13 @@ pub struct OpenArgs {
 
 impl Default for OpenArgs {
     fn default() -> OpenArgs {
-        OpenArgs { size_model: SizeModelArg::Auto, dump: 1, map: None, no_cache: false }
+        OpenArgs {
+            size_model: SizeModelArg::Auto,
+            semantics: SemanticsArg::Heaptui,
+            dump: 1,
+            map: None,
+            no_cache: false,
+        }
     }
 }
 
@@ -144,6 +183,7 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
     let progress: Option<heap::index::Progress<'_>> = if std::io::stderr().is_terminal() { Some(&show) } else { None };
     let options = heap::Options {
         size_model: args.size_model.model(),
+        semantics: args.semantics.semantics(),
         progress,
         dump: args.dump as usize - 1,
         ..Default::default()

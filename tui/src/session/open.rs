@@ -27,6 +27,8 @@ pub struct Request {
 pub struct Analysis {
     /// The shallow size model (`None`: chosen from the dump).
     pub size_model: Option<heap::SizeModel>,
+    /// Whose rules the analysis follows.
+    pub semantics: heap::Semantics,
     /// Which dump of a file holding several (0: the first).
     pub dump: usize,
     /// The mapping file's text and the cache choice.

@@ -225,6 +225,7 @@ fn spawn_loader(source: Source, tx: Sender<Msg>, analysis: Arc<Analysis>) {
         let options = heap::Options {
             progress: Some(&cb),
             size_model: analysis.size_model,
+            semantics: analysis.semantics,
             dump: analysis.dump,
             ..Default::default()
         };
@@ -242,7 +243,8 @@ fn spawn_loader(source: Source, tx: Sender<Msg>, analysis: Arc<Analysis>) {
         // otherwise wait for, then the index cache that makes the next opening quick.
         let config = &analysis.config;
         let baseline = analysis.baseline.as_ref().and_then(|old| {
-            let options = heap::Options { size_model: analysis.size_model, ..Default::default() };
+            let options =
+                heap::Options { size_model: analysis.size_model, semantics: analysis.semantics, ..Default::default() };
             match crate::session::open::open(old, options, &analysis.request) {
                 Ok(opened) => Some(opened.heap),
                 Err(e) => {
@@ -283,7 +285,8 @@ fn compare(old: &heap::Heap, new: &heap::Heap, path: &Path, min_bytes: u64) -> s
 fn spawn_baseline(new: Arc<heap::Heap>, path: std::path::PathBuf, tx: Sender<Msg>, analysis: Arc<Analysis>) {
     std::thread::spawn(move || {
         let _ = tx.send(Msg::Note(format!("reading the baseline {}...", path.display())));
-        let options = heap::Options { size_model: analysis.size_model, ..Default::default() };
+        let options =
+            heap::Options { size_model: analysis.size_model, semantics: analysis.semantics, ..Default::default() };
         match crate::session::open::open(&path, options, &analysis.request) {
             Ok(opened) => {
                 let diff = compare(&opened.heap, &new, &path, analysis.config.growth_min_bytes);

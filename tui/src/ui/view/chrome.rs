@@ -79,9 +79,9 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
     // The dump's class name, the filter typed, an error: escaped before it is measured.
     let mut left = super::common::safe(left).into_owned();
     // What every screen must say of the dump: its warnings (in the warning colour, the first
-    // shortened, with how many more), and the size model in force.
+    // shortened, with how many more), and the size model and rule set in force.
     let (warning, model) = match app.loaded() {
-        Some(l) => (warning_text(&l.heap.index.warnings), format!("model {} · ", l.heap.index.sizer.model.name())),
+        Some(l) => (warning_text(&l.heap.index.warnings), format!("model {} · ", l.heap.model_and_rules())),
         None => (None, String::new()),
     };
     let right = format!("{model}? help  q quit ");

@@ -1,0 +1,438 @@
+//! Whose rules: the rule sets of the peers, so that heaptui's numbers can be checked against the
+//! tool a developer knows.
+//!
+//! Every tool decides differently which records are GC roots, which references keep an object
+//! alive, whether garbage takes part in the dominator tree and whether a class's own size counts
+//! in what it retains. `docs/peers.md` sets out each one's rules with the files and lines they
+//! come from; [`Semantics`] names them. heaptui's own rules are the optimised engine in
+//! [`crate::dominators`]; a peer's rules run here, over the same reference graph: a rule set
+//! says which of an object's references count (and adds the few a peer invents, such as MAT's
+//! instance → class edge), a search marks what is live, semi-NCA gives the dominators of the
+//! graph the peer's dominator computation sees, and the sizes are summed the peer's way.
+//!
+//! This path is written for exactness rather than speed (it keeps a preorder, parents and the
+//! predecessors in memory, as the default engine does, but does not prune leaves).
+
+use rustc_hash::FxHashMap;
+
+use crate::dominators::{raw, Dominators, Packed, REACH_NONE, REACH_STRONG};
+use crate::hprof::RootKind;
+use crate::index::classes::Strength;
+use crate::index::csr::WEAK;
+use crate::index::{Index, Node, ObjectKind};
+use crate::paths::{GcPaths, Parents, IS_ROOT, NONE};
+
+/// A rule set: whose numbers to reproduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Semantics {
+    /// heaptui's own (ahat's and LeakCanary's): every root record is a root; a Reference's
+    /// `referent` keeps nothing alive; objects only referents reach hang off the virtual root;
+    /// garbage takes no part; a live instance keeps its class alive.
+    #[default]
+    Heaptui,
+    /// VisualVM's heap library: referents of Soft/Weak/Final/Phantom references give no
+    /// reachability but do count as referrers in the dominator computation, and so do
+    /// unreachable objects (an object garbage refers to is dominated by nobody); class objects'
+    /// own sizes are not in retained sizes.
+    Visualvm,
+    /// Eclipse MAT's defaults: roots are the global root records, thread-local roots are
+    /// references from their thread; every reference is strong, referents included; an instance
+    /// refers to its class, a class to its loader and superclass; garbage is discarded.
+    Mat,
+    /// ahat's defaults (`--retained soft`): every root record is a root; strong and soft
+    /// references count; a class refers only to its statics; garbage takes no part.
+    Ahat,
+    /// Android Studio's perflib: roots are every record but ROOT THREAD OBJECT; no referent
+    /// counts; a class refers only to its statics; garbage retains its own size.
+    Perflib,
+}
+
+impl Semantics {
+    /// Every rule set, heaptui's first.
+    pub const ALL: [Semantics; 5] =
+        [Semantics::Heaptui, Semantics::Visualvm, Semantics::Mat, Semantics::Ahat, Semantics::Perflib];
+
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Semantics::Heaptui => "heaptui",
+            Semantics::Visualvm => "visualvm",
+            Semantics::Mat => "mat",
+            Semantics::Ahat => "ahat",
+            Semantics::Perflib => "perflib",
+        }
+    }
+
+    /// Parses a [`name`](Self::name).
+    pub fn parse(s: &str) -> Option<Semantics> {
+        Semantics::ALL.into_iter().find(|r| r.name() == s)
+    }
+}
+
+/// What a peer's rules give: the tree with its sizes, retained size by class (indexed like
+/// `index.classes`) and the shortest paths from the peer's roots.
+pub(crate) struct Outcome {
+    pub(crate) dominators: Dominators,
+    pub(crate) retained_by_class: Vec<u64>,
+    pub(crate) paths: GcPaths,
+}
+
+/// What kind of node, read once (the record's tag is in the mapped dump, at random).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Instance,
+    ObjectArray,
+    PrimitiveArray,
+    Class,
+}
+
+/// The graph a rule set sees: its roots, and which references of each object count.
+struct Rules<'a> {
+    index: &'a Index,
+    semantics: Semantics,
+    kinds: Vec<Kind>,
+    /// Per class: whether its instances' `referent` gives reachability.
+    referent_live: Vec<bool>,
+    /// Per class: whether its instances' `referent` is a referrer in the dominator graph.
+    referent_tree: Vec<bool>,
+    /// The roots, each once, in record order.
+    roots: Vec<u32>,
+    /// References a rule set adds from an object (MAT: a thread to its locals).
+    added: FxHashMap<u32, Vec<u32>>,
+    /// MAT: the class object of `java.lang.Class`, which every class object refers to.
+    class_class: Option<u32>,
+}
+
+/// Which references: those that make an object live, or those the dominator computation reads
+/// (VisualVM's differ: referents and garbage are referrers there, but make nothing live).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Live,
+    Tree,
+}
+
+/// MAT's global root kinds: the others name a thread's local, which MAT makes a reference from
+/// that thread when it knows the thread (`docs/peers.md`, MAT's root mapping).
+fn thread_local_kind(k: RootKind) -> bool {
+    matches!(k, RootKind::JniLocal | RootKind::JavaFrame | RootKind::NativeStack | RootKind::ThreadBlock)
+}
+
+impl<'a> Rules<'a> {
+    fn new(index: &'a Index, semantics: Semantics) -> Rules<'a> {
+        let kinds = {
+            use rayon::prelude::*;
+            (0..index.len() as u32)
+                .into_par_iter()
+                .map(|v| match index.kind(Node(v)) {
+                    ObjectKind::Instance => Kind::Instance,
+                    ObjectKind::ObjectArray => Kind::ObjectArray,
+                    ObjectKind::PrimitiveArray => Kind::PrimitiveArray,
+                    ObjectKind::Class => Kind::Class,
+                })
+                .collect()
+        };
+        // VisualVM skips the referents of the four public Reference kinds and their subclasses,
+        // not of a class extending `java.lang.ref.Reference` directly (`NearestGCRoot`
+        // `REF_CLASSES`, `isSpecialReference`).
+        let visualvm_special = |c: usize| {
+            let mut cur = Some(crate::ClassId(c as u32));
+            while let Some(k) = cur {
+                let cls = &index.classes[k.index()];
+                if matches!(
+                    cls.name.as_str(),
+                    "java.lang.ref.WeakReference"
+                        | "java.lang.ref.SoftReference"
+                        | "java.lang.ref.FinalReference"
+                        | "java.lang.ref.PhantomReference"
+                ) {
+                    return true;
+                }
+                cur = cls.super_class;
+            }
+            false
+        };
+        let (mut referent_live, mut referent_tree) = (Vec::new(), Vec::new());
+        for (c, cls) in index.classes.iter().enumerate() {
+            let strength = cls.referent.map(|r| r.1);
+            let (live, tree) = match semantics {
+                Semantics::Heaptui | Semantics::Perflib => (false, false),
+                Semantics::Mat => (true, true),
+                Semantics::Ahat => {
+                    let soft = strength == Some(Strength::Soft);
+                    (soft, soft)
+                }
+                Semantics::Visualvm => (!visualvm_special(c), true),
+            };
+            referent_live.push(live);
+            referent_tree.push(tree);
+        }
+        let (roots, added) = roots(index, semantics);
+        let class_class = match semantics {
+            Semantics::Mat => index.classes[index.java_lang_class().index()].node.map(|n| n.0),
+            _ => None,
+        };
+        Rules { index, semantics, kinds, referent_live, referent_tree, roots, added, class_class }
+    }
+
+    /// Calls `f` with each reference of `v` that counts for `usage`, in the graph's order.
+    #[inline]
+    fn edges(&self, v: u32, usage: Use, mut f: impl FnMut(u32)) {
+        let idx = self.index;
+        let mut row = idx.graph().edges(v);
+        let s = self.semantics;
+        match self.kinds[v as usize] {
+            Kind::Class => {
+                // The graph has a class's statics, then its loader, then its superclass.
+                let c = idx.as_class(Node(v)).map(|c| &idx.classes[c.index()]);
+                let resolves = |id: u64| id != 0 && idx.node(id).is_some();
+                let loader = c.is_some_and(|c| resolves(c.loader));
+                let sup = c.and_then(|c| c.super_class).is_some_and(|k| resolves(idx.classes[k.index()].id));
+                let keep_loader = matches!(s, Semantics::Mat | Semantics::Visualvm);
+                let keep_super = s == Semantics::Mat;
+                let statics = row.len() - usize::from(loader) - usize::from(sup);
+                let (head, tail) = row.split_at(statics.min(row.len()));
+                row = head;
+                let mut tail = tail.iter();
+                if loader {
+                    let l = tail.next();
+                    if keep_loader {
+                        l.into_iter().for_each(|&t| f(t));
+                    }
+                }
+                if sup && keep_super {
+                    tail.next().into_iter().for_each(|&t| f(t));
+                }
+                if let Some(cc) = self.class_class {
+                    f(cc);
+                }
+            }
+            Kind::Instance | Kind::ObjectArray | Kind::PrimitiveArray => {
+                if s == Semantics::Mat {
+                    // MAT's first outbound reference of every object is its class.
+                    if let Some(c) = idx.class(Node(v)).node {
+                        f(c.0);
+                    }
+                }
+            }
+        }
+        let class = idx.class_of(Node(v)).index();
+        let referent_counts = match usage {
+            Use::Live => self.referent_live[class],
+            Use::Tree => self.referent_tree[class],
+        };
+        for &t in row {
+            if t & WEAK == 0 {
+                f(t);
+            } else if referent_counts {
+                f(t & !WEAK);
+            }
+        }
+        if let Some(more) = self.added.get(&v) {
+            more.iter().for_each(|&t| f(t));
+        }
+    }
+}
+
+/// The roots under `semantics`, each object once in record order, and the references a rule
+/// set adds in their place (MAT: from a thread to the locals of its stack).
+pub(crate) fn roots(index: &Index, semantics: Semantics) -> (Vec<u32>, FxHashMap<u32, Vec<u32>>) {
+    let mut roots = Vec::new();
+    let mut added: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut seen = vec![false; index.len()];
+    for &(n, kind) in index.roots() {
+        let root = match semantics {
+            Semantics::Perflib => kind != RootKind::ThreadObject,
+            Semantics::Mat if thread_local_kind(kind) => match index.root_thread(n) {
+                Some(t) => {
+                    let locals = added.entry(t.0).or_default();
+                    if !locals.contains(&n.0) {
+                        locals.push(n.0);
+                    }
+                    false
+                }
+                None => true,
+            },
+            _ => true,
+        };
+        if root && !std::mem::replace(&mut seen[n.index()], true) {
+            roots.push(n.0);
+        }
+    }
+    // A record MAT made a reference may name a global root too: it stays a root.
+    (roots, added)
+}
+
+/// Analyses `index` under `semantics` (not heaptui's own, which [`crate::dominators`] computes).
+pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
+    let rules = Rules::new(index, semantics);
+    let n = index.len();
+    // What is live, breadth first from the roots: the parents are the shortest paths.
+    let mut parent = vec![NONE; n];
+    let mut queue = std::collections::VecDeque::new();
+    for &r in &rules.roots {
+        parent[r as usize] = IS_ROOT;
+        queue.push_back(r);
+    }
+    while let Some(v) = queue.pop_front() {
+        rules.edges(v, Use::Live, |t| {
+            if parent[t as usize] == NONE {
+                parent[t as usize] = v;
+                queue.push_back(t);
+            }
+        });
+    }
+    let live = |v: u32| parent[v as usize] != NONE;
+    let (idom, vertex) = tree(&rules, &live);
+    let reach: Vec<u8> = (0..n as u32).map(|v| if live(v) { REACH_STRONG } else { REACH_NONE }).collect();
+    let dominators = sizes(&rules, idom, vertex, reach);
+    let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, semantics);
+    let paths = GcPaths { parents: Parents::All(parent), weak_via: vec![0; n.div_ceil(64)] };
+    Outcome { dominators, retained_by_class, paths }
+}
+
+/// The immediate dominators (node space, with [`raw::ROOT`] and [`raw::UNREACHABLE`]) of the
+/// live objects in the graph the rule set's dominator computation reads, and the live objects
+/// in preorder (slot 0: the virtual root).
+///
+/// That graph is the live objects with the [`Use::Tree`] references between them under a
+/// virtual root whose children are the roots. Under VisualVM's rules a live object that garbage
+/// refers to is a child of the virtual root too: its fixpoint intersects the referrers' chains
+/// to the roots, and garbage has none (`DominatorTree.intersect` gives 0).
+fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>, Vec<u32>) {
+    let index = rules.index;
+    let n = index.len();
+    let garbage_detaches = rules.semantics == Semantics::Visualvm;
+    let mut detached = vec![false; n];
+    if garbage_detaches {
+        for v in (0..n as u32).filter(|&v| !live(v)) {
+            rules.edges(v, Use::Tree, |t| {
+                if live(t) {
+                    detached[t as usize] = true;
+                }
+            });
+        }
+    }
+    // Preorder from the virtual root: its children are the roots, then the detached objects.
+    let mut pre = vec![u32::MAX; n];
+    let mut vertex = vec![raw::ROOT];
+    let mut parent = vec![0u32];
+    let mut stack: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    let starts: Vec<u32> = rules.roots.iter().copied().chain((0..n as u32).filter(|&v| detached[v as usize])).collect();
+    let succ = |v: u32| {
+        let mut out = Vec::new();
+        rules.edges(v, Use::Tree, |t| {
+            if live(t) {
+                out.push(t);
+            }
+        });
+        out
+    };
+    for &s in &starts {
+        if pre[s as usize] != u32::MAX {
+            continue;
+        }
+        pre[s as usize] = vertex.len() as u32;
+        vertex.push(s);
+        parent.push(0);
+        stack.push((s, succ(s), 0));
+        while let Some((v, row, pos)) = stack.last_mut() {
+            let next = row[*pos..].iter().position(|&t| pre[t as usize] == u32::MAX);
+            match next {
+                Some(k) => {
+                    let t = row[*pos + k];
+                    *pos += k + 1;
+                    let pv = pre[*v as usize];
+                    pre[t as usize] = vertex.len() as u32;
+                    vertex.push(t);
+                    parent.push(pv);
+                    stack.push((t, succ(t), 0));
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+    }
+    // Predecessors in preorder space, `pw << 32 | pv`, the parent left out.
+    let mut preds: Vec<u64> = Vec::new();
+    for (w, &v) in vertex.iter().enumerate().skip(1) {
+        rules.edges(v, Use::Tree, |t| {
+            let pt = pre[t as usize];
+            if pt != u32::MAX && parent[pt as usize] != w as u32 {
+                preds.push(u64::from(pt) << 32 | w as u64);
+            }
+        });
+    }
+    for &s in &starts {
+        let ps = pre[s as usize];
+        if ps != u32::MAX && parent[ps as usize] != 0 {
+            preds.push(u64::from(ps) << 32);
+        }
+    }
+    preds.sort_unstable();
+    preds.dedup();
+    let idom_pre = crate::dominators::semi_nca(parent, preds);
+    let mut idom: std::sync::Arc<[u32]> = std::iter::repeat_n(raw::UNREACHABLE, n).collect();
+    let slots = std::sync::Arc::get_mut(&mut idom).expect("not shared yet");
+    for (w, &v) in vertex.iter().enumerate().skip(1) {
+        let d = idom_pre[w];
+        slots[v as usize] = if d == 0 { raw::ROOT } else { vertex[d as usize] };
+    }
+    (idom, vertex)
+}
+
+/// Retained sizes and counts, children before parents (reverse preorder), then the children
+/// rows: the tree as [`Dominators`] holds it.
+///
+/// VisualVM sums only instances and arrays: a class object's own size is in no retained size,
+/// its own included (`HprofHeap.computeRetainedSize` skips CLASS DUMP records). perflib leaves
+/// garbage its own size (`DominatorsBase` starts every instance at its size).
+fn sizes(rules: &Rules<'_>, idom: std::sync::Arc<[u32]>, vertex: Vec<u32>, reach: Vec<u8>) -> Dominators {
+    let index = rules.index;
+    let n = index.len();
+    let s = rules.semantics;
+    let own = |v: u32| {
+        if s == Semantics::Visualvm && rules.kinds[v as usize] == Kind::Class {
+            0
+        } else {
+            index.shallow_size(Node(v))
+        }
+    };
+    let mut retained: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
+    let mut counts: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
+    for &v in vertex.iter().skip(1) {
+        retained.set(v, own(v));
+        counts.set(v, 1);
+    }
+    if s == Semantics::Perflib {
+        for v in (0..n as u32).filter(|&v| idom[v as usize] == raw::UNREACHABLE) {
+            retained.set(v, index.shallow_size(Node(v)));
+            counts.set(v, 1);
+        }
+    }
+    let (mut reachable_bytes, mut reachable_objects) = (0u64, 0u64);
+    for &v in vertex.iter().skip(1).rev() {
+        reachable_bytes += index.shallow_size(Node(v));
+        reachable_objects += 1;
+        let d = idom[v as usize];
+        if d != raw::ROOT {
+            retained.set(d, retained.get(d) + retained.get(v));
+            counts.set(d, counts.get(d) + counts.get(v));
+        }
+    }
+    let (child_starts, children) = crate::dominators::children_rows(&idom, vertex.len() - 1);
+    Dominators {
+        idom,
+        retained: retained.small,
+        big_retained: retained.big,
+        retained_count: counts.small,
+        big_count: counts.big,
+        reach,
+        child_starts,
+        children,
+        reachable_objects,
+        reachable_bytes,
+        strong_objects: reachable_objects,
+    }
+}
