@@ -227,7 +227,12 @@ impl Cache {
     /// caller changes the analysis with, such as a mapping file's hash).
     pub fn file_for(&self, path: &Path, options: &Options<'_>, extra: &str) -> PathBuf {
         let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        let name = format!("{}\0{:?}\0{}\0{}", canonical.display(), options.size_model, options.dump, extra);
+        // heaptui's own rules keep the names files had before rule sets existed.
+        let rules = match options.semantics {
+            crate::Semantics::Heaptui => String::new(),
+            s => format!("\0{}", s.name()),
+        };
+        let name = format!("{}\0{:?}\0{}\0{}{rules}", canonical.display(), options.size_model, options.dump, extra);
         self.dir.join(format!("{:016x}.idx", xxh3_64(name.as_bytes())))
     }
 
@@ -282,7 +287,12 @@ impl Cache {
         }
         let now = key_for(
             &ticket.path,
-            &Options { size_model: ticket.key.size_model, dump: ticket.key.dump, ..Default::default() },
+            &Options {
+                size_model: ticket.key.size_model,
+                semantics: ticket.key.semantics,
+                dump: ticket.key.dump,
+                ..Default::default()
+            },
             &ticket.key.extra,
         )
         .map_err(|e| std::io::Error::other(e.to_string()))?;
