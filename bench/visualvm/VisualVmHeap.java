@@ -1,5 +1,11 @@
+import java.io.BufferedWriter;
 import java.io.File;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import org.graalvm.visualvm.lib.jfluid.heap.GCRoot;
 import org.graalvm.visualvm.lib.jfluid.heap.Heap;
 import org.graalvm.visualvm.lib.jfluid.heap.HeapFactory;
@@ -8,6 +14,8 @@ import org.graalvm.visualvm.lib.jfluid.heap.Instance;
 import org.graalvm.visualvm.lib.jfluid.heap.JavaClass;
 import org.graalvm.visualvm.lib.jfluid.heap.JavaFrameGCRoot;
 import org.graalvm.visualvm.lib.jfluid.heap.JniLocalGCRoot;
+import org.graalvm.visualvm.lib.jfluid.heap.ObjectArrayInstance;
+import org.graalvm.visualvm.lib.jfluid.heap.PrimitiveArrayInstance;
 import org.graalvm.visualvm.lib.jfluid.heap.ThreadObjectGCRoot;
 
 /**
@@ -26,20 +34,30 @@ import org.graalvm.visualvm.lib.jfluid.heap.ThreadObjectGCRoot;
  *   frame    <thread id hex> <depth> <class> <method> <file or -> <line>
  *   local    <thread id hex> <frame number> <object id hex>
  *
+ * With --objects, instead: every object VisualVM can materialise (instances, object and primitive
+ * arrays, and class objects as kind `class`) after it has computed retained sizes; the nearest GC
+ * root pointer is what Instance.getNearestGCRootPointer() gives: the object itself for a GC root,
+ * 0 for none (unreachable):
+ *
+ *   obj      <id hex> <instance|objarray|primarray|class> <shallow> <retained> <gc root 0|1> <nearest pointer hex>
+ *
  *   file     <path>   (before each dump's lines)
  *
  * VisualVM writes a `<dump>.hwcache` directory beside each dump it opens.
  *
- * Usage: java -cp <jfluid-heap.jar>:. VisualVmHeap [--top N] [--no-retained] [--threads] DUMP...
+ * Usage: java -cp <jfluid-heap.jar>:. VisualVmHeap [--top N] [--no-retained] [--threads | --objects] DUMP...
  */
 public class VisualVmHeap {
     public static void main(String[] args) throws Exception {
         int top = 20;
         boolean retained = true;
         boolean threads = false;
+        boolean objects = false;
         for (int a = 0; a < args.length; a++) {
             if (args[a].equals("--threads")) {
                 threads = true;
+            } else if (args[a].equals("--objects")) {
+                objects = true;
             } else if (args[a].equals("--top")) {
                 top = Integer.parseInt(args[++a]);
             } else if (args[a].equals("--no-retained")) {
@@ -48,6 +66,8 @@ public class VisualVmHeap {
                 System.out.println("file\t" + args[a]);
                 if (threads) {
                     threads(new File(args[a]));
+                } else if (objects) {
+                    objects(new File(args[a]));
                 } else {
                     report(new File(args[a]), top, retained);
                 }
@@ -110,5 +130,32 @@ public class VisualVmHeap {
             }
         }
         System.out.print(out);
+    }
+
+    static void objects(File dump) throws Exception {
+        Heap heap = HeapFactory.createHeap(dump);
+        heap.getBiggestObjectsByRetainedSize(1); // computes nearest GC roots, dominators and retained sizes
+        Writer out = new BufferedWriter(new OutputStreamWriter(System.out), 1 << 16);
+        Set<Long> classIds = new HashSet<>();
+        for (JavaClass c : heap.getAllClasses()) {
+            classIds.add(c.getJavaClassId());
+            object(out, heap.getInstanceByID(c.getJavaClassId()), "class");
+        }
+        for (Iterator<Instance> it = heap.getAllInstancesIterator(); it.hasNext();) {
+            Instance i = it.next();
+            if (classIds.contains(i.getInstanceId())) {
+                continue; // a class dump lying among the instances: printed above
+            }
+            object(out, i, i instanceof ObjectArrayInstance ? "objarray" : i instanceof PrimitiveArrayInstance ? "primarray" : "instance");
+        }
+        out.flush();
+    }
+
+    static void object(Writer out, Instance i, String kind) throws Exception {
+        Instance nearest = i.getNearestGCRootPointer();
+        out.append("obj\t").append(Long.toHexString(i.getInstanceId())).append('\t').append(kind).append('\t')
+           .append(Long.toString(i.getSize())).append('\t').append(Long.toString(i.getRetainedSize())).append('\t')
+           .append(i.isGCRoot() ? "1" : "0").append('\t')
+           .append(nearest == null ? "0" : Long.toHexString(nearest.getInstanceId())).append('\n');
     }
 }

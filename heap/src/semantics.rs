@@ -265,30 +265,166 @@ pub(crate) fn roots(index: &Index, semantics: Semantics) -> (Vec<u32>, FxHashMap
 
 /// Analyses `index` under `semantics` (not heaptui's own, which [`crate::dominators`] computes).
 pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
-    let rules = Rules::new(index, semantics);
+    let mut rules = Rules::new(index, semantics);
     let n = index.len();
-    // What is live, breadth first from the roots: the parents are the shortest paths.
-    let mut parent = vec![NONE; n];
-    let mut queue = std::collections::VecDeque::new();
-    for &r in &rules.roots {
-        parent[r as usize] = IS_ROOT;
-        queue.push_back(r);
+    let search = Search::run(&rules);
+    // VisualVM's instance -> class references count in its dominator graph too.
+    for &(v, c) in &search.class_links {
+        rules.added.entry(v).or_default().push(c);
     }
-    while let Some(v) = queue.pop_front() {
-        rules.edges(v, Use::Live, |t| {
-            if parent[t as usize] == NONE {
-                parent[t as usize] = v;
-                queue.push_back(t);
-            }
-        });
-    }
+    let parent = search.parent;
     let live = |v: u32| parent[v as usize] != NONE;
     let (idom, vertex) = tree(&rules, &live);
     let reach: Vec<u8> = (0..n as u32).map(|v| if live(v) { REACH_STRONG } else { REACH_NONE }).collect();
-    let dominators = sizes(&rules, idom, vertex, reach);
+    let visualvm = match semantics {
+        Semantics::Visualvm => Some(visualvm_tree_objects(&rules, &parent, &search.leaves)),
+        _ => None,
+    };
+    let dominators = sizes(&rules, idom, vertex, reach, visualvm.as_ref());
     let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, semantics);
     let paths = GcPaths { parents: Parents::All(parent), weak_via: vec![0; n.div_ceil(64)] };
     Outcome { dominators, retained_by_class, paths }
+}
+
+/// What is live, breadth first from the roots.
+struct Search {
+    /// Each object's parent on a shortest path ([`IS_ROOT`], [`NONE`] when not live).
+    parent: Vec<u32>,
+    /// VisualVM: the instance through which each class was first reached, as `(instance,
+    /// class)`; it is a referrer of the class in VisualVM's dominator graph.
+    class_links: Vec<(u32, u32)>,
+    /// VisualVM: the live objects that refer to nothing, in the order the search met them.
+    leaves: Vec<u32>,
+}
+
+impl Search {
+    /// The search. Under VisualVM's rules it is VisualVM's own (`NearestGCRoot.computeOneLevel`):
+    /// level by level from the roots taken kind by kind, each kind's in file order (the
+    /// order of `RootKind`, as `HprofGCRoots` lists them); an instance or class object the
+    /// search takes makes its class live, through it, when it is the first of that class taken
+    /// (`writeClassConnection`). Under the others' rules, a plain breadth-first search.
+    fn run(rules: &Rules<'_>) -> Search {
+        let n = rules.index.len();
+        let visualvm = rules.semantics == Semantics::Visualvm;
+        let roots = if visualvm {
+            // Kind by kind, each kind's records in file order; an object at its first.
+            let mut records: Vec<(Node, RootKind)> = rules.index.roots().to_vec();
+            records.sort_by_key(|r| r.1);
+            let mut seen = rustc_hash::FxHashSet::default();
+            records.into_iter().map(|r| r.0 .0).filter(|&r| seen.insert(r)).collect()
+        } else {
+            rules.roots.clone()
+        };
+        let mut parent = vec![NONE; n];
+        let mut queue = std::collections::VecDeque::new();
+        for &r in &roots {
+            parent[r as usize] = IS_ROOT;
+            queue.push_back(r);
+        }
+        let (mut class_links, mut leaves) = (Vec::new(), Vec::new());
+        let mut class_taken = vec![false; rules.index.classes.len()];
+        while let Some(v) = queue.pop_front() {
+            let mut refers = false;
+            rules.edges(v, Use::Live, |t| {
+                refers = true;
+                if parent[t as usize] == NONE {
+                    parent[t as usize] = v;
+                    queue.push_back(t);
+                }
+            });
+            if visualvm && matches!(rules.kinds[v as usize], Kind::Instance | Kind::Class) {
+                let c = rules.index.class_of(Node(v));
+                if !std::mem::replace(&mut class_taken[c.index()], true) {
+                    if let Some(cn) = rules.index.classes[c.index()].node.map(|n| n.0) {
+                        if parent[cn as usize] == NONE {
+                            parent[cn as usize] = v;
+                            queue.push_back(cn);
+                            class_links.push((v, cn));
+                            refers = true;
+                        }
+                    }
+                }
+            }
+            if visualvm && !refers {
+                leaves.push(v);
+            }
+        }
+        Search { parent, class_links, leaves }
+    }
+}
+
+/// VisualVM's "tree objects" (`TreeObject.computeTrees`): an object each of whose references
+/// leads to an object with no other referrer that is a tree object itself (a leaf is one), with
+/// its retained size as VisualVM sums it: its own size and its references' retained sizes.
+/// Built upward from the leaves, a level at a time, as VisualVM does. Referrers are counted over
+/// the whole dump (garbage and referents included), as VisualVM's reference lists hold them.
+fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> FxHashMap<u32, u64> {
+    let index = rules.index;
+    let n = index.len();
+    // Referrers per object, 0, 1 or more (2): each referring object once.
+    let mut referrers = vec![0u8; n];
+    let mut last = vec![u32::MAX; n];
+    for v in 0..n as u32 {
+        rules.edges(v, Use::Tree, |t| {
+            if last[t as usize] != v {
+                last[t as usize] = v;
+                referrers[t as usize] = referrers[t as usize].saturating_add(1).min(2);
+            }
+        });
+    }
+    drop(last);
+    let single = |v: u32| referrers[v as usize] <= 1;
+    let object_parent = |v: u32| Some(parent[v as usize]).filter(|&p| p != NONE && p != IS_ROOT);
+    let mut tree: FxHashMap<u32, u64> = FxHashMap::default();
+    // Objects waiting to be tried, marked so each is queued once from the leaves.
+    let mut queued: rustc_hash::FxHashSet<u32> = Default::default();
+    let mut level = Vec::new();
+    for &v in leaves {
+        tree.insert(v, index.shallow_size(Node(v)));
+        if single(v) {
+            if let Some(p) = object_parent(v).filter(|&p| !tree.contains_key(&p)) {
+                if queued.insert(p) {
+                    level.push(p);
+                }
+            }
+        }
+    }
+    loop {
+        let (mut next, mut unique, mut changed) = (Vec::new(), rustc_hash::FxHashSet::default(), false);
+        for &v in &level {
+            let (mut total, mut fails, mut seen) = (0u64, false, Vec::new());
+            rules.edges(v, Use::Tree, |t| {
+                if fails {
+                    return;
+                }
+                match tree.get(&t) {
+                    Some(&r) if single(t) => {
+                        if !seen.contains(&t) {
+                            seen.push(t);
+                            total += r;
+                        }
+                    }
+                    _ => fails = true,
+                }
+            });
+            if !fails {
+                tree.insert(v, index.shallow_size(Node(v)) + total);
+                changed = true;
+                if single(v) {
+                    if let Some(p) = object_parent(v) {
+                        if unique.insert(p) {
+                            next.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+        level = next;
+    }
+    tree
 }
 
 /// The immediate dominators (node space, with [`raw::ROOT`] and [`raw::UNREACHABLE`]) of the
@@ -388,19 +524,29 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
 /// VisualVM sums only instances and arrays: a class object's own size is in no retained size,
 /// its own included (`HprofHeap.computeRetainedSize` skips CLASS DUMP records). perflib leaves
 /// garbage its own size (`DominatorsBase` starts every instance at its size).
-fn sizes(rules: &Rules<'_>, idom: std::sync::Arc<[u32]>, vertex: Vec<u32>, reach: Vec<u8>) -> Dominators {
+fn sizes(
+    rules: &Rules<'_>,
+    idom: std::sync::Arc<[u32]>,
+    vertex: Vec<u32>,
+    reach: Vec<u8>,
+    tree_objects: Option<&FxHashMap<u32, u64>>,
+) -> Dominators {
     let index = rules.index;
     let n = index.len();
     let s = rules.semantics;
-    let own = |v: u32| {
-        if s == Semantics::Visualvm && rules.kinds[v as usize] == Kind::Class {
-            0
-        } else {
-            index.shallow_size(Node(v))
-        }
-    };
     let mut retained: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
     let mut counts: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
+    let is_class = |v: u32| rules.kinds[v as usize] == Kind::Class;
+    let tree = |v: u32| tree_objects.and_then(|t| t.get(&v)).copied();
+    // VisualVM (`HprofHeap.computeRetainedSize`): a live instance or array that is no tree object
+    // adds its own size to itself and to each dominator up to the first tree object; a tree
+    // object adds its tree's size to those above it the same way; class objects add nothing of
+    // their own, so a class that is no tree object retains only what it dominates.
+    let own = |v: u32| match tree(v) {
+        Some(_) => 0,
+        None if s == Semantics::Visualvm && is_class(v) => 0,
+        None => index.shallow_size(Node(v)),
+    };
     for &v in vertex.iter().skip(1) {
         retained.set(v, own(v));
         counts.set(v, 1);
@@ -415,9 +561,20 @@ fn sizes(rules: &Rules<'_>, idom: std::sync::Arc<[u32]>, vertex: Vec<u32>, reach
     for &v in vertex.iter().skip(1).rev() {
         reachable_bytes += index.shallow_size(Node(v));
         reachable_objects += 1;
+        let passes = match tree(v) {
+            Some(t) => {
+                retained.set(v, t);
+                if is_class(v) {
+                    0
+                } else {
+                    t
+                }
+            }
+            None => retained.get(v),
+        };
         let d = idom[v as usize];
         if d != raw::ROOT {
-            retained.set(d, retained.get(d) + retained.get(v));
+            retained.set(d, retained.get(d) + passes);
             counts.set(d, counts.get(d) + counts.get(v));
         }
     }
