@@ -469,9 +469,12 @@ pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: 
                     !contains
                 })
                 .collect();
+            // A class object is an instance of java.lang.Class to the chain check (a
+            // java.lang.Class instance record below one is skipped), but not summed.
+            let class_class = index.java_lang_class().0 | UNCOUNTED;
             retained_by_rows(index, dom, big, &|v: Node| {
                 if is_class_object(index, v) {
-                    u32::MAX
+                    class_class
                 } else {
                     let c = index.class_of(v).0;
                     if nested[c as usize] {
@@ -489,9 +492,11 @@ pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: 
 /// A row that counts every instance, nested ones too (VisualVM's classes that cannot contain
 /// themselves).
 const ALWAYS: u32 = 1 << 31;
+/// A row that is not summed but hides the row's objects below it (VisualVM's class objects).
+const UNCOUNTED: u32 = 1 << 30;
 
 /// Retained size per row, `row` naming each object's (`u32::MAX`: none; with [`ALWAYS`]: counted
-/// even below another of its row).
+/// even below another of its row; with [`UNCOUNTED`]: not counted, hiding its row below it).
 fn retained_by_rows<R: Fn(Node) -> u32 + Sync>(index: &Index, dom: &Dominators, big: u64, row: &R) -> Vec<u64> {
     let nc = index.classes.len();
     let totals = std::sync::Mutex::new(vec![0u64; nc]);
@@ -538,10 +543,13 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
             return u32::MAX;
         }
         if c != u32::MAX {
-            if active[c as usize] == 0 {
+            let counted = c & UNCOUNTED == 0;
+            let c = c & !UNCOUNTED;
+            if counted && active[c as usize] == 0 {
                 sums[c as usize] += dom.retained(v);
             }
             active[c as usize] += 1;
+            return c;
         }
         c
     };

@@ -146,6 +146,100 @@ fn retained_sizes_match_visualvm_on_the_demo() {
     assert!(tops >= 10);
 }
 
+/// Every HotSpot fixture as a plain file VisualVM can open (the compressed ones unpacked into
+/// `dir`), with its name.
+fn hotspot_fixtures(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(fixtures().join("jvm")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().to_string();
+        if name.contains("minimal") || name.ends_with(".expected") {
+            continue;
+        }
+        let path = if let Some(plain) = name.strip_suffix(".gz") {
+            let mut bytes = Vec::new();
+            flate2_read(&fixtures().join("jvm").join(&name), &mut bytes);
+            let p = dir.join(plain);
+            std::fs::write(&p, &bytes).unwrap();
+            p
+        } else if let Some(plain) = name.strip_suffix(".bz2") {
+            fixture(&format!("jvm/{plain}"))
+        } else {
+            fixtures().join("jvm").join(&name)
+        };
+        out.push((name, path));
+    }
+    out.sort();
+    out
+}
+
+/// `--semantics visualvm`, side by side with VisualVM on every HotSpot fixture: every object's
+/// retained size (instances, arrays and class objects), retained size by class, and the top-20
+/// list by retained size.
+///
+/// VisualVM's rules (`docs/peers.md`): referents make nothing live but are referrers for
+/// dominators, garbage referrers detach an object, its "tree objects" and class objects sum
+/// their sizes their own way. No difference remains.
+#[test]
+fn visualvm_rules_give_visualvms_numbers_object_by_object() {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = hotspot_fixtures(dir.path());
+    assert!(dumps.len() >= 16, "{} HotSpot fixtures", dumps.len());
+    let paths: Vec<PathBuf> = dumps.iter().map(|d| d.1.clone()).collect();
+    let objects = harness(&paths, &["--objects"]);
+    let reports = visualvm(&paths, true);
+    let mut per_dump: Vec<Vec<(u64, u64)>> = Vec::new();
+    for line in objects.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "file" => per_dump.push(Vec::new()),
+            "obj" => per_dump.last_mut().unwrap().push((u64::from_str_radix(f[1], 16).unwrap(), f[4].parse().unwrap())),
+            _ => {}
+        }
+    }
+    let (mut objects_compared, mut classes_compared) = (0, 0);
+    for (((name, path), peer_objects), peer) in dumps.iter().zip(&per_dump).zip(&reports) {
+        let options = Options {
+            semantics: heap::Semantics::Visualvm,
+            size_model: Some(heap::SizeModel::Hotspot),
+            ..Default::default()
+        };
+        let h = Heap::open(path, options).unwrap();
+        assert_eq!(peer_objects.len(), h.index.len(), "{name}: objects");
+        for &(id, retained) in peer_objects {
+            let n = h.index.node(id).unwrap_or_else(|| panic!("{name}: {id:#x} missing"));
+            assert_eq!(h.dominators.retained(n), retained, "{name}: {id:#x} {}", h.display_class(n));
+            objects_compared += 1;
+        }
+        // Retained by class, for names only one class has (VisualVM lists each loader's).
+        let ours = ours(&h);
+        let mut names: HashMap<&str, usize> = HashMap::new();
+        for c in &h.index.classes {
+            *names.entry(c.name.as_str()).or_default() += 1;
+        }
+        for (class, &(_, _, retained)) in &peer.classes {
+            if names.get(class.as_str()) == Some(&1) {
+                assert_eq!(ours[class].2 as i64, retained, "{name}: retained by class {class}");
+                classes_compared += 1;
+            }
+        }
+        // The top 20: the same sizes in the same order, and the same objects but where sizes tie.
+        let top: Vec<(u64, u64)> =
+            h.top_retained(peer.top.len()).iter().map(|&n| (h.index.id(n), h.dominators.retained(n))).collect();
+        let sizes = |l: &[(u64, u64)]| l.iter().map(|t| t.1).collect::<Vec<_>>();
+        let peer_top: Vec<(u64, u64)> = peer.top.iter().map(|t| (t.0, t.2)).collect();
+        assert_eq!(sizes(&top), sizes(&peer_top), "{name}: top {}", peer.top.len());
+        let last = peer_top.last().map_or(0, |t| t.1);
+        let above = |l: &[(u64, u64)]| {
+            let mut v: Vec<u64> = l.iter().filter(|t| t.1 > last).map(|t| t.0).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(above(&top), above(&peer_top), "{name}: top objects");
+    }
+    assert!(objects_compared > 350_000, "{objects_compared} objects");
+    assert!(classes_compared > 10_000, "{classes_compared} classes");
+}
+
 /// What VisualVM reads of a dump's threads: each thread object's stack (class, method, file,
 /// line; `None` without a trace) and each Java-frame and JNI local root (thread, frame, object).
 /// A frame as `StackTraceElement` gives it: class, method, file, line.
