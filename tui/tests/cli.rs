@@ -174,6 +174,46 @@ fn size_model_flag_and_several_dumps() {
     assert_ne!(first["summary"]["instances"], second["summary"]["instances"]);
 }
 
+/// `--semantics` on `analyze`, `inspect` and `query`, through the index cache: NetBeans' own
+/// `heap_dump.bin` gives VisualVM's numbers under VisualVM's rules (its library puts
+/// `URLClassPath$JarLoader` first with 39,488 bytes and gives `URLClassPath` 384) and heaptui's
+/// under its own; each rule set is cached apart and read back as itself.
+#[test]
+fn semantics_flag_on_analyze_inspect_and_query() {
+    let cache = tempfile::tempdir().unwrap();
+    let path = fixture("jvm/hprof-slurp__hprof-64.bin");
+    let file = path.to_str().unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(args)
+            .env("HEAPTUI_INDEX_CACHE", cache.path())
+            .env("HEAPTUI_INDEX_CACHE_MIN", "0")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for _ in 0..2 {
+        let v: Value =
+            serde_json::from_str(&run(&["analyze", file, "--format", "json", "--semantics", "visualvm"])).unwrap();
+        assert_eq!(v["summary"]["semantics"], "visualvm");
+        assert_eq!(v["top_retained"][0]["class"], "sun.misc.URLClassPath$JarLoader");
+        assert_eq!(v["top_retained"][0]["retained_bytes"], 39488);
+        let v: Value = serde_json::from_str(&run(&["analyze", file, "--format", "json"])).unwrap();
+        assert_eq!(v["summary"]["semantics"], "heaptui");
+        assert_eq!(v["top_retained"][0]["class"], "sun.misc.Launcher$AppClassLoader");
+    }
+    let sql = "SELECT retained FROM objects WHERE id = 0xd6fc3f90";
+    assert!(run(&["query", file, "--semantics", "visualvm", sql]).contains(" 384\n"));
+    assert!(run(&["query", file, sql]).contains(" 59504\n"));
+    let v: Value =
+        serde_json::from_str(&run(&["inspect", file, "0xd6fc3f90", "--format", "json", "--semantics", "visualvm"]))
+            .unwrap();
+    assert_eq!(v[0]["retained_bytes"], 384);
+    let text = run(&["analyze", file, "--semantics", "mat"]);
+    assert!(text.lines().next().unwrap().ends_with("size model hotspot, mat rules)"), "{text}");
+}
+
 #[test]
 fn no_arguments_analyses_the_bundled_demo() {
     let out = heaptui(&[]);
