@@ -17,9 +17,9 @@ use rustc_hash::FxHashMap;
 
 use crate::dominators::{raw, Dominators, Packed, REACH_NONE, REACH_STRONG};
 use crate::hprof::RootKind;
-use crate::index::classes::Strength;
+use crate::index::classes::{ClassKind, Strength};
 use crate::index::csr::WEAK;
-use crate::index::{Index, Node, ObjectKind};
+use crate::index::{Index, Node};
 use crate::paths::{GcPaths, Parents, IS_ROOT, NONE};
 
 /// A rule set: whose numbers to reproduce.
@@ -78,7 +78,7 @@ pub(crate) struct Outcome {
     pub(crate) paths: GcPaths,
 }
 
-/// What kind of node, read once (the record's tag is in the mapped dump, at random).
+/// What kind of node, made once.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Instance,
@@ -120,15 +120,21 @@ fn thread_local_kind(k: RootKind) -> bool {
 
 impl<'a> Rules<'a> {
     fn new(index: &'a Index, semantics: Semantics) -> Rules<'a> {
+        // From the class table, not the records' tags: reading those would bring the whole
+        // dump into memory.
+        let jlc = index.java_lang_class();
         let kinds = {
             use rayon::prelude::*;
             (0..index.len() as u32)
                 .into_par_iter()
-                .map(|v| match index.kind(Node(v)) {
-                    ObjectKind::Instance => Kind::Instance,
-                    ObjectKind::ObjectArray => Kind::ObjectArray,
-                    ObjectKind::PrimitiveArray => Kind::PrimitiveArray,
-                    ObjectKind::Class => Kind::Class,
+                .map(|v| {
+                    let c = index.class_of(Node(v));
+                    match index.classes[c.index()].kind {
+                        ClassKind::ObjectArray => Kind::ObjectArray,
+                        ClassKind::PrimitiveArray(_) => Kind::PrimitiveArray,
+                        ClassKind::Instance if c == jlc && index.as_class(Node(v)).is_some() => Kind::Class,
+                        ClassKind::Instance => Kind::Instance,
+                    }
                 })
                 .collect()
         };
@@ -265,22 +271,32 @@ pub(crate) fn roots(index: &Index, semantics: Semantics) -> (Vec<u32>, FxHashMap
 
 /// Analyses `index` under `semantics` (not heaptui's own, which [`crate::dominators`] computes).
 pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
+    let span = crate::trace::span("rules: kinds");
     let mut rules = Rules::new(index, semantics);
+    drop(span);
+    let span = crate::trace::span("rules: search");
     let n = index.len();
     let search = Search::run(&rules);
     // VisualVM's instance -> class references count in its dominator graph too.
     for &(v, c) in &search.class_links {
         rules.added.entry(v).or_default().push(c);
     }
+    drop(span);
     let parent = search.parent;
     let live = |v: u32| parent[v as usize] != NONE;
     let (idom, vertex) = tree(&rules, &live);
     let reach: Vec<u8> = (0..n as u32).map(|v| if live(v) { REACH_STRONG } else { REACH_NONE }).collect();
     let visualvm = match semantics {
-        Semantics::Visualvm => Some(visualvm_tree_objects(&rules, &parent, &search.leaves)),
+        Semantics::Visualvm => {
+            let _span = crate::trace::span("rules: tree objects");
+            Some(visualvm_tree_objects(&rules, &parent, &search.leaves))
+        }
         _ => None,
     };
-    let dominators = sizes(&rules, idom, vertex, reach, visualvm.as_ref());
+    let span = crate::trace::span("rules: sizes");
+    let dominators = sizes(&rules, idom, vertex, reach, visualvm.as_deref());
+    drop(span);
+    let _span = crate::trace::span("rules: by class");
     let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, semantics);
     let paths = GcPaths { parents: Parents::All(parent), weak_via: vec![0; n.div_ceil(64)] };
     Outcome { dominators, retained_by_class, paths }
@@ -358,47 +374,51 @@ impl Search {
 /// its retained size as VisualVM sums it: its own size and its references' retained sizes.
 /// Built upward from the leaves, a level at a time, as VisualVM does. Referrers are counted over
 /// the whole dump (garbage and referents included), as VisualVM's reference lists hold them.
-fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> FxHashMap<u32, u64> {
+fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> Vec<u64> {
     let index = rules.index;
     let n = index.len();
     // Referrers per object, 0, 1 or more (2): each referring object once.
     let mut referrers = vec![0u8; n];
-    let mut last = vec![u32::MAX; n];
-    for v in 0..n as u32 {
-        rules.edges(v, Use::Tree, |t| {
-            if last[t as usize] != v {
-                last[t as usize] = v;
-                referrers[t as usize] = referrers[t as usize].saturating_add(1).min(2);
-            }
-        });
+    {
+        let mut last = vec![u32::MAX; n];
+        for v in 0..n as u32 {
+            rules.edges(v, Use::Tree, |t| {
+                if last[t as usize] != v {
+                    last[t as usize] = v;
+                    referrers[t as usize] = referrers[t as usize].saturating_add(1).min(2);
+                }
+            });
+        }
     }
-    drop(last);
     let single = |v: u32| referrers[v as usize] <= 1;
     let object_parent = |v: u32| Some(parent[v as usize]).filter(|&p| p != NONE && p != IS_ROOT);
-    let mut tree: FxHashMap<u32, u64> = FxHashMap::default();
-    // Objects waiting to be tried, marked so each is queued once from the leaves.
-    let mut queued: rustc_hash::FxHashSet<u32> = Default::default();
+    let mut tree = vec![NOT_TREE; n];
+    // Whether an object is in the level being built: each is queued once a level.
+    let mut queued = vec![false; n];
     let mut level = Vec::new();
     for &v in leaves {
-        tree.insert(v, index.shallow_size(Node(v)));
+        tree[v as usize] = index.shallow_size(Node(v));
         if single(v) {
-            if let Some(p) = object_parent(v).filter(|&p| !tree.contains_key(&p)) {
-                if queued.insert(p) {
+            if let Some(p) = object_parent(v).filter(|&p| tree[p as usize] == NOT_TREE) {
+                if !std::mem::replace(&mut queued[p as usize], true) {
                     level.push(p);
                 }
             }
         }
     }
+    let mut seen = Vec::new();
     loop {
-        let (mut next, mut unique, mut changed) = (Vec::new(), rustc_hash::FxHashSet::default(), false);
+        level.iter().for_each(|&v| queued[v as usize] = false);
+        let (mut next, mut changed) = (Vec::new(), false);
         for &v in &level {
-            let (mut total, mut fails, mut seen) = (0u64, false, Vec::new());
+            let (mut total, mut fails) = (0u64, false);
+            seen.clear();
             rules.edges(v, Use::Tree, |t| {
                 if fails {
                     return;
                 }
-                match tree.get(&t) {
-                    Some(&r) if single(t) => {
+                match tree[t as usize] {
+                    r if r != NOT_TREE && single(t) => {
                         if !seen.contains(&t) {
                             seen.push(t);
                             total += r;
@@ -408,11 +428,11 @@ fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> F
                 }
             });
             if !fails {
-                tree.insert(v, index.shallow_size(Node(v)) + total);
+                tree[v as usize] = index.shallow_size(Node(v)) + total;
                 changed = true;
                 if single(v) {
                     if let Some(p) = object_parent(v) {
-                        if unique.insert(p) {
+                        if !std::mem::replace(&mut queued[p as usize], true) {
                             next.push(p);
                         }
                     }
@@ -426,6 +446,9 @@ fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> F
     }
     tree
 }
+
+/// What [`visualvm_tree_objects`] holds for objects that are not tree objects.
+const NOT_TREE: u64 = u64::MAX;
 
 /// The immediate dominators (node space, with [`raw::ROOT`] and [`raw::UNREACHABLE`]) of the
 /// live objects in the graph the rule set's dominator computation reads, and the live objects
@@ -449,6 +472,7 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
             });
         }
     }
+    let span = crate::trace::span("rules: dfs");
     // Preorder from the virtual root: its children are the roots, then the detached objects.
     let mut pre = vec![u32::MAX; n];
     let mut vertex = vec![raw::ROOT];
@@ -490,6 +514,8 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
             }
         }
     }
+    drop(span);
+    let span = crate::trace::span("rules: preds");
     // Predecessors in preorder space, `pw << 32 | pv`, the parent left out.
     let mut preds: Vec<u64> = Vec::new();
     for (w, &v) in vertex.iter().enumerate().skip(1) {
@@ -508,7 +534,10 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
     }
     preds.sort_unstable();
     preds.dedup();
+    drop(span);
+    let span = crate::trace::span("rules: semi-nca");
     let idom_pre = crate::dominators::semi_nca(parent, preds);
+    drop(span);
     let mut idom: std::sync::Arc<[u32]> = std::iter::repeat_n(raw::UNREACHABLE, n).collect();
     let slots = std::sync::Arc::get_mut(&mut idom).expect("not shared yet");
     for (w, &v) in vertex.iter().enumerate().skip(1) {
@@ -529,7 +558,7 @@ fn sizes(
     idom: std::sync::Arc<[u32]>,
     vertex: Vec<u32>,
     reach: Vec<u8>,
-    tree_objects: Option<&FxHashMap<u32, u64>>,
+    tree_objects: Option<&[u64]>,
 ) -> Dominators {
     let index = rules.index;
     let n = index.len();
@@ -537,7 +566,7 @@ fn sizes(
     let mut retained: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
     let mut counts: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
     let is_class = |v: u32| rules.kinds[v as usize] == Kind::Class;
-    let tree = |v: u32| tree_objects.and_then(|t| t.get(&v)).copied();
+    let tree = |v: u32| tree_objects.map(|t| t[v as usize]).filter(|&t| t != NOT_TREE);
     // VisualVM (`HprofHeap.computeRetainedSize`): a live instance or array that is no tree object
     // adds its own size to itself and to each dominator up to the first tree object; a tree
     // object adds its tree's size to those above it the same way; class objects add nothing of
