@@ -902,3 +902,27 @@ fn the_query_examples_run() {
         }
     }
 }
+
+/// Under `--semantics visualvm` the status line names the rule set, and the dominator tree is
+/// VisualVM's: on NetBeans' own dump its library puts `URLClassPath$JarLoader` (39,488 bytes,
+/// 38.6 KiB) at the top, where heaptui's rules put the application class loader.
+#[test]
+fn the_dominator_tree_under_visualvms_rules() {
+    let path = fixture("jvm/hprof-slurp__hprof-64.bin");
+    let options = heap::Options { semantics: heap::Semantics::Visualvm, ..Default::default() };
+    let heap = heap::Heap::open(&path, options).unwrap();
+    let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    let mut app = App::with_loaded(Theme::plain(), Loaded::new(Arc::new(heap), leaks, "heap_dump.bin".into(), bytes));
+    keys(&mut app, "4");
+    let screen = render(&mut app, 160, 48);
+    assert!(screen.contains("model hotspot, visualvm rules"), "{screen}");
+    let first = screen.lines().find(|l| l.contains("URLClassPath$JarLoader") || l.contains("AppClassLoader")).unwrap();
+    assert!(first.contains("URLClassPath$JarLoader") && first.contains("38.6 KiB"), "{screen}");
+    let mut app = app_for(&path);
+    keys(&mut app, "4");
+    let screen = render(&mut app, 160, 48);
+    assert!(!screen.contains("rules"), "{screen}");
+    let first = screen.lines().find(|l| l.contains("URLClassPath$JarLoader") || l.contains("AppClassLoader")).unwrap();
+    assert!(first.contains("AppClassLoader"), "{screen}");
+}
