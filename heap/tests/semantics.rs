@@ -44,6 +44,10 @@ fn mat_rules_hold_mats_dominator_facts() {
     let letter = |l: &str| single_instance(&h, &format!("{DTD}${l}"));
     let r = letter("R");
     assert_eq!(h.dominators.retained(r), 376);
+    // testDomTreeSunJdk6_32: the same graph, 224 bytes on a 32-bit VM.
+    let h32 = under("jvm/eclipse-mat__sun_jdk6_32bit.hprof", Semantics::Mat, Some(SizeModel::Mat));
+    let r32 = single_instance(&h32, &format!("{DTD}$R"));
+    assert_eq!((h32.dominators.retained(r32), h32.dominators.retained_count(r32)), (224, 13));
     assert_eq!(h.dominators.retained_count(r), 13);
     for (l, d) in [("A", "R"), ("B", "R"), ("E", "R"), ("K", "R"), ("F", "C"), ("G", "C"), ("L", "D"), ("J", "G")] {
         assert_eq!(h.dominator(letter(l)), Some(Some(letter(d))), "idom of {l}");
