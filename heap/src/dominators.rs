@@ -159,8 +159,21 @@ impl Dominators {
     pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
         let Tree { idom, reach, vertex, reached, strong_objects } = tree;
         let idom_n: &[u32] = &idom;
-        let ((retained, counts, reachable_bytes), (child_starts, children)) =
-            rayon::join(|| retained_sizes(index, idom_n, vertex), || children_rows(idom_n, reached));
+        let (sums, rows) = rayon::join(|| retained_sizes(index, idom_n, vertex), || children_rows(idom_n, reached));
+        Dominators::assemble(idom, reach, sums, rows, reached as u64, strong_objects)
+    }
+
+    /// The tree from its parts: immediate dominators (node space), reach, the sums, the children
+    /// rows, and the counts of objects reached and reached strongly.
+    pub(crate) fn assemble(
+        idom: std::sync::Arc<[u32]>,
+        reach: Vec<u8>,
+        sums: Sums,
+        (child_starts, children): (crate::index::csr::Starts, Vec<u32>),
+        reachable_objects: u64,
+        strong_objects: u64,
+    ) -> Dominators {
+        let Sums { retained, counts, reachable_bytes } = sums;
         Dominators {
             idom,
             retained: retained.small,
@@ -170,7 +183,7 @@ impl Dominators {
             reach,
             child_starts,
             children,
-            reachable_objects: reached as u64,
+            reachable_objects,
             reachable_bytes,
             strong_objects,
         }
@@ -513,7 +526,7 @@ fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) ->
 /// Retained sizes and counts: leaves into their dominators, then the others children before
 /// parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects retaining 64 KB
 /// or more move to the map. Also the shallow bytes the virtual root's children retain.
-fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wide, u64) {
+fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
     let n = index.len();
     let _span = crate::trace::span("dominators: retained");
     let mut retained = Packed { small: vec![0u16; n], big: Default::default() };
@@ -571,7 +584,7 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> (Wide, Wid
         }
     }
     drop(vertex);
-    (retained, counts, reachable_bytes)
+    Sums { retained, counts, reachable_bytes }
 }
 
 /// The tree's children, each row in node order; row `n` is the virtual root's. Rows are
@@ -633,7 +646,14 @@ pub(crate) struct Packed<V, M> {
 type Map = rustc_hash::FxHashMap<u32, u64>;
 
 /// 16-bit values with a map for the wide ones, owned.
-type Wide = Packed<Vec<u16>, Map>;
+pub(crate) type Wide = Packed<Vec<u16>, Map>;
+
+/// Retained sizes and counts, and the shallow bytes of the objects reached.
+pub(crate) struct Sums {
+    pub(crate) retained: Wide,
+    pub(crate) counts: Wide,
+    pub(crate) reachable_bytes: u64,
+}
 
 /// A list of narrow values, owned or borrowed.
 pub(crate) trait Smalls {

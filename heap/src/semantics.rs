@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::dominators::{raw, Dominators, Packed, REACH_NONE, REACH_STRONG};
+use crate::dominators::{raw, Dominators, Sums, Wide, REACH_NONE, REACH_STRONG};
 use crate::hprof::RootKind;
 use crate::index::classes::{ClassKind, Strength};
 use crate::index::csr::WEAK;
@@ -563,8 +563,8 @@ fn sizes(
     let index = rules.index;
     let n = index.len();
     let s = rules.semantics;
-    let mut retained: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
-    let mut counts: Packed<Vec<u16>, FxHashMap<u32, u64>> = Packed { small: vec![0u16; n], big: Default::default() };
+    let mut retained = Wide { small: vec![0u16; n], big: Default::default() };
+    let mut counts = Wide { small: vec![0u16; n], big: Default::default() };
     let is_class = |v: u32| rules.kinds[v as usize] == Kind::Class;
     let tree = |v: u32| tree_objects.map(|t| t[v as usize]).filter(|&t| t != NOT_TREE);
     // VisualVM (`HprofHeap.computeRetainedSize`): a live instance or array that is no tree object
@@ -607,18 +607,7 @@ fn sizes(
             counts.set(d, counts.get(d) + counts.get(v));
         }
     }
-    let (child_starts, children) = crate::dominators::children_rows(&idom, vertex.len() - 1);
-    Dominators {
-        idom,
-        retained: retained.small,
-        big_retained: retained.big,
-        retained_count: counts.small,
-        big_count: counts.big,
-        reach,
-        child_starts,
-        children,
-        reachable_objects,
-        reachable_bytes,
-        strong_objects: reachable_objects,
-    }
+    let rows = crate::dominators::children_rows(&idom, vertex.len() - 1);
+    let sums = Sums { retained, counts, reachable_bytes };
+    Dominators::assemble(idom, reach, sums, rows, reachable_objects, reachable_objects)
 }

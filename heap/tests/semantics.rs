@@ -169,7 +169,7 @@ fn the_cache_keeps_each_rule_sets_analysis_apart() {
     }
     for (semantics, retained) in [(Semantics::Heaptui, 44944), (Semantics::Visualvm, 39488)] {
         let options = Options { semantics, ..Default::default() };
-        let h = cache.load(&dump, options, "").ok().expect("cached");
+        let Ok(h) = cache.load(&dump, options, "") else { panic!("{} not cached", semantics.name()) };
         assert_eq!(h.semantics, semantics);
         assert_eq!(h.dominators.retained(h.index.node(jar_loader).unwrap()), retained);
     }
