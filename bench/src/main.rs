@@ -7,10 +7,14 @@
 //! top retained) through `bench/visualvm/VisualVmHeap.java`, its runs alternating with ours, and
 //! the ratio of the medians is printed. Without files, the suite also runs an Android-shaped dump
 //! converted from the largest HeapGen dump (`android.rs`) and Eclipse MAT's 500 MB test dump.
+//! With `--shapes` it runs one dump of each shape instead (`bench/java/Shapes.java`: deep chains,
+//! long linked lists, wide maps of small objects, many classes and loaders, huge arrays), with
+//! HeapGen's mix and the Android conversion, each at the largest `--sizes`.
 //!
 //! ```text
 //! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N]
 //!                                          [--no-android] [--no-mat] [FILE...]
+//! cargo run --release -p heaptui-bench -- --shapes [--sizes 1000] [--runs N]   # every shape
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! cargo run --release -p heaptui-bench -- --query [FILE]   # SQL queries and the Parquet export
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
@@ -83,6 +87,7 @@ fn main() -> Result<()> {
     let mut runs = 1;
     let mut no_mat = false;
     let mut no_android = false;
+    let mut shapes = false;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -94,14 +99,25 @@ fn main() -> Result<()> {
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
             "--no-mat" => no_mat = true,
             "--no-android" => no_android = true,
+            "--shapes" => shapes = true,
             f if f.starts_with("--") => bail!(
-                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --peer visualvm, --runs, --no-mat, \
-                 --no-android, --one, --steps, --keys, --query, --strip, --slurp, --reopen)"
+                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --shapes, --peer visualvm, --runs, \
+                 --no-mat, --no-android, --one, --steps, --keys, --query, --strip, --slurp, --reopen)"
             ),
             f => files.push(PathBuf::from(f)),
         }
     }
-    if files.is_empty() {
+    if files.is_empty() && shapes {
+        // Every shape at the largest size: HeapGen's mix, the five others, the Android one.
+        let mb = sizes.iter().copied().max().unwrap_or(1000);
+        files.push(make_dump(mb)?);
+        for shape in SHAPES {
+            files.push(make_shape_dump(shape, mb)?);
+        }
+        if !no_android {
+            files.push(android::dump(mb)?);
+        }
+    } else if files.is_empty() {
         for &s in &sizes {
             files.push(make_dump(s)?);
         }
@@ -254,15 +270,35 @@ const HEAPGEN_SOURCES: [&str; 2] = ["java/HeapGen.java", "java/android/graphics/
 
 /// Makes (once) a dump of a `mb` MB heap with OpenJDK.
 pub(crate) fn make_dump(mb: u64) -> Result<PathBuf> {
+    generate(&format!("heapgen-{mb}mb"), &HEAPGEN_SOURCES, "HeapGen", &[mb.to_string()], mb)
+}
+
+/// The shapes `bench/java/Shapes.java` makes, besides HeapGen's mix and the Android conversion.
+const SHAPES: [&str; 5] = ["chains", "lists", "maps", "classes", "arrays"];
+
+/// Makes (once) a dump of a `mb` MB heap of `shape` (see `bench/java/Shapes.java`).
+pub(crate) fn make_shape_dump(shape: &str, mb: u64) -> Result<PathBuf> {
+    generate(
+        &format!("shape-{shape}-{mb}mb"),
+        &["java/Shapes.java"],
+        "Shapes",
+        &[shape.to_string(), mb.to_string()],
+        mb,
+    )
+}
+
+/// Runs `main` (compiled from `sources`) with `args` and the dump's path, once: the dump is kept
+/// in the cache under `stem` and a hash of the sources.
+fn generate(stem: &str, sources: &[&str], main: &str, args: &[String], mb: u64) -> Result<PathBuf> {
     let dir = cache_dir();
     std::fs::create_dir_all(&dir)?;
     let mut hash: u32 = 0x811c_9dc5;
-    for src in HEAPGEN_SOURCES {
+    for src in sources {
         for b in std::fs::read(repo_file(src)).with_context(|| src.to_string())? {
             hash = (hash ^ u32::from(b)).wrapping_mul(0x0100_0193);
         }
     }
-    let stem = format!("heapgen-{mb}mb-{hash:08x}");
+    let stem = format!("{stem}-{hash:08x}");
     let out = dir.join(format!("{stem}.hprof"));
     if out.exists() {
         return Ok(out);
@@ -273,7 +309,7 @@ pub(crate) fn make_dump(mb: u64) -> Result<PathBuf> {
         .arg(&classes)
         .arg("-sourcepath")
         .arg(repo_file("java"))
-        .arg(repo_file("java/HeapGen.java"))
+        .arg(repo_file(sources[0]))
         .status()
         .context("javac")?;
     if !ok.success() {
@@ -287,13 +323,13 @@ pub(crate) fn make_dump(mb: u64) -> Result<PathBuf> {
     let ok = Command::new("java")
         .args([xmx.as_str(), "-XX:+UseParallelGC", "-cp"])
         .arg(&classes)
-        .arg("HeapGen")
-        .arg(mb.to_string())
+        .arg(main)
+        .args(args)
         .arg(&tmp)
         .status()
         .context("java")?;
     if !ok.success() {
-        bail!("HeapGen failed");
+        bail!("{main} failed");
     }
     std::fs::rename(&tmp, &out)?;
     Ok(out)
