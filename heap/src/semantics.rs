@@ -196,7 +196,7 @@ impl<'a> Rules<'a> {
                 let sup = c.and_then(|c| c.super_class).is_some_and(|k| resolves(idx.classes[k.index()].id));
                 let keep_loader = matches!(s, Semantics::Mat | Semantics::Visualvm);
                 let keep_super = s == Semantics::Mat;
-                let statics = row.len() - usize::from(loader) - usize::from(sup);
+                let statics = row.len().saturating_sub(usize::from(loader) + usize::from(sup));
                 let (head, tail) = row.split_at(statics.min(row.len()));
                 row = head;
                 let mut tail = tail.iter();

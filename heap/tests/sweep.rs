@@ -1,11 +1,12 @@
 //! The corruption sweep: every fixture dump cut at record boundaries and at sampled offsets, and
 //! with bytes flipped at sampled positions. Each variant opens with warnings or fails with an
-//! error naming an offset inside the file; none panics. And inputs that are not dumps at all.
+//! error naming an offset inside the file; none panics, under heaptui's rules or a peer's. And
+//! inputs that are not dumps at all.
 
 mod common;
 
 use common::*;
-use heap::{ErrorKind, Heap, Index, Options};
+use heap::{ErrorKind, Heap, Index, Options, Semantics};
 
 fn dumps() -> Vec<String> {
     let mut names = Vec::new();
@@ -34,15 +35,29 @@ fn record_starts(bytes: &[u8]) -> Vec<usize> {
     out
 }
 
-fn check(name: &str, what: &str, bytes: Vec<u8>) {
+/// Opens a variant and analyses it under heaptui's rules and under `peer`'s (the sweep takes the
+/// peers' rule sets in turn), each to its leak rules.
+fn check(name: &str, what: &str, bytes: Vec<u8>, peer: Semantics) {
     let len = bytes.len() as u64;
-    match Index::from_bytes(bytes, Options::default()) {
-        Ok(index) => {
-            let h = Heap::analyse(index, Options::default());
-            let _ = h.summary();
-            let _ = heap::leaks::find_leaks(&h, &Default::default());
+    for semantics in [Semantics::Heaptui, peer] {
+        let options = Options { semantics, ..Default::default() };
+        match Index::from_bytes(bytes.clone(), options) {
+            Ok(index) => {
+                let h = Heap::analyse(index, options);
+                let _ = h.summary();
+                let _ = heap::leaks::find_leaks(&h, &Default::default());
+            }
+            Err(e) => assert!(e.offset <= len, "{name} {what}: offset {} past the end ({len}): {e}", e.offset),
         }
-        Err(e) => assert!(e.offset <= len, "{name} {what}: offset {} past the end ({len}): {e}", e.offset),
+    }
+}
+
+/// The peers' rule sets, one after another.
+fn peers() -> impl FnMut() -> Semantics {
+    let mut k = 0;
+    move || {
+        k += 1;
+        Semantics::ALL[1 + k % (Semantics::ALL.len() - 1)]
     }
 }
 
@@ -56,6 +71,7 @@ fn truncations_and_flips_of_every_fixture() {
         state
     };
     let mut variants = 0;
+    let mut peer = peers();
     for name in dumps() {
         let bytes = std::fs::read(fixture(&name)).unwrap();
         let starts = record_starts(&bytes);
@@ -64,7 +80,7 @@ fn truncations_and_flips_of_every_fixture() {
         for &at in starts.iter().step_by(step) {
             for cut in [at, at + 1, at + 9] {
                 if cut < bytes.len() {
-                    check(&name, &format!("cut at {cut}"), bytes[..cut].to_vec());
+                    check(&name, &format!("cut at {cut}"), bytes[..cut].to_vec(), peer());
                     variants += 1;
                 }
             }
@@ -73,7 +89,7 @@ fn truncations_and_flips_of_every_fixture() {
             let mut b = bytes.clone();
             let at = (next() % b.len() as u64) as usize;
             b[at] ^= 1 << (next() % 8);
-            check(&name, &format!("flip at {at}"), b);
+            check(&name, &format!("flip at {at}"), b, peer());
             variants += 1;
         }
     }
