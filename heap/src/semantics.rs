@@ -102,6 +102,8 @@ struct Rules<'a> {
     added: FxHashMap<u32, Vec<u32>>,
     /// MAT: the class object of `java.lang.Class`, which every class object refers to.
     class_class: Option<u32>,
+    /// VisualVM: the instance through which its search made each class live, and the class.
+    class_links: FxHashMap<u32, u32>,
 }
 
 /// Which references: those that make an object live, or those the dominator computation reads
@@ -110,10 +112,13 @@ struct Rules<'a> {
 enum Use {
     Live,
     Tree,
+    /// The dominator graph's references but VisualVM's instance -> class links: what its tree
+    /// objects are made of (`TreeObject` reads an object's fields, statics and loader only).
+    Fields,
 }
 
-/// MAT's global root kinds: the others name a thread's local, which MAT makes a reference from
-/// that thread when it knows the thread (`docs/peers.md`, MAT's root mapping).
+/// The root kinds that name a thread's local: MAT makes such a record a reference from that
+/// thread when it knows the thread, and a root otherwise (`docs/peers.md`, MAT's root mapping).
 fn thread_local_kind(k: RootKind) -> bool {
     matches!(k, RootKind::JniLocal | RootKind::JavaFrame | RootKind::NativeStack | RootKind::ThreadBlock)
 }
@@ -178,7 +183,17 @@ impl<'a> Rules<'a> {
             Semantics::Mat => index.classes[index.java_lang_class().index()].node.map(|n| n.0),
             _ => None,
         };
-        Rules { index, semantics, kinds, referent_live, referent_tree, roots, added, class_class }
+        Rules {
+            index,
+            semantics,
+            kinds,
+            referent_live,
+            referent_tree,
+            roots,
+            added,
+            class_class,
+            class_links: Default::default(),
+        }
     }
 
     /// Calls `f` with each reference of `v` that counts for `usage`, in the graph's order.
@@ -225,7 +240,7 @@ impl<'a> Rules<'a> {
         let class = idx.class_of(Node(v)).index();
         let referent_counts = match usage {
             Use::Live => self.referent_live[class],
-            Use::Tree => self.referent_tree[class],
+            Use::Tree | Use::Fields => self.referent_tree[class],
         };
         for &t in row {
             if t & WEAK == 0 {
@@ -236,6 +251,11 @@ impl<'a> Rules<'a> {
         }
         if let Some(more) = self.added.get(&v) {
             more.iter().for_each(|&t| f(t));
+        }
+        if usage == Use::Tree {
+            if let Some(&c) = self.class_links.get(&v) {
+                f(c);
+            }
         }
     }
 }
@@ -278,9 +298,7 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
     let n = index.len();
     let search = Search::run(&rules);
     // VisualVM's instance -> class references count in its dominator graph too.
-    for &(v, c) in &search.class_links {
-        rules.added.entry(v).or_default().push(c);
-    }
+    rules.class_links = search.class_links.iter().copied().collect();
     drop(span);
     let parent = search.parent;
     let live = |v: u32| parent[v as usize] != NONE;
@@ -413,7 +431,7 @@ fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> V
         for &v in &level {
             let (mut total, mut fails) = (0u64, false);
             seen.clear();
-            rules.edges(v, Use::Tree, |t| {
+            rules.edges(v, Use::Fields, |t| {
                 if fails {
                     return;
                 }
