@@ -208,16 +208,38 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
         })
         .collect();
     // Who refers to each: one pass over the forward graph (a handful of descriptors do not
-    // warrant building the reverse graph).
+    // warrant building the reverse graph), in runs of objects on every core.
     let mut referrers: FxHashMap<Node, Vec<Node>> = open.iter().map(|&fd| (fd, Vec::new())).collect();
     if !open.is_empty() {
         let g = idx.graph();
-        for v in idx.nodes() {
-            for &t in g.edges(v.0) {
-                if let Some(r) = referrers.get_mut(&Node(t & !crate::index::csr::WEAK)) {
-                    if r.last() != Some(&v) {
-                        r.push(v);
+        // A bit per object says whether to look in the map: a map lookup for each of 58 M edges
+        // took 0.2 s of a dump of linked lists.
+        let mut wanted = vec![0u64; idx.len().div_ceil(64)];
+        for fd in &open {
+            wanted[fd.index() / 64] |= 1 << (fd.index() % 64);
+        }
+        // On every core, a run of objects each; the runs' finds in node order.
+        use rayon::prelude::*;
+        const RUN: usize = 1 << 20;
+        let found: Vec<Vec<(u32, Node)>> = (0..idx.len().div_ceil(RUN))
+            .into_par_iter()
+            .map(|k| {
+                let mut out = Vec::new();
+                for v in (k * RUN..((k + 1) * RUN).min(idx.len())).map(|v| Node(v as u32)) {
+                    for &t in g.edges(v.0) {
+                        let t = t & !crate::index::csr::WEAK;
+                        if crate::bits::get(&wanted, t as usize) {
+                            out.push((t, v));
+                        }
                     }
+                }
+                out
+            })
+            .collect();
+        for (t, v) in found.into_iter().flatten() {
+            if let Some(r) = referrers.get_mut(&Node(t)) {
+                if r.last() != Some(&v) {
+                    r.push(v);
                 }
             }
         }
