@@ -62,8 +62,8 @@ impl Heap {
             cb(Phase::Dominators, 0, 1);
         }
         if options.semantics != crate::Semantics::Heaptui {
-            let outcome = crate::semantics::analyse(&index, options.semantics);
             let mut histogram = shallow_histogram(&index);
+            let outcome = crate::semantics::analyse(&index, options.semantics, &histogram);
             for (s, r) in histogram.iter_mut().zip(outcome.retained_by_class) {
                 s.retained_bytes = r;
             }
@@ -149,15 +149,16 @@ impl Heap {
         retained_by_class(&self.index, &self.dominators, big)
     }
 
-    /// Shortest paths from the GC roots under the default policy (computed on first use): the
-    /// JDK's finalizer and cleaner queues are not followed, and known framework leaks that apply
-    /// to this dump's device only where no other path exists.
+    /// Shortest paths from the GC roots (computed on first use). Under heaptui's rules, with the
+    /// default policy: the JDK's finalizer and cleaner queues are not followed, and known
+    /// framework leaks that apply to this dump's device only where no other path exists. Under
+    /// a peer's, the breadth-first search of its roots over what it counts as references.
     pub fn paths(&self) -> &GcPaths {
         self.paths.get_or_init(|| match self.semantics {
             crate::Semantics::Heaptui => {
                 GcPaths::compute_with(&self.index, &crate::paths::path_policy_for(&self.index))
             }
-            s => crate::semantics::analyse(&self.index, s).paths,
+            s => crate::semantics::paths(&self.index, s),
         })
     }
 
@@ -186,7 +187,16 @@ impl Heap {
     pub fn gc_root_objects(&self) -> usize {
         match self.semantics {
             crate::Semantics::Heaptui => self.roots_by_node.len(),
-            s => crate::semantics::roots(&self.index, s).0.len(),
+            s => crate::semantics::roots(&self.index, s).roots.len(),
+        }
+    }
+
+    /// Number of root records that count under the heap's rules (heaptui's: every record naming
+    /// an object of the dump; perflib's: all but ROOT THREAD OBJECT, and Android's UNREACHABLE).
+    pub fn gc_root_records(&self) -> usize {
+        match self.semantics {
+            crate::Semantics::Heaptui => self.index.roots().len(),
+            s => crate::semantics::roots(&self.index, s).records,
         }
     }
 
@@ -275,7 +285,8 @@ impl Heap {
         out
     }
 
-    /// The retained set of a group of objects (MAT's definition): everything the roots reach only
+    /// The retained set of a group of objects (MAT's definition, over heaptui's roots and graph
+    /// whatever the heap's rule set): everything the roots reach only
     /// through members of `set`, the members included. Larger than the union of the members'
     /// dominator subtrees when members share objects. With `weak_keeps_alive` false only strong
     /// references keep objects alive (like retained sizes); true is MAT's default, where the
@@ -437,7 +448,12 @@ fn retained_by_class(index: &Index, dom: &Dominators, big: u64) -> Vec<u64> {
 ///   object field, not String, StringBuffer, StringBuilder or File; object arrays always,
 ///   primitive arrays never); the others count even when nested;
 /// - ahat and perflib have no such column: heaptui's definition over their tree.
-pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: crate::Semantics) -> Vec<u64> {
+pub(crate) fn retained_by_class_for(
+    index: &Index,
+    dom: &Dominators,
+    histogram: &[ClassStats],
+    semantics: crate::Semantics,
+) -> Vec<u64> {
     use crate::Semantics;
     let big = (dom.strong_objects / 64).max(1 << 14);
     match semantics {
@@ -449,11 +465,10 @@ pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: 
             }
         }),
         Semantics::Visualvm => {
-            let counts = shallow_histogram(index);
-            let nested: Vec<bool> = index
+            let always: Vec<bool> = index
                 .classes
                 .iter()
-                .zip(&counts)
+                .zip(histogram)
                 .map(|(c, s)| {
                     let named =
                         ["java.lang.String", "java.lang.StringBuffer", "java.lang.StringBuilder", "java.io.File"];
@@ -477,7 +492,7 @@ pub(crate) fn retained_by_class_for(index: &Index, dom: &Dominators, semantics: 
                     class_class
                 } else {
                     let c = index.class_of(v).0;
-                    if nested[c as usize] {
+                    if always[c as usize] {
                         c | ALWAYS
                     } else {
                         c

@@ -134,12 +134,26 @@ impl Heap {
     /// worked out on first use, a byte an object.
     pub fn reachability(&self, n: Node) -> Reachability {
         let all = self.reachability.get_or_init(|| compute(self));
-        Reachability::of(all, n)
+        self.under_rules(Reachability::of(all, n), n)
     }
 
     /// [`Heap::reachability`] when every object's has been worked out already (for a caller that
     /// must not wait for it: the UI draws the coarser reach meanwhile).
     pub fn reachability_if_made(&self, n: Node) -> Option<Reachability> {
-        self.reachability.get().map(|all| Reachability::of(all, n))
+        self.reachability.get().map(|all| self.under_rules(Reachability::of(all, n), n))
+    }
+
+    /// The kind under the heap's rule set: strong and unreachable are the rule set's own (what
+    /// its search keeps alive), the weaker kinds heaptui's graph's for the rest. So a perflib
+    /// thread object is unreachable and a MAT referent strong, as the tree says, and the kinds
+    /// never contradict the reach shown before them.
+    fn under_rules(&self, kind: Reachability, n: Node) -> Reachability {
+        use crate::dominators::Reach;
+        match (self.semantics, self.dominators.reach(n), kind) {
+            (crate::Semantics::Heaptui, ..) => kind,
+            (_, Reach::Strong, _) => Reachability::Strong,
+            (_, _, Reachability::Strong) => Reachability::Unreachable,
+            _ => kind,
+        }
     }
 }

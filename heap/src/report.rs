@@ -87,7 +87,7 @@ impl Heap {
             instances: (idx.len() as u64).saturating_sub(classes),
             object_arrays: arrays_o,
             primitive_arrays: arrays_p,
-            gc_roots: idx.roots().len() as u64,
+            gc_roots: self.gc_root_records() as u64,
             gc_root_objects: self.gc_root_objects() as u64,
             reachable_objects: self.dominators.reachable_objects,
             shallow_bytes: shallow,

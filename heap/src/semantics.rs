@@ -148,7 +148,9 @@ impl<'a> Rules<'a> {
         // `REF_CLASSES`, `isSpecialReference`).
         let visualvm_special = |c: usize| {
             let mut cur = Some(crate::ClassId(c as u32));
-            while let Some(k) = cur {
+            // A hostile dump's superclasses may run in a circle: a real chain is far shorter.
+            for _ in 0..MAX_SUPERCLASSES {
+                let Some(k) = cur else { break };
                 let cls = &index.classes[k.index()];
                 if matches!(
                     cls.name.as_str(),
@@ -178,7 +180,7 @@ impl<'a> Rules<'a> {
             referent_live.push(live);
             referent_tree.push(tree);
         }
-        let (roots, added) = roots(index, semantics);
+        let RootSet { roots, added, .. } = roots(index, semantics);
         let class_class = match semantics {
             Semantics::Mat => index.classes[index.java_lang_class().index()].node.map(|n| n.0),
             _ => None,
@@ -260,37 +262,61 @@ impl<'a> Rules<'a> {
     }
 }
 
-/// The roots under `semantics`, each object once in record order, and the references a rule
-/// set adds in their place (MAT: from a thread to the locals of its stack).
-pub(crate) fn roots(index: &Index, semantics: Semantics) -> (Vec<u32>, FxHashMap<u32, Vec<u32>>) {
+/// The roots under a rule set.
+pub(crate) struct RootSet {
+    /// Each root object once, in record order.
+    pub(crate) roots: Vec<u32>,
+    /// The references the rule set makes of some records instead (MAT: from a thread to the
+    /// locals of its stack).
+    pub(crate) added: FxHashMap<u32, Vec<u32>>,
+    /// How many root records the rule set counts (perflib's and VisualVM's root counts are
+    /// records, MAT's objects).
+    pub(crate) records: usize,
+}
+
+/// The roots under `semantics`.
+pub(crate) fn roots(index: &Index, semantics: Semantics) -> RootSet {
     let mut roots = Vec::new();
     let mut added: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut seen = vec![false; index.len()];
+    let mut records = 0;
     for &(n, kind) in index.roots() {
         let root = match semantics {
             Semantics::Perflib => kind != RootKind::ThreadObject,
             Semantics::Mat if thread_local_kind(kind) => match index.root_thread(n) {
                 Some(t) => {
-                    let locals = added.entry(t.0).or_default();
-                    if !locals.contains(&n.0) {
-                        locals.push(n.0);
-                    }
+                    added.entry(t.0).or_default().push(n.0);
                     false
                 }
                 None => true,
             },
             _ => true,
         };
+        records += usize::from(root);
         if root && !std::mem::replace(&mut seen[n.index()], true) {
             roots.push(n.0);
         }
     }
-    // A record MAT made a reference may name a global root too: it stays a root.
-    (roots, added)
+    // perflib also takes Android's UNREACHABLE (0x90) records as roots.
+    if semantics == Semantics::Perflib {
+        for &n in index.marked_unreachable() {
+            records += 1;
+            if !std::mem::replace(&mut seen[n.index()], true) {
+                roots.push(n.0);
+            }
+        }
+    }
+    // A thread's locals once each, in order. A record MAT made a reference may name a global
+    // root too: it stays a root.
+    for locals in added.values_mut() {
+        locals.sort_unstable();
+        locals.dedup();
+    }
+    RootSet { roots, added, records }
 }
 
 /// Analyses `index` under `semantics` (not heaptui's own, which [`crate::dominators`] computes).
-pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
+pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::ClassStats]) -> Outcome {
     let span = crate::trace::span("rules: kinds");
     let mut rules = Rules::new(index, semantics);
     drop(span);
@@ -315,9 +341,16 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics) -> Outcome {
     let dominators = sizes(&rules, idom, vertex, reach, visualvm.as_deref());
     drop(span);
     let _span = crate::trace::span("rules: by class");
-    let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, semantics);
+    let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, histogram, semantics);
     let paths = GcPaths { parents: Parents::All(parent), weak_via: vec![0; n.div_ceil(64)] };
     Outcome { dominators, retained_by_class, paths }
+}
+
+/// The shortest paths from the roots under `semantics` alone (for a heap read from a cache file
+/// that has none).
+pub(crate) fn paths(index: &Index, semantics: Semantics) -> GcPaths {
+    let search = Search::run(&Rules::new(index, semantics));
+    GcPaths { parents: Parents::All(search.parent), weak_via: vec![0; index.len().div_ceil(64)] }
 }
 
 /// What is live, breadth first from the roots.
@@ -424,21 +457,28 @@ fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> V
             }
         }
     }
-    let mut seen = Vec::new();
+    // Which evaluation last counted each object: a tree counts each child once, and an array of
+    // a million children must not compare each with all the others. (A candidate may be
+    // evaluated again in a later level, so the mark is the evaluation's, not the candidate's.)
+    let mut counted_by = vec![u32::MAX; n];
+    let mut evaluation = 0u32;
     loop {
         level.iter().for_each(|&v| queued[v as usize] = false);
         let (mut next, mut changed) = (Vec::new(), false);
         for &v in &level {
             let (mut total, mut fails) = (0u64, false);
-            seen.clear();
+            evaluation += 1;
+            if evaluation == u32::MAX {
+                counted_by.fill(u32::MAX);
+                evaluation = 0;
+            }
             rules.edges(v, Use::Fields, |t| {
                 if fails {
                     return;
                 }
                 match tree[t as usize] {
                     r if r != NOT_TREE && single(t) => {
-                        if !seen.contains(&t) {
-                            seen.push(t);
+                        if std::mem::replace(&mut counted_by[t as usize], evaluation) != evaluation {
                             total += r;
                         }
                     }
@@ -464,6 +504,9 @@ fn visualvm_tree_objects(rules: &Rules<'_>, parent: &[u32], leaves: &[u32]) -> V
     }
     tree
 }
+
+/// More superclasses than any real class has (the JDK's deepest chains are a few dozen).
+const MAX_SUPERCLASSES: usize = 512;
 
 /// What [`visualvm_tree_objects`] holds for objects that are not tree objects.
 const NOT_TREE: u64 = u64::MAX;

@@ -402,8 +402,24 @@ pub fn name_references(index: &Index, paths: &mut [Vec<Step>]) {
 }
 
 /// How `from` refers to `to`: `.field` for instance fields, `[i]` for array elements,
-/// `.name` for class statics, `<loader>` and `<superclass>` for what a class object keeps alive.
+/// `.name` for class statics, `<loader>` and `<superclass>` for what a class object keeps alive;
+/// and for the references some peers' rules add (`--semantics`), `<class>` from an object to
+/// its class and `<local>` from a thread to a local of its stack.
 pub fn reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
+    let named = direct_reference_name(index, from, to);
+    named.or_else(|| {
+        if index.class(from).node == Some(to) {
+            Some("<class>".to_string())
+        } else if index.root_thread(to) == Some(from) {
+            Some("<local>".to_string())
+        } else {
+            None
+        }
+    })
+}
+
+/// [`reference_name`] for the references the dump's records hold.
+fn direct_reference_name(index: &Index, from: Node, to: Node) -> Option<String> {
     let to_id = index.id(to);
     let field =
         || index.fields(from).into_iter().find(|f| f.value == Value::Object(to_id)).map(|f| format!(".{}", f.name));
