@@ -382,14 +382,21 @@ fn rss_now() -> u64 {
 /// Peak RSS since the last call (bytes): VmHWM, then reset through /proc/self/clear_refs, so each
 /// phase's own peak shows (the run's peak is kept in `PHASE_PEAK`).
 fn phase_peak_rss() -> u64 {
+    let peak = vm_hwm();
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    PHASE_PEAK.fetch_max(peak, Ordering::Relaxed);
+    peak
+}
+
+/// The kernel's high-water mark of this process's resident set since exec or the last reset
+/// (bytes; 0 when /proc cannot say).
+fn vm_hwm() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let kb = status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .unwrap_or(0);
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    PHASE_PEAK.fetch_max(kb * 1024, Ordering::Relaxed);
     kb * 1024
 }
 
@@ -402,13 +409,7 @@ static PHASE_PEAK: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 /// with the suite's own resident size, so after the suite had converted a 1 GB dump in process
 /// (1.3 GB resident), every later child reported at least that.
 pub(crate) fn peak_rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kb = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .unwrap_or(0);
-    (kb * 1024).max(PHASE_PEAK.load(Ordering::Relaxed))
+    vm_hwm().max(PHASE_PEAK.load(Ordering::Relaxed))
 }
 
 /// Child: analyse one dump, print phase times and peak RSS.
