@@ -201,6 +201,13 @@ impl<'a> Rules<'a> {
     /// Calls `f` with each reference of `v` that counts for `usage`, in the graph's order.
     #[inline]
     fn edges(&self, v: u32, usage: Use, mut f: impl FnMut(u32)) {
+        self.edges_marked(v, usage, |t, _| f(t));
+    }
+
+    /// [`Rules::edges`], each with `true` when it is a Reference's `referent` (for the paths'
+    /// weak steps).
+    #[inline]
+    fn edges_marked(&self, v: u32, usage: Use, mut f: impl FnMut(u32, bool)) {
         let idx = self.index;
         let mut row = idx.graph().edges(v);
         let s = self.semantics;
@@ -220,21 +227,21 @@ impl<'a> Rules<'a> {
                 if loader {
                     let l = tail.next();
                     if keep_loader {
-                        l.into_iter().for_each(|&t| f(t));
+                        l.into_iter().for_each(|&t| f(t, false));
                     }
                 }
                 if sup && keep_super {
-                    tail.next().into_iter().for_each(|&t| f(t));
+                    tail.next().into_iter().for_each(|&t| f(t, false));
                 }
                 if let Some(cc) = self.class_class {
-                    f(cc);
+                    f(cc, false);
                 }
             }
             Kind::Instance | Kind::ObjectArray | Kind::PrimitiveArray => {
                 if s == Semantics::Mat {
                     // MAT's first outbound reference of every object is its class.
                     if let Some(c) = idx.class(Node(v)).node {
-                        f(c.0);
+                        f(c.0, false);
                     }
                 }
             }
@@ -246,17 +253,17 @@ impl<'a> Rules<'a> {
         };
         for &t in row {
             if t & WEAK == 0 {
-                f(t);
+                f(t, false);
             } else if referent_counts {
-                f(t & !WEAK);
+                f(t & !WEAK, true);
             }
         }
         if let Some(more) = self.added.get(&v) {
-            more.iter().for_each(|&t| f(t));
+            more.iter().for_each(|&t| f(t, false));
         }
         if usage == Use::Tree {
             if let Some(&c) = self.class_links.get(&v) {
-                f(c);
+                f(c, false);
             }
         }
     }
@@ -342,7 +349,7 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::C
     drop(span);
     let _span = crate::trace::span("rules: by class");
     let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, histogram, semantics);
-    let paths = GcPaths { parents: Parents::All(parent), weak_via: vec![0; n.div_ceil(64)] };
+    let paths = GcPaths { parents: Parents::All(parent), weak_via: search.weak_via };
     Outcome { dominators, retained_by_class, paths }
 }
 
@@ -350,13 +357,15 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::C
 /// that has none).
 pub(crate) fn paths(index: &Index, semantics: Semantics) -> GcPaths {
     let search = Search::run(&Rules::new(index, semantics));
-    GcPaths { parents: Parents::All(search.parent), weak_via: vec![0; index.len().div_ceil(64)] }
+    GcPaths { parents: Parents::All(search.parent), weak_via: search.weak_via }
 }
 
 /// What is live, breadth first from the roots.
 struct Search {
     /// Each object's parent on a shortest path ([`IS_ROOT`], [`NONE`] when not live).
     parent: Vec<u32>,
+    /// A bit per object reached through a referent (under the rule sets that let one count).
+    weak_via: Vec<u64>,
     /// VisualVM: the instance through which each class was first reached, as `(instance,
     /// class)`; it is a referrer of the class in VisualVM's dominator graph.
     class_links: Vec<(u32, u32)>,
@@ -383,6 +392,7 @@ impl Search {
             rules.roots.clone()
         };
         let mut parent = vec![NONE; n];
+        let mut weak_via = vec![0u64; n.div_ceil(64)];
         let mut queue = std::collections::VecDeque::new();
         for &r in &roots {
             parent[r as usize] = IS_ROOT;
@@ -392,11 +402,14 @@ impl Search {
         let mut class_taken = vec![false; rules.index.classes.len()];
         while let Some(v) = queue.pop_front() {
             let mut refers = false;
-            rules.edges(v, Use::Live, |t| {
+            rules.edges_marked(v, Use::Live, |t, referent| {
                 refers = true;
                 if parent[t as usize] == NONE {
                     parent[t as usize] = v;
                     queue.push_back(t);
+                    if referent {
+                        weak_via[t as usize / 64] |= 1 << (t % 64);
+                    }
                 }
             });
             if visualvm && matches!(rules.kinds[v as usize], Kind::Instance | Kind::Class) {
@@ -416,7 +429,7 @@ impl Search {
                 leaves.push(v);
             }
         }
-        Search { parent, class_links, leaves }
+        Search { parent, weak_via, class_links, leaves }
     }
 }
 

@@ -140,6 +140,13 @@ fn ahat_rules_count_soft_references() {
     };
     let s = get(&soft, "aSoftReference");
     assert!(strong.dominators.retained(s) < soft.dominators.retained(s));
+    // The path to its referent takes the soft step, and says so, under both rule sets.
+    let referent = follow(&soft, s, "referent");
+    for h in [&soft, &strong] {
+        let path = h.paths().path(&h.index, referent);
+        assert_eq!(path[path.len() - 2].node, s);
+        assert!(path.last().unwrap().weak, "{}", h.semantics.name());
+    }
     // Reference -> SoftReference -> Reference -> WeakReference -> SoftReference -> ...: under
     // ahat's rules the walk stops at the WeakReference's referent, under heaptui's at the first
     // referent.
