@@ -63,11 +63,6 @@ impl Semantics {
             Semantics::Perflib => "perflib",
         }
     }
-
-    /// Parses a [`name`](Self::name).
-    pub fn parse(s: &str) -> Option<Semantics> {
-        Semantics::ALL.into_iter().find(|r| r.name() == s)
-    }
 }
 
 /// What a peer's rules give: the tree with its sizes, retained size by class (indexed like
