@@ -107,17 +107,7 @@ pub fn convert(src: &Path, dst: &Path) -> Result<()> {
             _ => {}
         }
     }
-    let mut layouts: FxHashMap<u64, Vec<BasicType>> = FxHashMap::default();
-    for &class in own.keys() {
-        let mut types = Vec::new();
-        let mut cur = class;
-        for _ in 0..64 {
-            let Some((sup, fields)) = own.get(&cur) else { break };
-            types.extend_from_slice(fields);
-            cur = *sup;
-        }
-        layouts.insert(class, types);
-    }
+    let layouts = layouts(&own);
     let zygote_until = objects_total / 10;
 
     // Pass 2: write.
@@ -233,6 +223,23 @@ pub fn convert(src: &Path, dst: &Path) -> Result<()> {
     }
     w.flush()?;
     Ok(())
+}
+
+/// Each class's instance layout, its own fields first and then its superclasses', from each class's
+/// own fields and superclass (`own`); a superclass chain longer than 64 is cut there.
+pub(crate) fn layouts(own: &FxHashMap<u64, (u64, Vec<BasicType>)>) -> FxHashMap<u64, Vec<BasicType>> {
+    let mut layouts = FxHashMap::default();
+    for &class in own.keys() {
+        let mut types = Vec::new();
+        let mut cur = class;
+        for _ in 0..64 {
+            let Some((sup, fields)) = own.get(&cur) else { break };
+            types.extend_from_slice(fields);
+            cur = *sup;
+        }
+        layouts.insert(class, types);
+    }
+    layouts
 }
 
 /// One heap sub-record with 4-byte ids.

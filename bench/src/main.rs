@@ -5,16 +5,22 @@
 //! `~/.cache/heaptui-bench`). Each dump is analysed in a fresh child process so its peak RSS is its
 //! own. With `--peer visualvm` VisualVM's heap library computes the same (histogram, retained sizes,
 //! top retained) through `bench/visualvm/VisualVmHeap.java`, its runs alternating with ours, and
-//! the ratio of the medians is printed. Without files, the suite also runs an Android-shaped dump
+//! the ratio of the medians is printed; `--peer hprof-analyzer` does the same with hprof-analyzer's
+//! whole report. Without files, the suite also runs an Android-shaped dump
 //! converted from the largest HeapGen dump (`android.rs`) and Eclipse MAT's 500 MB test dump.
 //! With `--shapes` it runs one dump of each shape instead (`bench/java/Shapes.java`: deep chains,
 //! long linked lists, wide maps of small objects, many classes and loaders, huge arrays), with
-//! HeapGen's mix and the Android conversion, each at the largest `--sizes`.
+//! HeapGen's mix and the Android conversion, each at the largest `--sizes`. With `--scale` it runs
+//! HeapGen's largest dump repeated to about each size in GB (`tile.rs`: 32 GB is more than this
+//! machine's memory), deletes the repeated dumps after (unless `--keep`), and writes the results
+//! to `scale.tsv` in the cache, which `--plot` draws.
 //!
 //! ```text
-//! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm] [--runs N]
+//! cargo run --release -p heaptui-bench -- [--sizes 100,1000] [--peer visualvm|hprof-analyzer] [--runs N]
 //!                                          [--no-android] [--no-mat] [FILE...]
 //! cargo run --release -p heaptui-bench -- --shapes [--sizes 1000] [--runs N]   # every shape
+//! cargo run --release -p heaptui-bench -- --scale 1,4,32 [--keep]  # dumps up to 32 GB
+//! cargo run --release -p heaptui-bench -- --plot [TSV] OUT.svg     # the scale run's plot
 //! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
 //! cargo run --release -p heaptui-bench -- --query [FILE]   # SQL queries and the Parquet export
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
@@ -30,10 +36,12 @@ use std::time::Instant;
 
 mod android;
 mod keys;
+mod plot;
 mod query;
 mod reopen;
 mod slurp;
 mod strip;
+mod tile;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,6 +84,9 @@ fn main() -> Result<()> {
     if args.first().map(String::as_str) == Some("--reopen-one") {
         return reopen::one(Path::new(args.get(1).context("FILE")?), Path::new(args.get(2).context("DIR")?));
     }
+    if args.first().map(String::as_str) == Some("--plot") {
+        return plot::run(&args[1..]);
+    }
     if args.first().map(String::as_str) == Some("--query") {
         return query::run(args.get(1).map(PathBuf::from));
     }
@@ -83,11 +94,13 @@ fn main() -> Result<()> {
         return keys::run(args.get(1).map(PathBuf::from));
     }
     let mut sizes: Vec<u64> = vec![100, 1000];
-    let mut peer = false;
+    let mut peer: Option<Peer> = None;
     let mut runs = 1;
     let mut no_mat = false;
     let mut no_android = false;
     let mut shapes = false;
+    let mut scale: Vec<f64> = Vec::new();
+    let mut keep = false;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -95,19 +108,46 @@ fn main() -> Result<()> {
             "--sizes" => {
                 sizes = it.next().context("--sizes N,N")?.split(',').map(str::parse).collect::<Result<_, _>>()?
             }
-            "--peer" => peer = it.next().map(String::as_str) == Some("visualvm"),
+            "--peer" => {
+                peer = Some(match it.next().map(String::as_str) {
+                    Some("visualvm") => Peer::VisualVm,
+                    Some("hprof-analyzer") => Peer::HprofAnalyzer,
+                    other => bail!("--peer visualvm|hprof-analyzer, not {other:?}"),
+                })
+            }
             "--runs" => runs = it.next().context("--runs N")?.parse()?,
             "--no-mat" => no_mat = true,
             "--no-android" => no_android = true,
             "--shapes" => shapes = true,
+            "--scale" => {
+                scale = it.next().context("--scale GB,GB")?.split(',').map(str::parse).collect::<Result<_, _>>()?
+            }
+            "--keep" => keep = true,
             f if f.starts_with("--") => bail!(
-                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --shapes, --peer visualvm, --runs, \
+                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --shapes, --scale, --keep, --peer visualvm|hprof-analyzer, --runs, \
                  --no-mat, --no-android, --one, --steps, --keys, --query, --strip, --slurp, --reopen)"
             ),
             f => files.push(PathBuf::from(f)),
         }
     }
-    if files.is_empty() && shapes {
+    // Dumps this run made only for itself (the repeated ones), deleted at the end.
+    let mut made: Vec<PathBuf> = Vec::new();
+    // The repeated dumps, made one at a time as their turn comes (together they may not fit).
+    let mut to_make: Vec<(PathBuf, u64, u32)> = Vec::new();
+    if !scale.is_empty() {
+        let mb = sizes.iter().copied().max().unwrap_or(1000);
+        let src = make_dump(mb)?;
+        let one = std::fs::metadata(&src)?.len() as f64;
+        for gb in &scale {
+            let copies = ((gb * 1e9 / one).round() as u32).max(1);
+            let f = tile::path(&src, copies);
+            if copies > 1 && !keep {
+                made.push(f.clone());
+            }
+            to_make.push((f.clone(), mb, copies));
+            files.push(f);
+        }
+    } else if files.is_empty() && shapes {
         // Every shape at the largest size: HeapGen's mix, the five others, the Android one.
         let mb = sizes.iter().copied().max().unwrap_or(1000);
         files.push(make_dump(mb)?);
@@ -143,7 +183,12 @@ fn main() -> Result<()> {
                 .to_string()))
             .unwrap_or_default()
     );
+    let ram = mem_total();
+    let mut results: Vec<String> = Vec::new();
     for f in files {
+        if let Some(&(_, mb, copies)) = to_make.iter().find(|m| m.0 == f) {
+            tile::dump(mb, copies)?;
+        }
         let size = std::fs::metadata(&f)?.len();
         println!("\n{} ({:.1} MB)", f.display(), size as f64 / 1e6);
         // Ours and the peer's runs alternate, so both see the machine in the same mood.
@@ -153,14 +198,22 @@ fn main() -> Result<()> {
         let mut peer_runs: Vec<(f64, u64)> = Vec::new();
         for _ in 0..runs {
             // Every run, ours and the peer's, starts with the dump in the page cache: a peer's
-            // 15-20 GB pushes it out, and the run after would read it from disk.
-            warm(&f)?;
+            // 15-20 GB pushes it out, and the run after would read it from disk. A dump larger
+            // than half the memory cannot stay there, and is read from disk as it comes.
+            if size < ram / 2 {
+                warm(&f)?;
+            } else {
+                println!("  (larger than half of the {:.0} GB of memory: read from disk)", ram as f64 / 1e9);
+            }
             let out = Command::new(std::env::current_exe()?).arg("--one").arg(&f).output()?;
             if !out.status.success() {
                 bail!("analysis failed: {}", String::from_utf8_lossy(&out.stderr));
             }
             let text = String::from_utf8_lossy(&out.stdout).to_string();
             print!("{text}");
+            if let Some(line) = result_line(size, &text) {
+                results.push(line);
+            }
             if let Some(w) = text
                 .lines()
                 .find_map(|l| l.strip_prefix("total "))
@@ -173,43 +226,86 @@ fn main() -> Result<()> {
                     .and_then(|l| l.split_whitespace().next()?.parse::<f64>().ok());
                 analysed.extend(report.map(|r| w - r));
             }
-            if peer {
-                warm(&f)?;
+            if let Some(peer) = peer {
+                if size < ram / 2 {
+                    warm(&f)?;
+                }
                 let t = Instant::now();
-                let (peak, ok) = run_visualvm(&f)?;
+                let (peak, ok) = match peer {
+                    Peer::VisualVm => run_visualvm(&f)?,
+                    Peer::HprofAnalyzer => run_hprof_analyzer(&f)?,
+                };
                 let secs = t.elapsed().as_secs_f64();
                 if !ok {
-                    println!("visualvm   failed after {secs:.1} s");
+                    println!("{:<10} failed after {secs:.1} s", peer.name());
                     break;
                 }
-                println!("visualvm   {secs:>8.2} s   peak RSS {:.0} MB", peak as f64 / 1e6);
+                println!("{:<10} {secs:>8.2} s   peak RSS {:.0} MB", peer.name(), peak as f64 / 1e6);
                 peer_runs.push((secs, peak));
-                // The peer frees 15-20 GB as it exits; on this virtual machine the kernel hands
+                // VisualVM frees 15-20 GB as it exits; on this virtual machine the kernel hands
                 // freed memory back to the host for a while after, and a run started meanwhile
                 // pays for it (the 1 GB dump: 5-6 s instead of 4). Untimed.
-                std::thread::sleep(std::time::Duration::from_secs(SETTLE_SECS));
+                if peer == Peer::VisualVm {
+                    std::thread::sleep(std::time::Duration::from_secs(SETTLE_SECS));
+                }
             }
         }
         walls.sort_by(f64::total_cmp);
         analysed.sort_by(f64::total_cmp);
         let ours = walls.get(walls.len() / 2).copied().unwrap_or(f64::NAN);
         let ours_analysed = analysed.get(analysed.len() / 2).copied().unwrap_or(f64::NAN);
-        if !peer_runs.is_empty() {
+        if let (Some(peer), false) = (peer, peer_runs.is_empty()) {
             peer_runs.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (secs, peak) = peer_runs[peer_runs.len() / 2];
+            let name = peer.name();
             println!(
-                "median of {}: heaptui {ours:.2} s, visualvm {secs:.2} s ({:.0} MB peak RSS): visualvm/heaptui {:.1}x",
+                "median of {}: heaptui {ours:.2} s, {name} {secs:.2} s ({:.0} MB peak RSS): {name}/heaptui {:.1}x",
                 walls.len(),
                 peak as f64 / 1e6,
                 secs / ours
             );
             println!(
-                "  fully analysed (index, dominators, retained sizes, leak suspects; no report): heaptui {ours_analysed:.2} s: visualvm/heaptui {:.1}x",
+                "  fully analysed (index, dominators, retained sizes, leak suspects; no report): heaptui {ours_analysed:.2} s: {name}/heaptui {:.1}x",
                 secs / ours_analysed
             );
         }
+        if made.contains(&f) {
+            std::fs::remove_file(&f)?;
+        }
+    }
+    if !scale.is_empty() {
+        let tsv = cache_dir().join("scale.tsv");
+        let mut text = String::from("# GB\tobjects\tseconds\tpeak_allocated_GB\tpeak_rss_GB\n");
+        for l in &results {
+            text.push_str(l);
+            text.push('\n');
+        }
+        std::fs::write(&tsv, &text)?;
+        println!("\n{text}(in {})", tsv.display());
     }
     Ok(())
+}
+
+/// One run's figures as a line of `scale.tsv`: the dump's size (GB), objects, seconds, peak
+/// allocated and peak RSS (GB), read from what `--one` printed.
+fn result_line(size: u64, text: &str) -> Option<String> {
+    let after = |prefix: &str| text.lines().find_map(|l| l.trim_start().strip_prefix(prefix).map(str::to_string));
+    let total: f64 = after("total ")?.split_whitespace().next()?.parse().ok()?;
+    let memory = after("memory: peak allocated ")?;
+    let allocated: f64 = memory.split_whitespace().next()?.parse().ok()?;
+    let rss: f64 = memory.split("peak RSS ").nth(1)?.split_whitespace().next()?.parse().ok()?;
+    let objects: u64 = text.lines().find_map(|l| l.trim_start().split_once(" objects, "))?.0.parse().ok()?;
+    Some(format!("{:.2}\t{objects}\t{total:.2}\t{:.3}\t{:.3}", size as f64 / 1e9, allocated / 1e3, rss / 1e3))
+}
+
+/// This machine's memory (bytes; 0 when /proc cannot say).
+pub(crate) fn mem_total() -> u64 {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    info.lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        * 1024
 }
 
 /// Reads `path` through once (untimed), so it is in the page cache.
@@ -494,6 +590,51 @@ fn one(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The peers the suite runs side by side with heaptui, alternating.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Peer {
+    /// VisualVM's heap library (Debian's `visualvm`), through `bench/visualvm/VisualVmHeap.java`.
+    VisualVm,
+    /// hprof-analyzer (crates.io), its default report as JSON: `$HPROF_ANALYZER`, else on `PATH`.
+    HprofAnalyzer,
+}
+
+impl Peer {
+    fn name(self) -> &'static str {
+        match self {
+            Peer::VisualVm => "visualvm",
+            Peer::HprofAnalyzer => "hprof-analyzer",
+        }
+    }
+}
+
+/// Runs hprof-analyzer's whole report on `dump` into a temporary JSON file: its peak RSS (from
+/// `/usr/bin/time`) and whether it succeeded.
+fn run_hprof_analyzer(dump: &Path) -> Result<(u64, bool)> {
+    let exe = std::env::var_os("HPROF_ANALYZER").map_or_else(|| PathBuf::from("hprof-analyzer"), PathBuf::from);
+    let out_dir = std::env::temp_dir().join(format!("heaptui-bench-hpa-{}", std::process::id()));
+    std::fs::create_dir_all(&out_dir)?;
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "maxrss %M"])
+        .arg(&exe)
+        .arg(dump)
+        .arg(out_dir.join("report.json"))
+        .output()
+        .with_context(|| format!("{}: cargo install --locked hprof-analyzer, or set HPROF_ANALYZER", exe.display()))?;
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        eprintln!("{}", err.lines().rev().take(3).collect::<Vec<_>>().join(" / "));
+    }
+    Ok((maxrss(&err), out.status.success()))
+}
+
+/// `/usr/bin/time -f "maxrss %M"`'s figure in bytes (0 when absent).
+fn maxrss(stderr: &str) -> u64 {
+    stderr.lines().find_map(|l| l.strip_prefix("maxrss ")).and_then(|k| k.trim().parse::<u64>().ok()).unwrap_or(0)
+        * 1024
+}
+
 /// Runs VisualVM's library on a copy-free path (it writes `<dump>.hwcache` beside the dump).
 fn run_visualvm(dump: &Path) -> Result<(u64, bool)> {
     if !Path::new(JFLUID).exists() {
@@ -515,10 +656,7 @@ fn run_visualvm(dump: &Path) -> Result<(u64, bool)> {
         .arg("VisualVmHeap")
         .arg(dump)
         .output()?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    let peak =
-        err.lines().find_map(|l| l.strip_prefix("maxrss ")).and_then(|k| k.trim().parse::<u64>().ok()).unwrap_or(0)
-            * 1024;
+    let peak = maxrss(&String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(dump.with_extension("hprof.hwcache"));
     Ok((peak, out.status.success()))
 }
