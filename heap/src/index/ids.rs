@@ -6,26 +6,26 @@
 //! cache misses instead of the twenty-odd of a plain binary search over millions of ids. (A bucket
 //! per object was no faster and took another 4 bytes per object.)
 //!
-//! The list is packed to 32 bits when it can be: ids are addresses, aligned, and a heap spans
-//! less than 2^32 alignment units above its lowest object (32 GB at 8-byte alignment), so an id
-//! is kept as `(id - min) >> shift`. Half the memory of 64-bit ids; dumps that do not fit (ids
-//! scattered over the address space) keep them whole.
+//! The list is packed to 32 bits: ids are addresses, aligned, so an id is kept as
+//! `(id - min) >> pack`, of which only the low 32 bits are stored per id. The values are sorted, so
+//! their high parts rise in runs: a short list says where each run starts (one run in a heap that
+//! spans less than 2^32 alignment units, 32 GB at 8-byte alignment; a few in a larger heap, or in
+//! ids scattered over the address space). Four bytes an id whatever the span, where 64-bit ids
+//! would take eight for every dump over 32 GB.
 
 /// Sorted object ids with a bucket table for fast id → node lookups.
 pub struct IdMap {
-    ids: Ids,
+    /// The low 32 bits of each stored value.
+    lo: Vec<u32>,
+    /// The runs of values that share their high 32 bits: `(high, first position)`, rising.
+    runs: Vec<(u32, u32)>,
     buckets: Vec<u32>,
     /// The lowest id; ids are stored relative to it.
     min: u64,
-    /// Packed ids are `(id - min) >> pack`.
+    /// Stored values are `(id - min) >> pack`.
     pack: u32,
     /// Bucket of a stored value: `value >> shift`.
     shift: u32,
-}
-
-enum Ids {
-    Packed(Vec<u32>),
-    Whole(Vec<u64>),
 }
 
 impl IdMap {
@@ -39,24 +39,24 @@ impl IdMap {
     /// into a list of its own.
     pub fn from_sorted(ids: impl ExactSizeIterator<Item = u64> + Clone) -> IdMap {
         let Some(min) = ids.clone().next() else {
-            return IdMap { ids: Ids::Whole(Vec::new()), buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
+            return IdMap { lo: Vec::new(), runs: vec![(0, 0)], buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
         };
         // The highest, and the alignment all ids share above the lowest (the low bits every
         // offset leaves zero).
         let (max, common) = ids.clone().fold((min, 0u64), |(_, acc), id| (id, acc | (id - min)));
-        let pack = if common == 0 { 0 } else { common.trailing_zeros().min(32) };
+        let pack = if common == 0 { 0 } else { common.trailing_zeros() };
         let span = (max - min) >> pack;
-        let (ids, span) = if span <= u64::from(u32::MAX) {
-            (Ids::Packed(ids.map(|id| ((id - min) >> pack) as u32).collect()), span)
-        } else {
-            (Ids::Whole(ids.map(|id| id - min).collect()), max - min)
-        };
-        let pack = if matches!(ids, Ids::Packed(_)) { pack } else { 0 };
-        let len = match &ids {
-            Ids::Packed(v) => v.len(),
-            Ids::Whole(v) => v.len(),
-        };
-        let target = (len as u64 / 4).max(1);
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        let mut lo = Vec::with_capacity(ids.len());
+        for (i, id) in ids.enumerate() {
+            let v = (id - min) >> pack;
+            let high = (v >> 32) as u32;
+            if runs.last().is_none_or(|r| r.0 != high) {
+                runs.push((high, i as u32));
+            }
+            lo.push(v as u32);
+        }
+        let target = (lo.len() as u64 / 4).max(1);
         let mut shift = 0u32;
         while shift < 63 && (span >> shift) > target {
             shift += 1;
@@ -64,7 +64,8 @@ impl IdMap {
         let n_buckets = ((span >> shift) + 2) as usize;
         let mut buckets = vec![0u32; n_buckets + 1];
         // buckets[b] = first position whose value falls in bucket b or later.
-        let mut map = IdMap { ids, buckets: Vec::new(), min, pack, shift };
+        let mut map = IdMap { lo, runs, buckets: Vec::new(), min, pack, shift };
+        let len = map.lo.len();
         let mut pos = 0usize;
         for (b, slot) in buckets.iter_mut().enumerate() {
             while pos < len && (map.value(pos) >> shift) < b as u64 {
@@ -76,21 +77,24 @@ impl IdMap {
         map
     }
 
+    /// The run holding position `i`.
+    #[inline]
+    fn run_of(&self, i: usize) -> usize {
+        if self.runs.len() == 1 {
+            return 0;
+        }
+        self.runs.partition_point(|&(_, start)| start as usize <= i).saturating_sub(1)
+    }
+
     /// The stored value at position `i`: `(id - min) >> pack`.
     #[inline]
     fn value(&self, i: usize) -> u64 {
-        match &self.ids {
-            Ids::Packed(v) => u64::from(v[i]),
-            Ids::Whole(v) => v[i],
-        }
+        u64::from(self.runs[self.run_of(i)].0) << 32 | u64::from(self.lo[i])
     }
 
     /// Number of ids.
     pub fn len(&self) -> usize {
-        match &self.ids {
-            Ids::Packed(v) => v.len(),
-            Ids::Whole(v) => v.len(),
-        }
+        self.lo.len()
     }
 
     /// Whether there are no ids.
@@ -109,12 +113,9 @@ impl IdMap {
         (0..self.len()).map(|i| self.id(i as u32))
     }
 
-    /// Bytes the id list takes (4 or 8 per object).
-    pub fn bytes_per_id(&self) -> usize {
-        match &self.ids {
-            Ids::Packed(_) => 4,
-            Ids::Whole(_) => 8,
-        }
+    /// Runs of ids that share their high bits (1 for a heap under 32 GB).
+    pub fn runs(&self) -> usize {
+        self.runs.len()
     }
 
     /// The node of `id`, if the dump holds that object.
@@ -126,15 +127,20 @@ impl IdMap {
         }
         let v = off >> self.pack;
         let b = (v >> self.shift) as usize;
-        let lo = *self.buckets.get(b)? as usize;
-        let hi = *self.buckets.get(b + 1)? as usize;
-        match &self.ids {
-            Ids::Packed(ids) => {
-                let v = u32::try_from(v).ok()?;
-                ids.get(lo..hi)?.binary_search(&v).ok().map(|i| (lo + i) as u32)
-            }
-            Ids::Whole(ids) => ids.get(lo..hi)?.binary_search(&v).ok().map(|i| (lo + i) as u32),
+        let mut lo = *self.buckets.get(b)? as usize;
+        let mut hi = *self.buckets.get(b + 1)? as usize;
+        if self.runs.len() > 1 {
+            // Only the positions whose high bits are the id's.
+            let high = u32::try_from(v >> 32).ok()?;
+            let r = self.runs.binary_search_by_key(&high, |&(h, _)| h).ok()?;
+            let end = self.runs.get(r + 1).map_or(self.lo.len(), |&(_, s)| s as usize);
+            lo = lo.max(self.runs[r].1 as usize);
+            hi = hi.min(end);
+        } else if v >> 32 != 0 {
+            return None;
         }
+        let i = self.lo.get(lo..hi)?.binary_search(&(v as u32)).ok()?;
+        Some((lo + i) as u32)
     }
 }
 
@@ -142,9 +148,9 @@ impl IdMap {
 mod tests {
     use super::*;
 
-    fn check(ids: Vec<u64>, absent: &[u64], per_id: usize) {
+    fn check(ids: Vec<u64>, absent: &[u64], runs: usize) {
         let m = IdMap::new(ids.clone());
-        assert_eq!(m.bytes_per_id(), per_id, "{ids:x?}");
+        assert_eq!(m.runs(), runs, "{ids:x?}");
         assert_eq!(m.len(), ids.len());
         for (i, id) in ids.iter().enumerate() {
             assert_eq!(m.node(*id), Some(i as u32), "{id:#x}");
@@ -159,15 +165,22 @@ mod tests {
     #[test]
     fn finds_every_id_and_rejects_others() {
         // Scattered over 2^40 bytes at 8-byte alignment: 2^37 units, more than 32 bits hold.
-        check(vec![8, 16, 24, 1000, 1008, 1 << 40, (1 << 40) + 8], &[0, 7, 9, 999, 1 << 39, u64::MAX], 8);
+        check(vec![8, 16, 24, 1000, 1008, 1 << 40, (1 << 40) + 8], &[0, 7, 9, 999, 1 << 39, u64::MAX], 3);
+        // Runs of ids 2^35 bytes apart, as in a dump larger than 32 GB: every one found through
+        // its run, ids between runs and in runs that are not there absent.
+        let runs: Vec<u64> =
+            (0..5u64).flat_map(|r| (0..300u64).map(move |i| 0x1000 + r * (3 << 35) + i * 16)).collect();
+        check(runs, &[0x1000 + (1 << 35), 0x1000 + (3 << 35) + 8, 0x1000 + 15 * (1 << 35), u64::MAX], 5);
+        // Aligned far above 8 bytes: stored as small values, one run.
+        check(vec![0, 1 << 40, 2 << 40, 7 << 40], &[1 << 39, 3 << 40, 8], 1);
         // A heap's addresses: 8-aligned within 32 GB of the lowest, packed.
         let base = 0x6_0000_0000u64;
         let heap: Vec<u64> = (0..1000u64).map(|i| base + i * 24 + (i % 3) * 8).collect();
-        check(heap, &[base - 8, base + 4, base + 1000 * 32, u64::MAX, 0], 4);
+        check(heap, &[base - 8, base + 4, base + 1000 * 32, u64::MAX, 0], 1);
         // 4-byte ids (Android), any alignment.
-        check(vec![0x12c0_0001, 0x12c0_0003, 0x12c0_0010, 0xffff_fff0], &[0x12c0_0002, 0, 0x12c0_0000], 4);
+        check(vec![0x12c0_0001, 0x12c0_0003, 0x12c0_0010, 0xffff_fff0], &[0x12c0_0002, 0, 0x12c0_0000], 1);
         // One id, and none.
-        check(vec![42], &[0, 41, 43], 4);
+        check(vec![42], &[0, 41, 43], 1);
         assert_eq!(IdMap::new(vec![]).node(5), None);
         assert_eq!(IdMap::new(vec![]).len(), 0);
     }
