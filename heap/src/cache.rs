@@ -35,7 +35,7 @@ use crate::dominators::raw::{ROOT, UNREACHABLE};
 use crate::dominators::{Dominators, Packed};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
-use crate::index::column::Column;
+use crate::index::column::{Column, Escapes};
 use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
 use crate::index::sizes::{SizeModel, Sizer};
@@ -414,8 +414,8 @@ fn starts<W: Write>(w: &mut Hashing<W>, s: &Starts) -> std::io::Result<()> {
 }
 
 /// A map of the values too large for their column (node -> value): the nodes, then the values.
-fn large<W: Write>(w: &mut Hashing<W>, m: &FxHashMap<u32, u64>) -> std::io::Result<()> {
-    let (nodes, values): (Vec<u32>, Vec<u64>) = m.iter().map(|(&n, &v)| (n, v)).unzip();
+fn large<W: Write>(w: &mut Hashing<W>, pairs: impl Iterator<Item = (u32, u64)>) -> std::io::Result<()> {
+    let (nodes, values): (Vec<u32>, Vec<u64>) = pairs.unzip();
     w.array(&nodes)?;
     w.array(&values)
 }
@@ -461,7 +461,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.array(&idx.class_of.lo)?;
     w.array(&idx.class_of.hi)?;
     w.array(&idx.shallow)?;
-    large(&mut w, &idx.big_shallow)?;
+    large(&mut w, idx.big_shallow.iter().map(|(&n, &v)| (n, v)))?;
     starts(&mut w, &idx.refs.starts)?;
     w.array(&idx.refs.targets)?;
     w.array(&idx.roots.iter().map(|&(n, _)| n.0).collect::<Vec<u32>>())?;
@@ -478,9 +478,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     // The dominator tree.
     w.array(&dom.idom)?;
     w.array(&dom.retained)?;
-    large(&mut w, &dom.big_retained)?;
+    large(&mut w, dom.big_retained.iter())?;
     w.array(&dom.retained_count)?;
-    large(&mut w, &dom.big_count)?;
+    large(&mut w, dom.big_count.iter())?;
     w.array(&dom.reach)?;
     starts(&mut w, &dom.child_starts)?;
     w.array(&dom.children)?;
@@ -540,6 +540,16 @@ impl<R: Read> Reading<R> {
             return Err(Damage::Inconsistent("large values"));
         }
         Ok(nodes.into_iter().zip(values).collect())
+    }
+
+    /// A map written by [`large`], kept as [`Escapes`]; its nodes are checked against the
+    /// object count later.
+    fn escapes(&mut self) -> Result<Escapes, Damage> {
+        let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
+        if nodes.len() != values.len() {
+            return Err(Damage::Inconsistent("large values"));
+        }
+        Escapes::from_pairs(nodes.into_iter().zip(values).collect()).ok_or(Damage::Inconsistent("large values"))
     }
 
     /// Row starts (see [`Starts`]).
@@ -603,9 +613,9 @@ struct Parts {
     by_id_v: Vec<u32>,
     idom: Arc<[u32]>,
     retained: Vec<u16>,
-    big_retained: FxHashMap<u32, u64>,
+    big_retained: Escapes,
     retained_count: Vec<u16>,
-    big_count: FxHashMap<u32, u64>,
+    big_count: Escapes,
     reach: Vec<u8>,
     child_starts: Starts,
     children: Vec<u32>,
@@ -658,9 +668,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             by_id_v: r.array()?,
             idom: r.shared()?,
             retained: r.array()?,
-            big_retained: r.large()?,
+            big_retained: r.escapes()?,
             retained_count: r.array()?,
-            big_count: r.large()?,
+            big_count: r.escapes()?,
             reach: r.array()?,
             child_starts: r.starts()?,
             children: r.array()?,
@@ -758,7 +768,8 @@ impl Parts {
             return bad("dominators");
         }
         let large_ok = |m: &FxHashMap<u32, u64>| m.keys().all(|&x| (x as usize) < n);
-        if !large_ok(&self.big_count) {
+        let escapes_ok = |e: &Escapes| e.end() <= n;
+        if !escapes_ok(&self.big_count) {
             return bad("large retained counts");
         }
         let counts = Packed { small: &self.retained_count[..], big: &self.big_count };
@@ -768,7 +779,7 @@ impl Parts {
         if !large_ok(&self.big_shallow) {
             return bad("large sizes");
         }
-        if !large_ok(&self.big_retained) {
+        if !escapes_ok(&self.big_retained) {
             return bad("large retained sizes");
         }
         Ok(())

@@ -677,6 +677,6 @@ fn sizes(
         }
     }
     let rows = crate::dominators::children_rows(&idom, vertex.len() - 1);
-    let sums = Sums { retained, counts, reachable_bytes };
+    let sums = Sums { retained: retained.narrow(), counts: counts.narrow(), reachable_bytes };
     Dominators::assemble(idom, reach, sums, rows, reachable_objects, reachable_objects)
 }
