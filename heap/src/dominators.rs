@@ -649,9 +649,6 @@ pub(crate) struct Packed<V, M> {
 
 type Map = rustc_hash::FxHashMap<u32, u64>;
 
-/// 16-bit values with a map for the wide ones, owned: for sums being made.
-pub(crate) type Wide = Packed<Vec<u16>, Map>;
-
 /// 16-bit values with the wide ones in [`Escapes`]: sums made.
 pub(crate) type Narrow = Packed<Vec<u16>, Escapes>;
 

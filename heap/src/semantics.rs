@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::dominators::{raw, Dominators, Sums, Wide, REACH_NONE, REACH_STRONG};
+use crate::dominators::{raw, Dominators, Packed, Sums, REACH_NONE, REACH_STRONG};
 use crate::hprof::RootKind;
 use crate::index::classes::{ClassKind, Strength};
 use crate::index::csr::WEAK;
@@ -632,8 +632,9 @@ fn sizes(
     let index = rules.index;
     let n = index.len();
     let s = rules.semantics;
-    let mut retained = Wide { small: vec![0u16; n], big: Default::default() };
-    let mut counts = Wide { small: vec![0u16; n], big: Default::default() };
+    // Summed in 32 bits and kept in 16, as heaptui's own sums are (`dominators::retained_sizes`).
+    let mut retained = Packed { small: vec![0u32; n], big: Default::default() };
+    let mut counts = Packed { small: vec![0u32; n], big: Default::default() };
     let is_class = |v: u32| rules.kinds[v as usize] == Kind::Class;
     let tree = |v: u32| tree_objects.map(|t| t[v as usize]).filter(|&t| t != NOT_TREE);
     // VisualVM (`HprofHeap.computeRetainedSize`): a live instance or array that is no tree object
