@@ -524,20 +524,36 @@ fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) ->
 }
 
 /// Retained sizes and counts: leaves into their dominators, then the others children before
-/// parents (reverse preorder; a leaf dominates nothing). Kept in 16 bits: objects retaining 64 KB
-/// or more move to the map. Also the shallow bytes the virtual root's children retain.
+/// parents (reverse preorder; a leaf dominates nothing). Also the shallow bytes the virtual
+/// root's children retain.
+///
+/// Summed in 16 bits, the values of 64 KB (65,535 objects) and more in a map: a few percent of
+/// the objects in most dumps, and half the memory of 32-bit sums. In a dump of deep chains most
+/// objects retain that much, and the map would take 2.3 s and 0.7 GB for 20 M objects; once it
+/// holds more than one object in 64, the sums start again in 32 bits (a map only for 4 GB and
+/// more). Either way the values are kept in 16 bits, the wide ones in [`Escapes`].
 fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
-    let n = index.len();
     let _span = crate::trace::span("dominators: retained");
-    // Summed in 32 bits (a map for sizes of 4 GB and more), then kept in 16: summing into 16
-    // bits sent every object retaining 64 KB or more through a map, and in a dump of deep
-    // chains that is most of them (2.3 s and 0.7 GB for 20 M objects).
-    let mut retained = Packed { small: vec![0u32; n], big: Default::default() };
-    let mut counts = Packed { small: vec![0u32; n], big: Default::default() };
+    let cap = index.len() / 64 + 1024;
+    if let Some(sums) = sums_in::<u16>(index, idom_n, &vertex, cap) {
+        return sums;
+    }
+    let _span = crate::trace::span("dominators: retained (32 bits)");
+    sums_in::<u32>(index, idom_n, &vertex, usize::MAX).expect("without a cap the sums run to the end")
+}
+
+/// [`retained_sizes`] summed in `T`; `None` once either map holds more than `cap` values.
+fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) -> Option<Sums> {
+    let n = index.len();
+    let mut retained = Packed { small: vec![T::truncate(0); n], big: Map::default() };
+    let mut counts = Packed { small: vec![T::truncate(0); n], big: Map::default() };
     // Each loop asks for what it reads or writes at random some steps ahead.
-    let ahead = |retained: &Packed<Vec<u32>, Map>, counts: &Packed<Vec<u32>, Map>, v: u32| {
+    let ahead = |retained: &Packed<Vec<T>, Map>, counts: &Packed<Vec<T>, Map>, v: u32| {
         prefetch::read(&retained.small, v as usize);
         prefetch::read(&counts.small, v as usize);
+    };
+    let over = |retained: &Packed<Vec<T>, Map>, counts: &Packed<Vec<T>, Map>| {
+        retained.big.len() > cap || counts.big.len() > cap
     };
     for (i, &v) in vertex.iter().enumerate().skip(1) {
         if let Some(&x) = vertex.get(i + AHEAD) {
@@ -547,13 +563,14 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
         retained.set(v, index.shallow_size(Node(v)));
         counts.set(v, 1);
     }
+    let zero = T::truncate(0);
     let mut reachable_bytes = 0u64;
     for v in 0..n as u32 {
         if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < raw::ROOT) {
             ahead(&retained, &counts, x);
         }
         let d = idom_n[v as usize];
-        if d == raw::UNREACHABLE || counts.small[v as usize] != 0 {
+        if d == raw::UNREACHABLE || counts.small[v as usize] != zero {
             continue;
         }
         let r = index.shallow_size(Node(v));
@@ -564,6 +581,9 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
         } else {
             retained.set(d, retained.get(d) + r);
             counts.set(d, counts.get(d) + 1);
+        }
+        if over(&retained, &counts) {
+            return None;
         }
     }
     for i in (1..vertex.len()).rev() {
@@ -585,10 +605,32 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
             retained.set(d, retained.get(d) + r);
             counts.set(d, counts.get(d) + counts.get(v));
         }
+        if over(&retained, &counts) {
+            return None;
+        }
     }
-    drop(vertex);
-    let retained = retained.narrow();
-    Sums { retained, counts: counts.narrow(), reachable_bytes }
+    let retained = T::finish(retained);
+    Some(Sums { retained, counts: T::finish(counts), reachable_bytes })
+}
+
+/// The widths sums are made in, and how each becomes a [`Narrow`] list.
+pub(crate) trait Sum: Lo {
+    fn finish(sums: Packed<Vec<Self>, Map>) -> Narrow;
+}
+
+impl Sum for u16 {
+    /// The list as it is; the map's values as [`Escapes`].
+    fn finish(sums: Packed<Vec<u16>, Map>) -> Narrow {
+        let Packed { small, big } = sums;
+        // A map's keys are distinct, so `from_pairs` cannot refuse them.
+        Packed { small, big: Escapes::from_pairs(big.into_iter().collect()).unwrap_or_default() }
+    }
+}
+
+impl Sum for u32 {
+    fn finish(sums: Packed<Vec<u32>, Map>) -> Narrow {
+        sums.narrow()
+    }
 }
 
 /// The tree's children, each row in node order; row `n` is the virtual root's. Rows are
@@ -721,7 +763,7 @@ impl<V: Smalls, M: Wides> Packed<V, M> {
 }
 
 impl<T: Lo> Packed<Vec<T>, Map> {
-    /// The finished values in 16 bits, the wider ones in [`Escapes`].
+    /// The finished values in 16 bits, the wider ones in [`Escapes`] (a new list).
     pub(crate) fn narrow(self) -> Narrow {
         let mut small = vec![0u16; self.small.len()];
         let mut big = Escapes::default();
