@@ -213,6 +213,9 @@ fn main() -> Result<()> {
             print!("{text}");
             if let Some(line) = result_line(size, &text) {
                 results.push(line);
+                if !scale.is_empty() {
+                    write_scale(&results)?;
+                }
             }
             if let Some(w) = text
                 .lines()
@@ -274,15 +277,20 @@ fn main() -> Result<()> {
         }
     }
     if !scale.is_empty() {
-        let tsv = cache_dir().join("scale.tsv");
-        let mut text = String::from("# GB\tobjects\tseconds\tpeak_allocated_GB\tpeak_rss_GB\n");
-        for l in &results {
-            text.push_str(l);
-            text.push('\n');
-        }
-        std::fs::write(&tsv, &text)?;
-        println!("\n{text}(in {})", tsv.display());
+        println!("\n{}", std::fs::read_to_string(cache_dir().join("scale.tsv"))?);
     }
+    Ok(())
+}
+
+/// Writes the scale run's results so far to `scale.tsv` in the cache (after each run, so a run
+/// that stops on a later size keeps the earlier ones).
+fn write_scale(results: &[String]) -> Result<()> {
+    let mut text = String::from("# GB\tobjects\tseconds\tpeak_allocated_GB\tpeak_rss_GB\n");
+    for l in results {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(cache_dir().join("scale.tsv"), text)?;
     Ok(())
 }
 

@@ -39,6 +39,8 @@ pub fn run(files: Vec<PathBuf>) -> Result<()> {
             }
             print!("{}", String::from_utf8_lossy(&out.stdout));
         }
+        // Each dump's cache file is as large as half the dump or more: none is kept.
+        let _ = std::fs::remove_file(&file);
     }
     Ok(())
 }
