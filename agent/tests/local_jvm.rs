@@ -150,6 +150,9 @@ fn a_planted_attach_socket_is_not_spoken_to() {
 
     let mut sleep = Command::new("sleep").arg("30").spawn().unwrap();
     let path = format!("/tmp/.java_pid{}", sleep.id());
+    // A JVM killed earlier (by this suite or anything else) leaves its socket behind, and pids
+    // come round again.
+    let _ = std::fs::remove_file(&path);
     let planted = UnixListener::bind(&path).unwrap();
     planted.set_nonblocking(true).unwrap();
     let out = agent(&["dump", "--pid", &sleep.id().to_string(), "--out", out_arg, "--method", "attach"]);
@@ -162,6 +165,7 @@ fn a_planted_attach_socket_is_not_spoken_to() {
 
     let mut jvm = leaky_cache(dir.path(), "-XX:+UseSerialGC", "200", dir.path());
     let path = format!("/tmp/.java_pid{}", jvm.id());
+    let _ = std::fs::remove_file(&path);
     let planted = UnixListener::bind(&path).unwrap();
     planted.set_nonblocking(true).unwrap();
     std::os::unix::fs::chown(&path, Some(12345), Some(12345)).unwrap();

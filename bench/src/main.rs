@@ -141,7 +141,7 @@ fn main() -> Result<()> {
         for gb in &scale {
             let copies = ((gb * 1e9 / one).round() as u32).max(1);
             let f = tile::path(&src, copies);
-            if copies > 1 && !keep {
+            if copies > 1 && !keep && !f.exists() {
                 made.push(f.clone());
             }
             to_make.push((f.clone(), mb, copies));

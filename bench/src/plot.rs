@@ -1,6 +1,6 @@
 //! `--plot [TSV] OUT.svg`: how time and memory grow with the dump's size, from the lines a
 //! `--scale` run wrote (`scale.tsv` in the cache): time on the left, peak memory on the right,
-//! with the machine's memory and a third of the file drawn for scale.
+//! with the machine's memory and 0.35× the file (the memory goal) drawn for scale.
 
 use std::path::{Path, PathBuf};
 

@@ -29,6 +29,8 @@ pub fn dump(mb: u64, copies: u32) -> Result<PathBuf> {
     }
     let out = path(&src, copies);
     if !out.exists() {
+        // A run stopped while writing leaves its part behind (and it would count as used).
+        let _ = std::fs::remove_file(out.with_extension("part"));
         let need = std::fs::metadata(&src)?.len().saturating_mul(u64::from(copies));
         let free = free_bytes(&crate::cache_dir())?;
         if free < need + (1 << 30) {

@@ -542,11 +542,12 @@ impl<R: Read> Reading<R> {
         Ok(nodes.into_iter().zip(values).collect())
     }
 
-    /// A map written by [`large`], kept as [`Escapes`]; its nodes are checked against the
-    /// object count later.
-    fn escapes(&mut self) -> Result<Escapes, Damage> {
+    /// A map written by [`large`], kept as [`Escapes`]. Its nodes are checked against the
+    /// object count `n` first: `Escapes` keeps a bit for every node up to the highest, so one
+    /// pair naming node 2^32 - 1 would otherwise take 768 MB.
+    fn escapes(&mut self, n: usize) -> Result<Escapes, Damage> {
         let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
-        if nodes.len() != values.len() {
+        if nodes.len() != values.len() || nodes.iter().any(|&x| x as usize >= n) {
             return Err(Damage::Inconsistent("large values"));
         }
         Escapes::from_pairs(nodes.into_iter().zip(values).collect()).ok_or(Damage::Inconsistent("large values"))
@@ -646,9 +647,11 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     }
     let mut go = || -> Result<Parts, Damage> {
         let meta: Meta = serde_json::from_slice(&r.array::<u8>()?)?;
+        let ids: Vec<u64> = r.array()?;
+        let n = ids.len();
         Ok(Parts {
             meta,
-            ids: r.array()?,
+            ids,
             offsets: r.array()?,
             offsets_hi: r.array()?,
             run_starts: r.array()?,
@@ -668,9 +671,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             by_id_v: r.array()?,
             idom: r.shared()?,
             retained: r.array()?,
-            big_retained: r.escapes()?,
+            big_retained: r.escapes(n)?,
             retained_count: r.array()?,
-            big_count: r.escapes()?,
+            big_count: r.escapes(n)?,
             reach: r.array()?,
             child_starts: r.starts()?,
             children: r.array()?,
@@ -920,6 +923,27 @@ fn rows_ok(starts: &Starts, len: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The wide retained values read back as [`Escapes`] in any order, and a node past the
+    /// object count is damage, refused before any bitmap is made for it.
+    #[test]
+    fn wide_values_are_bounded_by_the_object_count() {
+        let bytes = |pairs: &[(u32, u64)]| {
+            let mut w = Hashing { out: Vec::new(), hash: Xxh3::new() };
+            large(&mut w, pairs.iter().copied()).unwrap();
+            w.out
+        };
+        let read = |b: &[u8], n: usize| {
+            let mut r = Reading { inp: b, hash: Xxh3::new(), left: b.len() as u64 };
+            r.escapes(n)
+        };
+        let b = bytes(&[(9, 70_000), (2, 1 << 40)]);
+        let e = read(&b, 10).unwrap();
+        assert_eq!(e.iter().collect::<Vec<_>>(), [(2, 1 << 40), (9, 70_000)]);
+        assert!(matches!(read(&b, 9), Err(Damage::Inconsistent(_))));
+        assert!(matches!(read(&bytes(&[(u32::MAX, 1)]), 10), Err(Damage::Inconsistent(_))));
+        assert!(matches!(read(&bytes(&[(3, 1), (3, 2)]), 10), Err(Damage::Inconsistent(_))));
+    }
 
     /// Children rows from `idom` (the virtual root's row last), as `Dominators` keeps them.
     fn rows(idom: &[u32]) -> (Vec<u32>, Vec<u32>) {

@@ -126,6 +126,7 @@ impl Escapes {
 
     /// Adds value `v` at position `i`, which must be above every position already here.
     pub(crate) fn push(&mut self, i: u32, v: u64) {
+        debug_assert!(self.end() <= i as usize, "position {i} after {}", self.end());
         let word = i as usize / 64;
         if self.bits.len() <= word {
             self.bits.resize(word + 1, 0);
@@ -170,9 +171,13 @@ impl Escapes {
         positions.zip(self.values.iter().copied())
     }
 
-    /// One past the highest position with a value (0 when none).
+    /// One past the highest position with a value (0 when none). The last word always holds
+    /// one: words are added only for a value.
     pub(crate) fn end(&self) -> usize {
-        self.iter().last().map_or(0, |(i, _)| i as usize + 1)
+        match self.bits.last() {
+            Some(&w) if w != 0 => (self.bits.len() - 1) * 64 + 64 - w.leading_zeros() as usize,
+            _ => 0,
+        }
     }
 }
 
