@@ -340,17 +340,7 @@ mod tests {
     /// Android's form and the objects spread over the three heaps.
     #[test]
     fn conversion_keeps_the_graph() {
-        let fixtures = std::env::var_os("HEAPTUI_FIXTURES")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
-        let src = fixtures.join("jvm/eclipse-mat__sun_jdk6_30_x64_compressedOops.hprof");
-        let dir = std::env::temp_dir().join(format!("heaptui-android-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let dst = dir.join("android.hprof");
-        convert(&src, &dst).unwrap();
-        let a = heap::Heap::open(&src, heap::Options::default()).unwrap();
-        let b = heap::Heap::open(&dst, heap::Options::default()).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let (a, b) = crate::fixture_and("android", convert);
         assert_eq!(b.index.header.id_size, 4);
         assert_eq!(b.index.sizer.model, heap::SizeModel::Android);
         assert_eq!(a.index.len(), b.index.len());

@@ -342,14 +342,33 @@ fn repo_file(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
+/// The peers' dumps: `$HEAPTUI_FIXTURES`, else `../shared/fixtures` beside the repository.
+pub(crate) fn fixtures() -> PathBuf {
+    std::env::var_os("HEAPTUI_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"))
+}
+
+/// A MAT fixture (HotSpot, 8-byte ids) and what `make(src, dst)` writes from it, both analysed:
+/// the conversions' tests.
+#[cfg(test)]
+pub(crate) fn fixture_and(tag: &str, make: impl FnOnce(&Path, &Path) -> Result<()>) -> (heap::Heap, heap::Heap) {
+    let src = fixtures().join("jvm/eclipse-mat__sun_jdk6_30_x64_compressedOops.hprof");
+    let dir = std::env::temp_dir().join(format!("heaptui-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let dst = dir.join(format!("{tag}.hprof"));
+    make(&src, &dst).expect("the conversion");
+    let a = heap::Heap::open(&src, heap::Options::default()).expect("the fixture");
+    let b = heap::Heap::open(&dst, heap::Options::default()).expect("what was made of it");
+    let _ = std::fs::remove_dir_all(&dir);
+    (a, b)
+}
+
 /// The Eclipse MAT 500 MB test dump from `../shared/fixtures` (or `$HEAPTUI_FIXTURES`),
 /// decompressed once into the cache; `None` when the fixtures are not there.
 pub(crate) fn mat_dump() -> Result<Option<PathBuf>> {
     const NAME: &str = "eclipse-mat__java_pid1884.0001.hprof";
-    let fixtures = std::env::var_os("HEAPTUI_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
-    let gz = fixtures.join("jvm").join(format!("{NAME}.gz"));
+    let gz = fixtures().join("jvm").join(format!("{NAME}.gz"));
     if !gz.exists() {
         return Ok(None);
     }

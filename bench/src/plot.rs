@@ -33,6 +33,25 @@ fn read(tsv: &Path) -> Result<Vec<Point>> {
     Ok(points)
 }
 
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// One panel: dump size across, `y_desc` up to `max_y`.
+fn chart<'a, 'b>(area: &'a Area<'b>, caption: &str, max_x: f64, max_y: f64, y_desc: &str) -> Result<Chart<'a, 'b>> {
+    let mut c = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0.0..max_x, 0.0..max_y)?;
+    c.configure_mesh().light_line_style(WHITE).x_desc("dump (GB)").y_desc(y_desc).draw()?;
+    Ok(c)
+}
+
 pub fn run(args: &[String]) -> Result<()> {
     let (tsv, out) = match args {
         [out] => (crate::cache_dir().join("scale.tsv"), PathBuf::from(out)),
@@ -48,24 +67,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let root = SVGBackend::new(&out, (1000, 420)).into_drawing_area();
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(500);
-    let mut time = ChartBuilder::on(&left)
-        .caption("analyze: whole run", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0.0..max_gb, 0.0..max_s)?;
-    time.configure_mesh().light_line_style(WHITE).x_desc("dump (GB)").y_desc("seconds").draw()?;
+    let mut time = chart(&left, "analyze: whole run", max_gb, max_s, "seconds")?;
     let line = |f: &dyn Fn(&Point) -> f64| points.iter().map(|p| (p.gb, f(p))).collect::<Vec<_>>();
     time.draw_series(LineSeries::new(line(&|p| p.seconds), BLUE.stroke_width(2)))?;
     time.draw_series(line(&|p| p.seconds).into_iter().map(|xy| Circle::new(xy, 4, BLUE.filled())))?;
 
-    let mut mem = ChartBuilder::on(&right)
-        .caption("peak memory", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(36)
-        .y_label_area_size(48)
-        .build_cartesian_2d(0.0..max_gb, 0.0..max_mem)?;
-    mem.configure_mesh().light_line_style(WHITE).x_desc("dump (GB)").y_desc("GB").draw()?;
+    let mut mem = chart(&right, "peak memory", max_gb, max_mem, "GB")?;
     mem.draw_series(LineSeries::new(line(&|p| p.rss), RED.stroke_width(2)))?
         .label("peak RSS (with the mapped dump's pages)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], RED.stroke_width(2)));

@@ -291,17 +291,7 @@ mod tests {
     /// is held as the original is.
     #[test]
     fn copies_are_held_as_the_original() {
-        let fixtures = std::env::var_os("HEAPTUI_FIXTURES")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"));
-        let src = fixtures.join("jvm/eclipse-mat__sun_jdk6_30_x64_compressedOops.hprof");
-        let dir = std::env::temp_dir().join(format!("heaptui-tile-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let dst = dir.join("x3.hprof");
-        tile(&src, &dst, 3).unwrap();
-        let a = heap::Heap::open(&src, heap::Options::default()).unwrap();
-        let b = heap::Heap::open(&dst, heap::Options::default()).unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let (a, b) = crate::fixture_and("tile", |src, dst| tile(src, dst, 3));
         let is_class = |h: &heap::Heap, n| h.index.as_class(n).is_some();
         let classes = a.index.nodes().filter(|&n| is_class(&a, n)).count();
         assert_eq!(b.index.nodes().filter(|&n| is_class(&b, n)).count(), classes);
