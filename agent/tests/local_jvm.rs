@@ -24,6 +24,8 @@ fn leaky_cache(dir: &Path, gc: &str, sessions: &str, cwd: &Path) -> std::process
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    // A JVM killed earlier with this pid left its attach socket; this one makes its own.
+    let _ = std::fs::remove_file(format!("/tmp/.java_pid{}", jvm.id()));
     let mut line = String::new();
     BufReader::new(jvm.stdout.take().unwrap()).read_line(&mut line).unwrap();
     assert!(line.starts_with("ready "), "{line}");

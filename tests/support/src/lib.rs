@@ -73,6 +73,8 @@ impl Jvm {
     /// Starts `java` and waits for the program's first line.
     fn run(mut java: Command) -> Jvm {
         let mut child = java.stdout(Stdio::piped()).spawn().expect("java (OpenJDK 17)");
+        // Any attach socket at this pid is a dead JVM's: this one makes its own on first attach.
+        forget_attach_socket(child.id());
         let mut first_line = String::new();
         let out = child.stdout.take().expect("the JVM's stdout");
         BufReader::new(out).read_line(&mut first_line).expect("the program's first line");
@@ -89,7 +91,17 @@ impl Drop for Jvm {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        forget_attach_socket(self.child.id());
     }
+}
+
+/// Removes `/tmp/.java_pid<pid>`, the attach socket of a JVM that had that pid. A JVM killed with
+/// SIGKILL cannot remove its own, pids come round again (`pid_max` is 32,768 on this project's
+/// machines), and `jcmd` or the agent then finds a socket nobody listens on instead of asking the
+/// new JVM to open one: the attach fails (seen in a local CI run, in the Perfetto test through the
+/// test phone).
+pub fn forget_attach_socket(pid: u32) {
+    let _ = std::fs::remove_file(format!("/tmp/.java_pid{pid}"));
 }
 
 /// Compiles `source` into `classes`; the `java` command that runs `class args` from them.
