@@ -93,25 +93,31 @@ impl<L: Lo> Column<L> {
     }
 }
 
-/// The values too large for a narrow column, by position, for columns where few are (retained
-/// sizes of 64 KB and more: 0.7 % of a typical dump's objects) or where most are (a dump of deep
-/// chains, where every link retains the rest of its chain). A bit per position says which are
-/// here, and a count per 64 positions finds a value's place: constant time, a fifth of a byte
-/// a position, and 8 bytes a value, where a hash map took 20 or more a value and a random
-/// memory access to insert each.
-#[derive(Default)]
-pub(crate) struct Escapes {
+/// Values for a few positions of a column, or for most: the values too large for a narrow
+/// column (retained sizes of 64 KB and more: 0.7 % of a typical dump's objects, most of them in a
+/// dump of deep chains, where every link retains the rest of its chain), or the shortest-path
+/// parents that differ from the immediate dominators. A bit per position says which are here,
+/// and a count per 64 positions finds a value's place: constant time, a fifth of a byte a
+/// position, and the value's own size, where a hash map took 20 bytes or more a value and a
+/// random memory access to insert each.
+pub(crate) struct Escapes<V = u64> {
     /// Bit `i % 64` of word `i / 64`: position `i` has a value here.
     bits: Vec<u64>,
     /// Values at the positions below each word.
     before: Vec<u32>,
-    values: Vec<u64>,
+    values: Vec<V>,
 }
 
-impl Escapes {
+impl<V> Default for Escapes<V> {
+    fn default() -> Self {
+        Escapes { bits: Vec::new(), before: Vec::new(), values: Vec::new() }
+    }
+}
+
+impl<V: Copy> Escapes<V> {
     /// From `(position, value)` pairs in rising order of position; `None` when a position
     /// repeats or goes back.
-    pub(crate) fn from_sorted(pairs: impl IntoIterator<Item = (u32, u64)>) -> Option<Escapes> {
+    pub(crate) fn from_sorted(pairs: impl IntoIterator<Item = (u32, V)>) -> Option<Escapes<V>> {
         let mut e = Escapes::default();
         let mut last: Option<u32> = None;
         for (i, v) in pairs {
@@ -124,8 +130,34 @@ impl Escapes {
         Some(e)
     }
 
+    /// From pairs in any order (a cache file written by an older version kept them in a hash
+    /// map's order); `None` when a position repeats.
+    pub(crate) fn from_pairs(mut pairs: Vec<(u32, V)>) -> Option<Escapes<V>> {
+        pairs.sort_unstable_by_key(|p| p.0);
+        Escapes::from_sorted(pairs)
+    }
+
+    /// From a bit for each of `len` positions and the values of the set bits in order; `None`
+    /// when they disagree (another length, a bit past `len`, a value more or less).
+    pub(crate) fn from_parts(len: usize, bits: Vec<u64>, values: Vec<V>) -> Option<Escapes<V>> {
+        if bits.len() != len.div_ceil(64) {
+            return None;
+        }
+        let mut before = Vec::with_capacity(bits.len());
+        let mut total = 0u32;
+        for w in &bits {
+            before.push(total);
+            total = total.checked_add(w.count_ones())?;
+        }
+        let tail = len % 64;
+        if total as usize != values.len() || (tail != 0 && bits.last().is_some_and(|&w| w >> tail != 0)) {
+            return None;
+        }
+        Some(Escapes { bits, before, values })
+    }
+
     /// Adds value `v` at position `i`, which must be above every position already here.
-    pub(crate) fn push(&mut self, i: u32, v: u64) {
+    pub(crate) fn push(&mut self, i: u32, v: V) {
         debug_assert!(self.end() <= i as usize, "position {i} after {}", self.end());
         let word = i as usize / 64;
         if self.bits.len() <= word {
@@ -136,16 +168,9 @@ impl Escapes {
         self.values.push(v);
     }
 
-    /// From pairs in any order (a cache file written by an older version kept them in a hash
-    /// map's order); `None` when a position repeats.
-    pub(crate) fn from_pairs(mut pairs: Vec<(u32, u64)>) -> Option<Escapes> {
-        pairs.sort_unstable_by_key(|p| p.0);
-        Escapes::from_sorted(pairs)
-    }
-
     /// The value at position `i`, if it has one here.
     #[inline]
-    pub(crate) fn get(&self, i: u32) -> Option<u64> {
+    pub(crate) fn get(&self, i: u32) -> Option<V> {
         let word = i as usize / 64;
         let bits = *self.bits.get(word)?;
         let bit = 1u64 << (i % 64);
@@ -157,7 +182,7 @@ impl Escapes {
     }
 
     /// The positions and values, in order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, V)> + '_ {
         let positions = self.bits.iter().enumerate().flat_map(|(w, &bits)| {
             let mut b = bits;
             std::iter::from_fn(move || {
@@ -171,12 +196,11 @@ impl Escapes {
         positions.zip(self.values.iter().copied())
     }
 
-    /// One past the highest position with a value (0 when none). The last word always holds
-    /// one: words are added only for a value.
+    /// One past the highest position with a value (0 when none).
     pub(crate) fn end(&self) -> usize {
-        match self.bits.last() {
-            Some(&w) if w != 0 => (self.bits.len() - 1) * 64 + 64 - w.leading_zeros() as usize,
-            _ => 0,
+        match self.bits.iter().rposition(|&w| w != 0) {
+            Some(k) => k * 64 + 64 - self.bits[k].leading_zeros() as usize,
+            None => 0,
         }
     }
 }
@@ -200,7 +224,14 @@ mod tests {
         assert_eq!(e.end(), 4_000_001);
         assert!(Escapes::from_pairs(vec![(3, 1), (3, 2)]).is_none());
         assert!(Escapes::from_sorted([(4, 1), (3, 2)]).is_none());
-        assert_eq!(Escapes::default().get(0), None);
+        assert_eq!(Escapes::<u64>::default().get(0), None);
+        // From a bit per position (trailing words of zeros included) and the values in order.
+        let e = Escapes::from_parts(130, vec![1 << 5 | 1 << 63, 0, 0], vec![7u32, 8]).unwrap();
+        assert_eq!(e.iter().collect::<Vec<_>>(), [(5, 7), (63, 8)]);
+        assert_eq!((e.get(63), e.get(64), e.end()), (Some(8), None, 64));
+        assert!(Escapes::from_parts(130, vec![1, 0], vec![7u32]).is_none(), "a word short");
+        assert!(Escapes::from_parts(130, vec![1, 0, 1 << 2], vec![7u32, 8]).is_none(), "a bit past the end");
+        assert!(Escapes::from_parts(130, vec![1, 0, 0], vec![7u32, 8]).is_none(), "a value more");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! (the JDK's finalizer and cleaner queues link unrelated objects), *low-priority* ones (known
 //! framework leaks) only in the second tier, so a path goes through them only when it must.
 
+use crate::index::column::Escapes;
 use crate::index::csr::WEAK;
 use crate::index::{Index, Node, ObjectKind};
 use crate::values::Value;
@@ -38,11 +39,8 @@ pub(crate) enum Parents {
     All(Vec<u32>),
     Except {
         idom: std::sync::Arc<[u32]>,
-        /// A bit per object whose parent is in `values`.
-        bits: Vec<u64>,
-        /// Set bits before each word of `bits`.
-        ranks: Vec<u32>,
-        values: Vec<u32>,
+        /// The parents that are not the immediate dominator, by node.
+        except: Escapes<u32>,
     },
 }
 
@@ -63,14 +61,7 @@ impl Parents {
     pub(crate) fn get(&self, n: u32) -> u32 {
         match self {
             Parents::All(p) => p[n as usize],
-            Parents::Except { idom, bits, ranks, values } => {
-                let (w, b) = (n as usize / 64, n % 64);
-                if bits[w] >> b & 1 != 0 {
-                    values[(ranks[w] + (bits[w] & ((1u64 << b) - 1)).count_ones()) as usize]
-                } else {
-                    as_parent(idom[n as usize])
-                }
-            }
+            Parents::Except { idom, except } => except.get(n).unwrap_or_else(|| as_parent(idom[n as usize])),
         }
     }
 
@@ -85,20 +76,8 @@ impl Parents {
     /// The parents that differ from `idom` (same length), against it; `None` if the lengths
     /// disagree or `values` does not hold one parent per set bit.
     pub(crate) fn except(idom: std::sync::Arc<[u32]>, bits: Vec<u64>, values: Vec<u32>) -> Option<Parents> {
-        if bits.len() != idom.len().div_ceil(64) {
-            return None;
-        }
-        let mut ranks = Vec::with_capacity(bits.len());
-        let mut total = 0u32;
-        for w in &bits {
-            ranks.push(total);
-            total = total.checked_add(w.count_ones())?;
-        }
-        let tail = idom.len() % 64;
-        if total as usize != values.len() || (tail != 0 && bits.last().is_some_and(|&w| w >> tail != 0)) {
-            return None;
-        }
-        Some(Parents::Except { idom, bits, ranks, values })
+        let except = Escapes::from_parts(idom.len(), bits, values)?;
+        Some(Parents::Except { idom, except })
     }
 }
 
