@@ -5,7 +5,8 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::index::Node;
+use crate::index::{csr, Node};
+use crate::prefetch::AHEAD;
 
 use super::rules::instances_of_subclasses;
 
@@ -87,7 +88,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
         if only_edge {
             let t = *idx.graph().edges(s.0).first()?;
-            return Some((Node(t & !crate::index::csr::WEAK), None));
+            return Some((Node(t & !csr::WEAK), None));
         }
         let Ok(crate::hprof::SubRecord::Instance { data, .. }) = idx.record(s) else { return None };
         let b = data.get(value_at..value_at + id_size as usize)?;
@@ -98,11 +99,12 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         });
         Some((array, stretch))
     };
-    // One entry per string: 96 bits of a 128-bit hash of its characters' bytes and element type,
-    // the string, its array, its own size and what its array costs as a copy; sorted, equal
-    // values are neighbours and the lowest string of each comes first. No map: 28 bytes a
-    // string, and after reading the dump once (a slice of strings at a time on both cores, the
-    // pages given back after each) nothing reads it again. Two different values sharing 96 bits
+    // One key per string: 96 bits of a 128-bit hash of its characters' bytes and element type,
+    // then its place in `strings` (which are in node order); sorted, equal values are neighbours
+    // and the lowest string of each comes first. Beside the keys, in the strings' places, each
+    // one's array, its own size and what its array costs as a copy: the sort moves 16 bytes a
+    // string, not 28. No map: 28 bytes a string, and after reading the dump once (a slice of strings at a time on both cores, the
+    // pages given back behind them) nothing reads it again. Two different values sharing 96 bits
     // of hash does not happen (10^-16 for ten million strings).
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
@@ -110,14 +112,30 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let strings = heap.instances_of(string);
     drop(span);
     let span = crate::trace::span("duplicate strings: read");
-    // The entry of a string that is not counted (weakly reachable, or no value).
-    const SKIPPED: Node = Node(u32::MAX);
-    type Entry = ([u32; 3], Node, Node, u32, u32);
-    let mut all: Vec<Entry> = vec![([0; 3], SKIPPED, SKIPPED, 0, 0); strings.len()];
-    all.par_chunks_mut(SLICE).zip(strings.par_chunks(SLICE)).for_each(|(out, slice)| {
-        // The stretch of file the slice read (a string and its array are usually neighbours).
-        let (mut lo, mut hi) = (u64::MAX, 0);
-        for (o, &s) in out.iter_mut().zip(slice) {
+    // The key of a string that is not counted (weakly reachable, or no value); no counted
+    // string's is all ones, as no place in `strings` is `u32::MAX`.
+    const SKIPPED: u128 = u128::MAX;
+    let mut keys: Vec<u128> = vec![SKIPPED; strings.len()];
+    let mut costs: Vec<(Node, u32, u32)> = vec![(Node(0), 0, 0); strings.len()];
+    let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
+    slices.enumerate().for_each_init(Behind::new, |behind, (k, ((keys, costs), slice))| {
+        // Each String's array is a cache miss in the dump, and in the graph and the offsets
+        // before it: they are asked for some Strings ahead, the graph's rows further ahead than
+        // the array they lead to, so that the misses of a slice overlap.
+        let g = idx.graph();
+        let soon = |j: usize| {
+            if let Some(&s) = slice.get(j + 2 * AHEAD) {
+                g.prefetch_start(s.0);
+            }
+            if let Some(&s) = slice.get(j + AHEAD) {
+                let array = if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
+                if let Some(n) = array {
+                    crate::prefetch::read(&idx.data, idx.offset(n) as usize);
+                }
+            }
+        };
+        for (j, &s) in slice.iter().enumerate() {
+            soon(j);
             if heap.dominators.reach(s) != Reach::Strong {
                 continue;
             }
@@ -133,49 +151,45 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
             };
             let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
             let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
-            lo = lo.min(idx.offset(s).min(idx.offset(array)));
-            hi = hi.max(idx.offset(s).max(idx.offset(array)) + bytes.len() as u64);
-            let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-            *o = (
-                [(h >> 96) as u32, (h >> 64) as u32, (h >> 32) as u32],
-                s,
-                array,
-                cap(idx.shallow_size(s)),
-                cap(array_cost),
+            behind.read(
+                &idx.data,
+                idx.offset(s).min(idx.offset(array)),
+                idx.offset(s).max(idx.offset(array)) + bytes.len() as u64,
             );
+            let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+            keys[j] = (h & !u128::from(u32::MAX)) | (k * SLICE + j) as u128;
+            costs[j] = (array, cap(idx.shallow_size(s)), cap(array_cost));
         }
-        if lo < hi {
-            idx.data.release(lo as usize..hi as usize);
-        }
+        behind.settle();
     });
-    drop(strings);
     idx.release_pages();
     drop(span);
     let span = crate::trace::span("duplicate strings: sort");
     // Strings with no value go: the runs below are then the counted copies alone.
-    all.retain(|e| e.1 != SKIPPED);
-    all.par_sort_unstable();
+    keys.retain(|&key| key != SKIPPED);
+    keys.par_sort_unstable();
     drop(span);
     let _span = crate::trace::span("duplicate strings: runs");
     let mut out: Vec<(u64, u64, Node)> = Vec::new();
     let mut arrays: Vec<(Node, u32)> = Vec::new();
     // Most runs are one string (11 M of them on a dump of long lists): no allocation for those.
-    for counted in all.chunk_by(|a, b| a.0 == b.0) {
+    for counted in keys.chunk_by(|a, b| a >> 32 == b >> 32) {
         if counted.len() < 2 {
             continue;
         }
+        let cost = |&key: &u128| costs[key as u32 as usize];
         // Every String but one is an extra object; every distinct array but the first
         // String's is an extra copy of the characters.
-        let strings: u64 = counted[1..].iter().map(|e| u64::from(e.3)).sum();
+        let objects: u64 = counted[1..].iter().map(|key| u64::from(cost(key).1)).sum();
         arrays.clear();
-        arrays.extend(counted.iter().map(|e| (e.2, e.4)));
+        arrays.extend(counted.iter().map(|key| (cost(key).0, cost(key).2)));
         let first = arrays[0].0;
         arrays.sort_unstable();
         arrays.dedup_by_key(|a| a.0);
         let copies: u64 = arrays.iter().filter(|a| a.0 != first).map(|a| u64::from(a.1)).sum();
-        out.push((counted.len() as u64, strings + copies, counted[0].1));
+        out.push((counted.len() as u64, objects + copies, strings[counted[0] as u32 as usize]));
     }
-    drop(all);
+    drop((keys, costs, strings));
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
     out.truncate(top);
     out.into_iter()
@@ -185,6 +199,55 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
             wasted_bytes,
         })
         .collect()
+}
+
+/// The stretch of a mapped dump a pass has read and not yet given back: given back once it spans
+/// [`Behind::SPAN`] bytes, and when the pass ends. Giving pages back on one core interrupts the
+/// others to forget them (in a virtual machine, an exit to the host each time): on a dump of
+/// long lists, releasing behind every slice of 2,048 Strings took a quarter of the read.
+struct Behind<'d> {
+    data: Option<&'d crate::data::Data>,
+    lo: u64,
+    hi: u64,
+}
+
+impl<'d> Behind<'d> {
+    /// Enough that the interruptions are few, little enough that the pages held stay a rounding
+    /// error beside the index.
+    const SPAN: u64 = 8 << 20;
+
+    fn new() -> Behind<'d> {
+        Behind { data: None, lo: u64::MAX, hi: 0 }
+    }
+
+    /// Notes that `lo..hi` of `data` was read.
+    fn read(&mut self, data: &'d crate::data::Data, lo: u64, hi: u64) {
+        self.data = Some(data);
+        self.lo = self.lo.min(lo);
+        self.hi = self.hi.max(hi);
+    }
+
+    /// Gives back what was read when it spans more than [`SPAN`](Self::SPAN): called between
+    /// slices, so Strings far apart are given back a slice at a time, as before, and Strings
+    /// packed together some slices at a time.
+    fn settle(&mut self) {
+        if self.hi.saturating_sub(self.lo) > Self::SPAN {
+            self.release();
+        }
+    }
+
+    fn release(&mut self) {
+        if let Some(data) = self.data.filter(|_| self.lo < self.hi) {
+            data.release(self.lo as usize..self.hi as usize);
+        }
+        (self.lo, self.hi) = (u64::MAX, 0);
+    }
+}
+
+impl Drop for Behind<'_> {
+    fn drop(&mut self) {
+        self.release();
+    }
 }
 
 /// Open file descriptors the heap holds, by what holds them (Probe's FD report, from the dump).
