@@ -532,7 +532,6 @@ impl<R: Read> Reading<R> {
     fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, Damage> {
         let n = self.count(std::mem::size_of::<T>())?;
         let mut v = vec![T::zeroed(); n];
-        huge_pages(bytemuck::cast_slice_mut(&mut v));
         self.take(bytemuck::cast_slice_mut(&mut v))?;
         Ok(v)
     }
@@ -569,24 +568,6 @@ impl<R: Read> Reading<R> {
         let mut v: Arc<[T]> = std::iter::repeat_n(T::zeroed(), n).collect();
         self.take(bytemuck::cast_slice_mut(Arc::get_mut(&mut v).expect("not shared yet")))?;
         Ok(v)
-    }
-}
-
-/// Asks for `bytes`, not yet written, in 2 MB pages where the system gives them on request
-/// (Linux's transparent huge pages in `madvise` mode, the default of many distributions): an
-/// array read from the cache is then one page fault every 2 MB rather than every 4 KB, and the
-/// faults were a third of the time a large cache took to read.
-fn huge_pages(bytes: &mut [u8]) {
-    const HUGE: usize = 2 << 20;
-    let start = (bytes.as_ptr() as usize).next_multiple_of(HUGE);
-    let end = (bytes.as_ptr() as usize + bytes.len()) & !(HUGE - 1);
-    #[cfg(target_os = "linux")]
-    if end > start {
-        // SAFETY: the range lies inside `bytes`, memory this process owns; the advice changes
-        // how its pages are backed, never their contents (none are written yet).
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
     }
 }
 
