@@ -44,7 +44,7 @@ use crate::paths::{GcPaths, Parents};
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 7;
+const FORMAT: u32 = 8;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -166,6 +166,9 @@ struct Meta {
     paths: bool,
     /// Whose rules the tree, sizes and paths follow.
     semantics: crate::Semantics,
+    /// The lowest object id and the shift the ids are packed by ([`IdMap::parts`]).
+    ids_min: u64,
+    ids_pack: u32,
 }
 
 impl Cache {
@@ -430,6 +433,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     let idx = &heap.index;
     let dom = &heap.dominators;
     let paths = heap.paths();
+    let (ids_min, ids_pack, ids_lo, ids_runs) = idx.ids.parts();
     let meta = Meta {
         header: idx.header,
         classes: idx.classes.clone(),
@@ -450,13 +454,17 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
         strong_objects: dom.strong_objects,
         paths: true,
         semantics: heap.semantics,
+        ids_min,
+        ids_pack,
     };
     w.put(MAGIC)?;
     w.put(&FORMAT.to_le_bytes())?;
     w.array(&serde_json::to_vec(key)?)?;
     w.array(&serde_json::to_vec(&meta)?)?;
     // The index.
-    w.array(&idx.ids.ids().collect::<Vec<u64>>())?;
+    // The ids as the map keeps them, 4 bytes each: the low bits, and the runs of high bits.
+    w.array(ids_lo)?;
+    w.array(&ids_runs.iter().flat_map(|&(high, start)| [high, start]).collect::<Vec<u32>>())?;
     w.array(&idx.offsets.lo)?;
     w.array(&idx.offsets.hi)?;
     w.array(&idx.heap_runs.starts)?;
@@ -605,7 +613,7 @@ fn is_tree(
 /// Everything a cache file holds, read and checksummed, not yet checked for consistency.
 struct Parts {
     meta: Meta,
-    ids: Vec<u64>,
+    ids: IdMap,
     offsets: Vec<u32>,
     offsets_hi: Vec<u8>,
     run_starts: Vec<u64>,
@@ -658,7 +666,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     }
     let mut go = || -> Result<Parts, Damage> {
         let meta: Meta = serde_json::from_slice(&r.array::<u8>()?)?;
-        let ids: Vec<u64> = r.array()?;
+        let (lo, runs): (Vec<u32>, Vec<u32>) = (r.array()?, r.array()?);
+        let runs = runs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        let ids = IdMap::from_parts(meta.ids_min, meta.ids_pack, lo, runs).ok_or(Damage::Inconsistent("object ids"))?;
         let n = ids.len();
         Ok(Parts {
             meta,
@@ -732,8 +742,8 @@ impl Parts {
         self.into_heap(data, offsets, class_of)
     }
 
-    /// The per-object arrays: their lengths, ids in order, offsets inside the file, heaps and
-    /// class numbers in range.
+    /// The per-object arrays (the ids were found in order as their map was made): their lengths,
+    /// offsets inside the file, heaps and class numbers in range.
     fn check_objects(&self, offsets: &Column<u32>, class_of: &Column<u16>, file: u64) -> Result<(), Damage> {
         let bad = |what: &'static str| Err(Damage::Inconsistent(what));
         let n = self.ids.len();
@@ -745,9 +755,6 @@ impl Parts {
         }
         if self.starts.len() != n + 1 || self.child_starts.len() != n + 2 {
             return bad("row starts");
-        }
-        if !self.ids.windows(2).all(|w| w[0] < w[1]) {
-            return bad("object ids");
         }
         if self.meta.heaps.is_empty() {
             return bad("heaps");
@@ -871,15 +878,13 @@ impl Parts {
 
     /// The heap the checked parts make.
     fn into_heap(self, data: Data, offsets: Column<u32>, class_of: Column<u16>) -> Result<Heap, Damage> {
-        // The id map, the largest thing made here, on one core; the paths' parents on the other.
-        let (idom, parent_bits, parent_values, paths) =
-            (self.idom.clone(), self.parent_bits, self.parent_values, self.meta.paths);
-        let (ids, parents) =
-            rayon::join(|| IdMap::new(self.ids), || paths.then(|| Parents::except(idom, parent_bits, parent_values)));
-        let parents = match parents {
-            Some(None) => return Err(Damage::Inconsistent("paths")),
-            Some(p) => p,
-            None => None,
+        let parents = if self.meta.paths {
+            match Parents::except(self.idom.clone(), self.parent_bits, self.parent_values) {
+                Some(p) => Some(p),
+                None => return Err(Damage::Inconsistent("paths")),
+            }
+        } else {
+            None
         };
         let meta = self.meta;
         let class_by_node =
@@ -897,7 +902,7 @@ impl Parts {
             classes: meta.classes,
             class_by_id: self.by_id_k.into_iter().zip(self.by_id_v).collect(),
             class_by_node,
-            ids,
+            ids: self.ids,
             offsets,
             heap_runs: HeapRuns { starts: self.run_starts, heaps: self.run_heaps },
             class_of,

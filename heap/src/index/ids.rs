@@ -41,11 +41,9 @@ impl IdMap {
         let Some(min) = ids.clone().next() else {
             return IdMap { lo: Vec::new(), runs: vec![(0, 0)], buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
         };
-        // The highest, and the alignment all ids share above the lowest (the low bits every
-        // offset leaves zero).
-        let (max, common) = ids.clone().fold((min, 0u64), |(_, acc), id| (id, acc | (id - min)));
+        // The alignment all ids share above the lowest (the low bits every offset leaves zero).
+        let common = ids.clone().fold(0u64, |acc, id| acc | (id - min));
         let pack = if common == 0 { 0 } else { common.trailing_zeros() };
-        let span = (max - min) >> pack;
         let mut runs: Vec<(u32, u32)> = Vec::new();
         let mut lo = Vec::with_capacity(ids.len());
         for (i, id) in ids.enumerate() {
@@ -56,16 +54,54 @@ impl IdMap {
             }
             lo.push(v as u32);
         }
-        let target = (lo.len() as u64 / 4).max(1);
+        IdMap::with_buckets(lo, runs, min, pack)
+    }
+
+    /// The map over values already packed (`lo`, `runs`, `min`, `pack` as [`IdMap::parts`] gives
+    /// them, from a cache file): `None` unless they are ids in ascending order from `min`. The
+    /// first value is 0 (`min` itself) in a first run of high bits 0; each run starts after the
+    /// one before, above it, and holds values in ascending order; the highest id fits in 64 bits.
+    pub fn from_parts(min: u64, pack: u32, lo: Vec<u32>, runs: Vec<(u32, u32)>) -> Option<IdMap> {
+        if lo.is_empty() {
+            return Some(IdMap::new(Vec::new()));
+        }
+        let len = lo.len();
+        let starts_ok = runs.first() == Some(&(0, 0))
+            && lo[0] == 0
+            && runs.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1)
+            && runs.iter().all(|r| (r.1 as usize) < len);
+        if pack >= 64 || !starts_ok {
+            return None;
+        }
+        let ends = runs.iter().skip(1).map(|r| r.1 as usize).chain([len]);
+        let ascending = runs.iter().zip(ends).all(|(r, end)| lo[r.1 as usize..end].windows(2).all(|w| w[0] < w[1]));
+        let last = u64::from(runs[runs.len() - 1].0) << 32 | u64::from(lo[len - 1]);
+        if !ascending || last > (u64::MAX - min) >> pack {
+            return None;
+        }
+        Some(IdMap::with_buckets(lo, runs, min, pack))
+    }
+
+    /// What [`IdMap::from_parts`] takes back: the lowest id, the packing shift, the low 32 bits
+    /// of each value and the runs of high bits.
+    pub fn parts(&self) -> (u64, u32, &[u32], &[(u32, u32)]) {
+        (self.min, self.pack, &self.lo, &self.runs)
+    }
+
+    /// The bucket table over values in order.
+    fn with_buckets(lo: Vec<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
+        let mut map = IdMap { lo, runs, buckets: Vec::new(), min, pack, shift: 0 };
+        let len = map.lo.len();
+        let span = map.value(len - 1);
+        let target = (len as u64 / 4).max(1);
         let mut shift = 0u32;
         while shift < 63 && (span >> shift) > target {
             shift += 1;
         }
+        map.shift = shift;
         let n_buckets = ((span >> shift) + 2) as usize;
         let mut buckets = vec![0u32; n_buckets + 1];
         // buckets[b] = first position whose value falls in bucket b or later.
-        let mut map = IdMap { lo, runs, buckets: Vec::new(), min, pack, shift };
-        let len = map.lo.len();
         let mut pos = 0usize;
         for (b, slot) in buckets.iter_mut().enumerate() {
             while pos < len && (map.value(pos) >> shift) < b as u64 {
@@ -183,5 +219,46 @@ mod tests {
         check(vec![42], &[0, 41, 43], 1);
         assert_eq!(IdMap::new(vec![]).node(5), None);
         assert_eq!(IdMap::new(vec![]).len(), 0);
+    }
+
+    /// The parts of a map make the same map again; parts that are not ids in ascending order
+    /// (as a damaged cache file could hold) make none.
+    #[test]
+    fn parts_make_the_map_again_and_bad_parts_none() {
+        let ids = vec![8, 16, 24, 1000, 1 << 40, (1 << 40) + 8, 3 << 40];
+        let m = IdMap::new(ids.clone());
+        let (min, pack, lo, runs) = m.parts();
+        let again = IdMap::from_parts(min, pack, lo.to_vec(), runs.to_vec()).unwrap();
+        assert_eq!(again.ids().collect::<Vec<_>>(), ids);
+        assert_eq!(again.node(1 << 40), Some(4));
+        assert_eq!(again.node(1 << 39), None);
+        let rebuilt = |lo: Vec<u32>, runs: Vec<(u32, u32)>| IdMap::from_parts(min, pack, lo, runs).is_some();
+        let (lo, runs) = (lo.to_vec(), runs.to_vec());
+        assert!(rebuilt(lo.clone(), runs.clone()));
+        let mut down = lo.clone();
+        down.swap(1, 2);
+        assert!(!rebuilt(down, runs.clone()), "values going down within a run");
+        let mut twice = lo.clone();
+        twice[2] = twice[1];
+        assert!(!rebuilt(twice, runs.clone()), "a value twice");
+        let mut late = runs.clone();
+        late[0].1 = 1;
+        assert!(!rebuilt(lo.clone(), late), "the first run not at 0");
+        let mut high = runs.clone();
+        high[0].0 = 1;
+        assert!(!rebuilt(lo.clone(), high), "the first run above 0");
+        let mut above = lo.clone();
+        above[0] = 1;
+        assert!(!rebuilt(above, runs.clone()), "the lowest value not the lowest id");
+        let mut order = runs.clone();
+        order.swap(1, 2);
+        assert!(!rebuilt(lo.clone(), order), "runs out of order");
+        let mut past = runs.clone();
+        past[2].1 = lo.len() as u32;
+        assert!(!rebuilt(lo.clone(), past), "a run past the end");
+        assert!(IdMap::from_parts(u64::MAX - 8, pack, lo.clone(), runs.clone()).is_none(), "ids past 2^64");
+        assert!(IdMap::from_parts(min, 64, lo.clone(), runs.clone()).is_none(), "a shift of 64");
+        assert!(IdMap::from_parts(min, pack, lo, Vec::new()).is_none(), "no runs");
+        assert_eq!(IdMap::from_parts(0, 0, Vec::new(), Vec::new()).unwrap().len(), 0);
     }
 }
