@@ -583,7 +583,7 @@ impl<R: Read> Reading<R> {
 /// describes, and a tree: each node listed once, in the row of its immediate dominator, and
 /// every node's retained count above each of its children's (so following `idom` upwards
 /// always ends: no cycle would send the tree's walkers round for ever). Linear passes, no walk,
-/// the rows on both cores.
+/// the rows on every core.
 ///
 /// Once is counted rather than marked: a row in ascending order lists no node twice, a node
 /// whose `idom` names the row cannot be in another, and as many listed as reached leaves none
@@ -602,6 +602,10 @@ fn is_tree(
         let ascending = row.windows(2).all(|w| w[0] < w[1]);
         if k == n {
             return ascending && row.iter().all(|&c| idom[c as usize] == ROOT);
+        }
+        // An unreachable node has no children: every chain up the tree ends at the root.
+        if idom[k] == UNREACHABLE {
+            return row.is_empty();
         }
         let above = retained_count(k as u32);
         ascending && row.iter().all(|&c| idom[c as usize] == k as u32 && above > retained_count(c))
@@ -667,6 +671,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     let mut go = || -> Result<Parts, Damage> {
         let meta: Meta = serde_json::from_slice(&r.array::<u8>()?)?;
         let (lo, runs): (Vec<u32>, Vec<u32>) = (r.array()?, r.array()?);
+        if runs.len() % 2 != 0 {
+            return Err(Damage::Inconsistent("object ids"));
+        }
         let runs = runs.chunks_exact(2).map(|p| (p[0], p[1])).collect();
         let ids = IdMap::from_parts(meta.ids_min, meta.ids_pack, lo, runs).ok_or(Damage::Inconsistent("object ids"))?;
         let n = ids.len();
@@ -748,6 +755,10 @@ impl Parts {
         let bad = |what: &'static str| Err(Damage::Inconsistent(what));
         let n = self.ids.len();
         let classes = self.meta.classes.len();
+        // Node numbers stay below the tree's marks (the index makes no more nodes than that).
+        if n >= ROOT as usize {
+            return bad("object count");
+        }
         if [offsets.len(), class_of.len(), self.shallow.len(), self.idom.len()] != [n; 4]
             || [self.retained.len(), self.retained_count.len(), self.reach.len()] != [n; 3]
         {
@@ -780,7 +791,7 @@ impl Parts {
 
     /// The reference graph and the dominator tree: rows in order and in range, every node
     /// once in the tree under its immediate dominator, large values naming real nodes.
-    /// The two halves run one on each core; each reads only arrays
+    /// The two halves run side by side; each reads only arrays
     /// [`check_objects`](Self::check_objects) has found of the right lengths.
     fn check_graph(&self) -> Result<(), Damage> {
         let (references, tree) = rayon::join(|| self.check_references(), || self.check_tree());
@@ -1070,5 +1081,9 @@ mod tests {
         let at = c.iter().position(|&x| x == 3).unwrap();
         c[at] = 4;
         assert!(!tree(&idom, &counts(&idom), &s, &c));
+        // A reached node under an unreachable one: the walk up would end off the tree.
+        let idom = [ROOT, 0, 1, 4, UNREACHABLE];
+        let (s, c) = rows(&idom);
+        assert!(!tree(&idom, &[3, 2, 1, 1, 2], &s, &c));
     }
 }

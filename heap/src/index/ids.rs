@@ -35,8 +35,8 @@ impl IdMap {
     }
 
     /// Builds the map over `ids`, which must be sorted and free of duplicates; read twice over
-    /// (the highest id and the alignment, then the values), so the caller need not gather them
-    /// into a list of its own.
+    /// (the alignment, then the values), so the caller need not gather them into a list of its
+    /// own.
     pub fn from_sorted(ids: impl ExactSizeIterator<Item = u64> + Clone) -> IdMap {
         let Some(min) = ids.clone().next() else {
             return IdMap { lo: Vec::new(), runs: vec![(0, 0)], buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };

@@ -103,9 +103,10 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     // then its place in `strings` (which are in node order); sorted, equal values are neighbours
     // and the lowest string of each comes first. Beside the keys, in the strings' places, each
     // one's array, its own size and what its array costs as a copy: the sort moves 16 bytes a
-    // string, not 28. No map: 28 bytes a string, and after reading the dump once (a slice of strings at a time on both cores, the
-    // pages given back behind them) nothing reads it again. Two different values sharing 96 bits
-    // of hash does not happen (10^-16 for ten million strings).
+    // string, not 28. No map: 32 bytes a string with the list of strings, and after reading the
+    // dump once (a slice of strings at a time on every core, the pages given back behind them)
+    // nothing reads it again. Two different values sharing 96 bits of hash does not happen
+    // (10^-16 for ten million strings).
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
     let span = crate::trace::span("duplicate strings: instances");
@@ -119,12 +120,13 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let mut costs: Vec<(Node, u32, u32)> = vec![(Node(0), 0, 0); strings.len()];
     let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
     slices.enumerate().for_each_init(Behind::new, |behind, (k, ((keys, costs), slice))| {
-        // Each String's array is a cache miss in the dump, and in the graph and the offsets
-        // before it: they are asked for some Strings ahead, the graph's rows further ahead than
-        // the array they lead to, so that the misses of a slice overlap.
+        // Each String's array is a cache miss in the dump, and the String's row in the graph one
+        // before it: they are asked for some Strings ahead, the rows further ahead than the
+        // arrays they lead to, so that the misses of a slice overlap. (Where a String's array
+        // is found in its record, the record is what is asked for.)
         let g = idx.graph();
         let soon = |j: usize| {
-            if let Some(&s) = slice.get(j + 2 * AHEAD) {
+            if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
                 g.prefetch_start(s.0);
             }
             if let Some(&s) = slice.get(j + AHEAD) {
