@@ -119,51 +119,51 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let mut keys: Vec<u128> = vec![SKIPPED; strings.len()];
     let mut costs: Vec<(Node, u32, u32)> = vec![(Node(0), 0, 0); strings.len()];
     let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
-    slices.enumerate().for_each_init(Behind::new, |behind, (k, ((keys, costs), slice))| {
-        // Each String's array is a cache miss in the dump, and the String's row in the graph one
-        // before it: they are asked for some Strings ahead, the rows further ahead than the
-        // arrays they lead to, so that the misses of a slice overlap. (Where a String's array
-        // is found in its record, the record is what is asked for.)
-        let g = idx.graph();
-        let soon = |j: usize| {
-            if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
-                g.prefetch_start(s.0);
-            }
-            if let Some(&s) = slice.get(j + AHEAD) {
-                let array = if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
-                if let Some(n) = array {
-                    crate::prefetch::read(&idx.data, idx.offset(n) as usize);
+    slices.enumerate().for_each_init(
+        || Behind::new(&idx.data),
+        |behind, (k, ((keys, costs), slice))| {
+            // Each String's array is a cache miss in the dump, and the String's row in the graph one
+            // before it: they are asked for some Strings ahead, the rows further ahead than the
+            // arrays they lead to, so that the misses of a slice overlap. (Where a String's array
+            // is found in its record, the record is what is asked for.)
+            let g = idx.graph();
+            let soon = |j: usize| {
+                if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
+                    g.prefetch_start(s.0);
                 }
-            }
-        };
-        for (j, &s) in slice.iter().enumerate() {
-            soon(j);
-            if heap.dominators.reach(s) != Reach::Strong {
-                continue;
-            }
-            let Some((array, stretch)) = value_of(s) else { continue };
-            let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
-            let width = elem.size(id_size) as usize;
-            // The characters this String reads: its stretch when it has one that fits.
-            let chars = match stretch {
-                Some((from, count)) if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) => {
-                    &bytes[from * width..(from + count) * width]
+                if let Some(&s) = slice.get(j + AHEAD) {
+                    let array = if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
+                    if let Some(n) = array {
+                        crate::prefetch::read(&idx.data, idx.offset(n) as usize);
+                    }
                 }
-                _ => bytes,
             };
-            let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
-            let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
-            behind.read(
-                &idx.data,
-                idx.offset(s).min(idx.offset(array)),
-                idx.offset(s).max(idx.offset(array)) + bytes.len() as u64,
-            );
-            let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-            keys[j] = (h & !u128::from(u32::MAX)) | (k * SLICE + j) as u128;
-            costs[j] = (array, cap(idx.shallow_size(s)), cap(array_cost));
-        }
-        behind.settle();
-    });
+            for (j, &s) in slice.iter().enumerate() {
+                soon(j);
+                if heap.dominators.reach(s) != Reach::Strong {
+                    continue;
+                }
+                let Some((array, stretch)) = value_of(s) else { continue };
+                let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
+                let width = elem.size(id_size) as usize;
+                // The characters this String reads: its stretch when it has one that fits.
+                let chars = match stretch {
+                    Some((from, count)) if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) => {
+                        &bytes[from * width..(from + count) * width]
+                    }
+                    _ => bytes,
+                };
+                let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
+                let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
+                let (at, array_at) = (idx.offset(s), idx.offset(array));
+                behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
+                let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+                keys[j] = (h & !u128::from(u32::MAX)) | (k * SLICE + j) as u128;
+                costs[j] = (array, cap(idx.shallow_size(s)), cap(array_cost));
+            }
+            behind.settle();
+        },
+    );
     idx.release_pages();
     drop(span);
     let span = crate::trace::span("duplicate strings: sort");
@@ -208,7 +208,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
 /// others to forget them (in a virtual machine, an exit to the host each time): on a dump of
 /// long lists, releasing behind every slice of 2,048 Strings took a quarter of the read.
 struct Behind<'d> {
-    data: Option<&'d crate::data::Data>,
+    data: &'d crate::data::Data,
     lo: u64,
     hi: u64,
 }
@@ -219,13 +219,12 @@ impl<'d> Behind<'d> {
     /// higher, at 2 MB as before, for the same time.
     const SPAN: u64 = 2 << 20;
 
-    fn new() -> Behind<'d> {
-        Behind { data: None, lo: u64::MAX, hi: 0 }
+    fn new(data: &'d crate::data::Data) -> Behind<'d> {
+        Behind { data, lo: u64::MAX, hi: 0 }
     }
 
-    /// Notes that `lo..hi` of `data` was read.
-    fn read(&mut self, data: &'d crate::data::Data, lo: u64, hi: u64) {
-        self.data = Some(data);
+    /// Notes that `lo..hi` of the dump was read.
+    fn read(&mut self, lo: u64, hi: u64) {
         self.lo = self.lo.min(lo);
         self.hi = self.hi.max(hi);
     }
@@ -240,8 +239,8 @@ impl<'d> Behind<'d> {
     }
 
     fn release(&mut self) {
-        if let Some(data) = self.data.filter(|_| self.lo < self.hi) {
-            data.release(self.lo as usize..self.hi as usize);
+        if self.lo < self.hi {
+            self.data.release(self.lo as usize..self.hi as usize);
         }
         (self.lo, self.hi) = (u64::MAX, 0);
     }
