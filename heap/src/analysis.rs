@@ -665,7 +665,7 @@ fn reverse(index: &Index) -> Csr {
     let g = index.graph();
     let n = index.len();
     let mut starts = vec![0u32; n + 1];
-    for &t in &g.targets {
+    for &t in g.targets.iter() {
         starts[(t & !WEAK) as usize + 1] += 1;
     }
     for i in 1..=n {
@@ -680,7 +680,7 @@ fn reverse(index: &Index) -> Csr {
             fill[k] += 1;
         }
     }
-    Csr { starts: crate::index::csr::Starts::new(&starts), targets }
+    Csr { starts: crate::index::csr::Starts::new(&starts), targets: targets.into() }
 }
 
 /// Whether `v` is a class object (they count in the summary, not as instances of a class).

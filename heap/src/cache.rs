@@ -16,12 +16,17 @@
 //! holds class and field names of the dump). The directory keeps the newest [`KEEP`] of them,
 //! and no more than [`Cache::max_bytes`] in all (the newest is always kept).
 //!
-//! Layout (the machine's byte order, named in the key): magic, format, key (JSON), metadata (JSON: header, class table, heaps,
-//! counts...), then each array as a `u64` element count followed by its elements, then the
-//! checksum of everything before it.
+//! Layout (the machine's byte order, named in the key): magic, format, key (JSON), metadata
+//! (JSON: header, class table, heaps, counts...), then each array as a `u64` element count
+//! followed by its elements, both starting at a multiple of 8 bytes (zeros pad the gaps), then
+//! the checksum of everything before it.
+//!
+//! A cache file is mapped, not read: once its checksum and checks pass, the arrays that grow
+//! with the objects are used where they lie ([`Slab`]), so re-opening costs one pass over pages
+//! already in the page cache rather than a copy of them into fresh memory.
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -41,10 +46,15 @@ use crate::index::ids::IdMap;
 use crate::index::sizes::{SizeModel, Sizer};
 use crate::index::{Counts, HeapName, HeapRuns, Index, Node, Options};
 use crate::paths::{GcPaths, Parents};
+use crate::slab::Slab;
+use memmap2::Mmap;
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 8;
+const FORMAT: u32 = 10;
+/// Every array starts at a multiple of this in the file, so that it can be used where it lies
+/// once mapped (the map starts on a page).
+const ALIGN: usize = 8;
 /// Cache files kept in the directory (the newest).
 pub const KEEP: usize = 8;
 /// What the cache files may take in all, by default: 8 GiB.
@@ -395,18 +405,24 @@ fn key_for(path: &Path, options: &Options<'_>, extra: &str) -> crate::Result<Key
 }
 
 /// A writer that hashes what it writes.
+/// A writer that hashes what it writes and knows where it is.
 struct Hashing<W: Write> {
     out: W,
     hash: Xxh3,
+    pos: usize,
 }
 
 impl<W: Write> Hashing<W> {
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.hash.update(bytes);
+        self.pos += bytes.len();
         self.out.write_all(bytes)
     }
 
+    /// An array: zeros up to the next multiple of [`ALIGN`], its element count, its elements.
     fn array<T: bytemuck::Pod>(&mut self, v: &[T]) -> std::io::Result<()> {
+        let pad = self.pos.next_multiple_of(ALIGN) - self.pos;
+        self.put(&[0; ALIGN][..pad])?;
         self.put(&(v.len() as u64).to_le_bytes())?;
         self.put(bytemuck::cast_slice(v))
     }
@@ -426,10 +442,21 @@ fn large<W: Write>(w: &mut Hashing<W>, pairs: impl Iterator<Item = (u32, u64)>) 
     w.array(&values)
 }
 
+/// A column's values too wide for it, as [`Escapes`] keeps them: a bit for each of the `n`
+/// nodes, then the values, so that they are read back where they lie.
+fn escapes<W: Write>(w: &mut Hashing<W>, e: &Escapes, n: usize) -> std::io::Result<()> {
+    let (bits, values) = e.parts();
+    // Escapes end at the word of their highest node; the file has a word for every 64 nodes.
+    let mut all = vec![0u64; n.div_ceil(64)];
+    all[..bits.len()].copy_from_slice(bits);
+    w.array(&all)?;
+    w.array(values)
+}
+
 fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     use std::os::unix::fs::OpenOptionsExt;
     let f = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(tmp)?;
-    let mut w = Hashing { out: BufWriter::with_capacity(1 << 20, f), hash: Xxh3::new() };
+    let mut w = Hashing { out: BufWriter::with_capacity(1 << 20, f), hash: Xxh3::new(), pos: 0 };
     let idx = &heap.index;
     let dom = &heap.dominators;
     let paths = heap.paths();
@@ -489,9 +516,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     // The dominator tree.
     w.array(&dom.idom)?;
     w.array(&dom.retained)?;
-    large(&mut w, dom.big_retained.iter())?;
+    escapes(&mut w, &dom.big_retained, idx.len())?;
     w.array(&dom.retained_count)?;
-    large(&mut w, dom.big_count.iter())?;
+    escapes(&mut w, &dom.big_count, idx.len())?;
     w.array(&dom.reach)?;
     starts(&mut w, &dom.child_starts)?;
     w.array(&dom.children)?;
@@ -509,118 +536,104 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     w.out.flush()
 }
 
-/// Where a cache file is read from: a stream whose large reads may be split.
-trait Source: Read {
-    /// Fills `out` with the next bytes (as `read_exact`).
-    fn fill(&mut self, out: &mut [u8]) -> std::io::Result<()> {
-        self.read_exact(out)
-    }
+/// A cursor over a mapped cache file, before its checksum: arrays are handed out as [`Slab`]s
+/// over the map itself, where they lie.
+struct Reading<'m> {
+    map: &'m Arc<Mmap>,
+    pos: usize,
+    /// Where the parts end (the checksum follows).
+    end: usize,
 }
 
-impl Source for &[u8] {}
-
-/// The cache file read at a moving position with `pread`: an array of 16 MB or more is read in
-/// parts of 8 MB on every core. Most of a large cache's read is the kernel mapping and zeroing
-/// the fresh pages the arrays land in, and that work divides between cores.
-struct Positioned {
-    file: File,
-    pos: u64,
-}
-
-impl Read for Positioned {
-    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
-        use std::os::unix::fs::FileExt;
-        let n = self.file.read_at(out, self.pos)?;
-        self.pos += n as u64;
-        Ok(n)
-    }
-}
-
-impl Source for Positioned {
-    fn fill(&mut self, out: &mut [u8]) -> std::io::Result<()> {
-        use rayon::prelude::*;
-        use std::os::unix::fs::FileExt;
-        const PART: usize = 8 << 20;
-        let (file, at) = (&self.file, self.pos);
-        if out.len() < 2 * PART {
-            file.read_exact_at(out, at)?;
-        } else {
-            out.par_chunks_mut(PART)
-                .enumerate()
-                .try_for_each(|(i, part)| file.read_exact_at(part, at + (i * PART) as u64))?;
-        }
-        self.pos += out.len() as u64;
-        Ok(())
-    }
-}
-
-/// A reader that hashes what it reads and knows how much is left.
-struct Reading<R: Source> {
-    inp: R,
-    hash: Xxh3,
-    left: u64,
-}
-
-impl<R: Source> Reading<R> {
-    fn take(&mut self, out: &mut [u8]) -> Result<(), Damage> {
-        if out.len() as u64 > self.left {
+impl Reading<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Damage> {
+        if n > self.end - self.pos {
             return Err(Damage::Truncated);
         }
-        self.inp.fill(out)?;
-        self.left -= out.len() as u64;
-        self.hash.update(out);
-        Ok(())
+        self.pos += n;
+        Ok(&self.map[self.pos - n..self.pos])
     }
 
+    /// The element count before an array, past the padding that aligns it.
     fn count(&mut self, elem: usize) -> Result<usize, Damage> {
-        let mut b = [0u8; 8];
-        self.take(&mut b)?;
-        let n = u64::from_le_bytes(b);
-        if n.checked_mul(elem as u64).is_none_or(|bytes| bytes > self.left) {
+        let at = self.pos.next_multiple_of(ALIGN);
+        if at > self.end {
+            return Err(Damage::Truncated);
+        }
+        self.pos = at;
+        let b = self.take(8)?;
+        let n = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+        if n.checked_mul(elem as u64).is_none_or(|bytes| bytes > (self.end - self.pos) as u64) {
             return Err(Damage::LengthPastEnd(n));
         }
         Ok(n as usize)
     }
 
-    fn array<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, Damage> {
+    /// The next array's bytes.
+    fn bytes<T>(&mut self) -> Result<&[u8], Damage> {
         let n = self.count(std::mem::size_of::<T>())?;
-        let mut v = vec![T::zeroed(); n];
-        self.take(bytemuck::cast_slice_mut(&mut v))?;
+        self.take(n * std::mem::size_of::<T>())
+    }
+
+    /// The next array, where it lies in the file.
+    fn array<T: bytemuck::Pod + Send + Sync>(&mut self) -> Result<Slab<T>, Damage> {
+        let map = self.map;
+        let bytes = self.bytes::<T>()?;
+        Slab::mapped(map, bytes).ok_or(Damage::Inconsistent("alignment"))
+    }
+
+    /// The next array, copied (for the small tables that are rebuilt or changed); its pages
+    /// are given back.
+    fn vec<T: bytemuck::Pod>(&mut self) -> Result<Vec<T>, Damage> {
+        let bytes = self.bytes::<T>()?;
+        let mut v = vec![T::zeroed(); bytes.len() / std::mem::size_of::<T>()];
+        bytemuck::cast_slice_mut(&mut v).copy_from_slice(bytes);
+        let len = bytes.len();
+        self.release(len);
         Ok(v)
+    }
+
+    /// The next array of bytes parsed as JSON; its pages are given back.
+    fn json<T: serde::de::DeserializeOwned>(&mut self) -> Result<T, Damage> {
+        let bytes = self.bytes::<u8>()?;
+        let (parsed, len) = (serde_json::from_slice(bytes)?, bytes.len());
+        self.release(len);
+        Ok(parsed)
+    }
+
+    /// Gives back the pages of the `len` bytes just read, which were copied or parsed: the
+    /// checksum brought every page of the file in, and these would stay in the process's
+    /// resident set for as long as any array of the file is used (the class table's JSON is
+    /// 15 MB of a 38 MB cache with 400,000 classes).
+    fn release(&self, len: usize) {
+        // 64 KiB is a multiple of every page size Linux uses, and the map starts on a page.
+        let (start, end) = ((self.pos - len) & !0xffff, self.pos);
+        if end > start {
+            // SAFETY: the map is read-only and shared, and the file is not written while mapped
+            // (see `Slab::mapped`): a page dropped here, even one an array shares, reads back
+            // the same bytes from the page cache. Failure only leaves pages resident.
+            let _ = unsafe { self.map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start) };
+        }
     }
 
     /// A map written by [`large`]; its nodes are checked against the object count later.
     fn large(&mut self) -> Result<FxHashMap<u32, u64>, Damage> {
-        let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
+        let (nodes, values): (Vec<u32>, Vec<u64>) = (self.vec()?, self.vec()?);
         if nodes.len() != values.len() {
             return Err(Damage::Inconsistent("large values"));
         }
         Ok(nodes.into_iter().zip(values).collect())
     }
 
-    /// A map written by [`large`], kept as [`Escapes`]. Its nodes are checked against the
-    /// object count `n` first: `Escapes` keeps a bit for every node up to the highest, so one
-    /// pair naming node 2^32 - 1 would otherwise take 768 MB.
+    /// Values written by [`escapes`] for `n` nodes, where they lie.
     fn escapes(&mut self, n: usize) -> Result<Escapes, Damage> {
-        let (nodes, values): (Vec<u32>, Vec<u64>) = (self.array()?, self.array()?);
-        if nodes.len() != values.len() || nodes.iter().any(|&x| x as usize >= n) {
-            return Err(Damage::Inconsistent("large values"));
-        }
-        Escapes::from_pairs(nodes.into_iter().zip(values).collect()).ok_or(Damage::Inconsistent("large values"))
+        Escapes::from_parts(n, self.array()?, self.array()?).ok_or(Damage::Inconsistent("large values"))
     }
 
     /// Row starts (see [`Starts`]).
     fn starts(&mut self) -> Result<Starts, Damage> {
         let (base, rel, wide) = (self.array()?, self.array()?, self.array()?);
         Starts::from_parts(base, rel, wide).ok_or(Damage::Inconsistent("row starts"))
-    }
-
-    /// An array read straight into shared memory (no copy from a `Vec`).
-    fn shared<T: bytemuck::Pod>(&mut self) -> Result<Arc<[T]>, Damage> {
-        let n = self.count(std::mem::size_of::<T>())?;
-        let mut v: Arc<[T]> = std::iter::repeat_n(T::zeroed(), n).collect();
-        self.take(bytemuck::cast_slice_mut(Arc::get_mut(&mut v).expect("not shared yet")))?;
-        Ok(v)
     }
 }
 
@@ -659,63 +672,74 @@ fn is_tree(
     reached == children.len() && (0..=n).into_par_iter().all(row_ok)
 }
 
-/// Everything a cache file holds, read and checksummed, not yet checked for consistency.
+/// Everything a cache file holds, checksummed, not yet checked for consistency. The arrays
+/// that grow with the objects are [`Slab`]s over the mapped file; the small tables are copies.
 struct Parts {
     meta: Meta,
     ids: IdMap,
-    offsets: Vec<u32>,
-    offsets_hi: Vec<u8>,
+    offsets: Slab<u32>,
+    offsets_hi: Slab<u8>,
     run_starts: Vec<u64>,
     run_heaps: Vec<u32>,
-    class_of: Vec<u16>,
-    class_hi: Vec<u8>,
-    shallow: Vec<u16>,
+    class_of: Slab<u16>,
+    class_hi: Slab<u8>,
+    shallow: Slab<u16>,
     big_shallow: FxHashMap<u32, u64>,
     starts: Starts,
-    targets: Vec<u32>,
+    targets: Slab<u32>,
     root_nodes: Vec<u32>,
     marked_unreachable: Vec<u32>,
-    string_ids: Vec<u64>,
-    string_offsets: Vec<u64>,
-    string_lens: Vec<u32>,
+    string_ids: Slab<u64>,
+    string_offsets: Slab<u64>,
+    string_lens: Slab<u32>,
     by_id_k: Vec<u64>,
     by_id_v: Vec<u32>,
-    idom: Arc<[u32]>,
-    retained: Vec<u16>,
+    idom: Slab<u32>,
+    retained: Slab<u16>,
     big_retained: Escapes,
-    retained_count: Vec<u16>,
+    retained_count: Slab<u16>,
     big_count: Escapes,
-    reach: Vec<u8>,
+    reach: Slab<u8>,
     child_starts: Starts,
-    children: Vec<u32>,
+    children: Slab<u32>,
     hist: Vec<u64>,
-    parent_bits: Vec<u64>,
-    parent_values: Vec<u32>,
-    weak_via: Vec<u64>,
+    parent_bits: Slab<u64>,
+    parent_values: Slab<u32>,
+    weak_via: Slab<u64>,
 }
 
+/// Maps the cache file `f` and checks that it is `key`'s, whole: its checksum is taken in one
+/// pass over the map, which also brings its pages in.
 fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
     let corrupt = Miss::Corrupt;
-    let len = f.metadata().map_err(|e| corrupt(e.into()))?.len();
-    if len < 8 + 4 + 8 {
+    // SAFETY: a cache file is written once under a temporary name in a directory only its owner
+    // can enter, renamed, and never written in place again (see `Slab::mapped`).
+    let map = Arc::new(unsafe { Mmap::map(&f) }.map_err(|e| corrupt(e.into()))?);
+    let len = map.len();
+    if len < ALIGN + 8 + 8 {
         return Err(corrupt(Damage::Truncated));
     }
-    let mut r = Reading { inp: Positioned { file: f, pos: 0 }, hash: Xxh3::new(), left: len - 8 };
-    let mut head = [0u8; 12];
-    r.take(&mut head).map_err(corrupt)?;
+    let mut r = Reading { map: &map, pos: 0, end: len - 8 };
+    let head = r.take(12).map_err(corrupt)?;
     if &head[..8] != MAGIC {
         return Err(corrupt(Damage::NotCache));
     }
     if u32::from_le_bytes([head[8], head[9], head[10], head[11]]) != FORMAT {
         return Err(Miss::Stale);
     }
-    let found: Key = serde_json::from_slice(&r.array::<u8>().map_err(corrupt)?).map_err(|e| corrupt(e.into()))?;
+    let found: Key = serde_json::from_slice(r.bytes::<u8>().map_err(corrupt)?).map_err(|e| corrupt(e.into()))?;
     if found != *key {
         return Err(Miss::Stale);
     }
+    let span = crate::trace::span("cache: checksum");
+    let (body, sum) = map.split_at(len - 8);
+    if xxh3_64(body).to_le_bytes() != sum {
+        return Err(corrupt(Damage::Checksum));
+    }
+    drop(span);
     let mut go = || -> Result<Parts, Damage> {
-        let meta: Meta = serde_json::from_slice(&r.array::<u8>()?)?;
-        let (lo, runs): (Vec<u32>, Vec<u32>) = (r.array()?, r.array()?);
+        let meta: Meta = r.json()?;
+        let (lo, runs): (Slab<u32>, Vec<u32>) = (r.array()?, r.vec()?);
         if runs.len() % 2 != 0 {
             return Err(Damage::Inconsistent("object ids"));
         }
@@ -727,22 +751,22 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             ids,
             offsets: r.array()?,
             offsets_hi: r.array()?,
-            run_starts: r.array()?,
-            run_heaps: r.array()?,
+            run_starts: r.vec()?,
+            run_heaps: r.vec()?,
             class_of: r.array()?,
             class_hi: r.array()?,
             shallow: r.array()?,
             big_shallow: r.large()?,
             starts: r.starts()?,
             targets: r.array()?,
-            root_nodes: r.array()?,
-            marked_unreachable: r.array()?,
+            root_nodes: r.vec()?,
+            marked_unreachable: r.vec()?,
             string_ids: r.array()?,
             string_offsets: r.array()?,
             string_lens: r.array()?,
-            by_id_k: r.array()?,
-            by_id_v: r.array()?,
-            idom: r.shared()?,
+            by_id_k: r.vec()?,
+            by_id_v: r.vec()?,
+            idom: r.array()?,
             retained: r.array()?,
             big_retained: r.escapes(n)?,
             retained_count: r.array()?,
@@ -750,20 +774,15 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             reach: r.array()?,
             child_starts: r.starts()?,
             children: r.array()?,
-            hist: r.array()?,
+            hist: r.vec()?,
             parent_bits: r.array()?,
             parent_values: r.array()?,
             weak_via: r.array()?,
         })
     };
     let parts = go().map_err(corrupt)?;
-    if r.left != 0 {
-        return Err(corrupt(Damage::TooLong(r.left)));
-    }
-    let mut sum = [0u8; 8];
-    r.inp.read_exact(&mut sum).map_err(|e| corrupt(e.into()))?;
-    if u64::from_le_bytes(sum) != r.hash.digest() {
-        return Err(corrupt(Damage::Checksum));
+    if r.pos != r.end {
+        return Err(corrupt(Damage::TooLong((r.end - r.pos) as u64)));
     }
     Ok(parts)
 }
@@ -1019,25 +1038,46 @@ fn rows_ok(starts: &Starts, len: usize) -> bool {
 mod tests {
     use super::*;
 
-    /// The wide retained values read back as [`Escapes`] in any order, and a node past the
-    /// object count is damage, refused before any bitmap is made for it.
+    /// `bytes` in a file of their own, mapped.
+    fn mapped(bytes: &[u8]) -> Arc<Mmap> {
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(bytes).unwrap();
+        Arc::new(unsafe { Mmap::map(&f) }.unwrap())
+    }
+
+    /// Arrays written after parts of any length start aligned, and read back in place.
     #[test]
-    fn wide_values_are_bounded_by_the_object_count() {
-        let bytes = |pairs: &[(u32, u64)]| {
-            let mut w = Hashing { out: Vec::new(), hash: Xxh3::new() };
-            large(&mut w, pairs.iter().copied()).unwrap();
-            w.out
-        };
-        let read = |b: &[u8], n: usize| {
-            let mut r = Reading { inp: b, hash: Xxh3::new(), left: b.len() as u64 };
-            r.escapes(n)
-        };
-        let b = bytes(&[(9, 70_000), (2, 1 << 40)]);
-        let e = read(&b, 10).unwrap();
-        assert_eq!(e.iter().collect::<Vec<_>>(), [(2, 1 << 40), (9, 70_000)]);
-        assert!(matches!(read(&b, 9), Err(Damage::Inconsistent(_))));
-        assert!(matches!(read(&bytes(&[(u32::MAX, 1)]), 10), Err(Damage::Inconsistent(_))));
-        assert!(matches!(read(&bytes(&[(3, 1), (3, 2)]), 10), Err(Damage::Inconsistent(_))));
+    fn arrays_are_aligned_and_read_where_they_lie() {
+        let mut w = Hashing { out: Vec::new(), hash: Xxh3::new(), pos: 0 };
+        w.put(b"odd").unwrap();
+        w.array(&[1u8, 2, 3]).unwrap();
+        w.array(&[4u16]).unwrap();
+        w.array(&[5u64, 6]).unwrap();
+        w.array(&[7u32]).unwrap();
+        let map = mapped(&w.out);
+        let mut r = Reading { map: &map, pos: 3, end: map.len() };
+        assert_eq!(&r.array::<u8>().unwrap()[..], [1, 2, 3]);
+        assert_eq!(r.vec::<u16>().unwrap(), [4]);
+        let wide = r.array::<u64>().unwrap();
+        assert_eq!(&wide[..], [5, 6]);
+        assert!(map.as_ptr_range().contains(&(wide.as_ptr() as *const u8)), "not copied");
+        assert_eq!(&r.array::<u32>().unwrap()[..], [7]);
+        assert_eq!(r.pos, r.end);
+        assert!(matches!(r.array::<u8>(), Err(Damage::Truncated)));
+    }
+
+    /// Wide values read back as the [`Escapes`] written, and only for as many nodes as
+    /// they were written for.
+    #[test]
+    fn wide_values_are_read_for_the_object_count() {
+        let e = Escapes::from_sorted([(2, 1 << 40), (9, 70_000)]).unwrap();
+        let mut w = Hashing { out: Vec::new(), hash: Xxh3::new(), pos: 0 };
+        escapes(&mut w, &e, 10).unwrap();
+        let map = mapped(&w.out);
+        let read = |n: usize| Reading { map: &map, pos: 0, end: map.len() }.escapes(n);
+        assert_eq!(read(10).unwrap().iter().collect::<Vec<_>>(), [(2, 1 << 40), (9, 70_000)]);
+        assert!(matches!(read(9), Err(Damage::Inconsistent(_))), "node 9 past the end");
+        assert!(matches!(read(65), Err(Damage::Inconsistent(_))), "a word short");
     }
 
     /// Children rows from `idom` (the virtual root's row last), as `Dominators` keeps them.

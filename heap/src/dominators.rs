@@ -59,7 +59,7 @@ impl Reach {
 /// of the objects in semi-NCA, and the counts.
 pub(crate) struct Tree {
     /// Shared with the shortest paths.
-    pub(crate) idom: std::sync::Arc<[u32]>,
+    pub(crate) idom: crate::slab::Slab<u32>,
     reach: Vec<u8>,
     vertex: Vec<u32>,
     reached: usize,
@@ -69,17 +69,17 @@ pub(crate) struct Tree {
 /// The dominator tree with retained sizes.
 pub struct Dominators {
     /// Shared with the shortest paths, which keep only the parents that differ from it.
-    pub(crate) idom: std::sync::Arc<[u32]>,
+    pub(crate) idom: crate::slab::Slab<u32>,
     /// Retained sizes in 16 bits; `u16::MAX` means the size is in `big_retained` (objects that
     /// retain 64 KB or more: 0.7 % of those of the 1 GB benchmark dump).
-    pub(crate) retained: Vec<u16>,
+    pub(crate) retained: crate::slab::Slab<u16>,
     pub(crate) big_retained: Escapes,
     /// Retained counts in 16 bits; `u16::MAX` means the count is in `big_count`.
-    pub(crate) retained_count: Vec<u16>,
+    pub(crate) retained_count: crate::slab::Slab<u16>,
     pub(crate) big_count: Escapes,
-    pub(crate) reach: Vec<u8>,
+    pub(crate) reach: crate::slab::Slab<u8>,
     pub(crate) child_starts: crate::index::csr::Starts,
-    pub(crate) children: Vec<u32>,
+    pub(crate) children: crate::slab::Slab<u32>,
     /// Objects reachable from the roots, strongly or weakly.
     pub reachable_objects: u64,
     /// Their total shallow size.
@@ -166,7 +166,7 @@ impl Dominators {
     /// The tree from its parts: immediate dominators (node space), reach, the sums, the children
     /// rows, and the counts of objects reached and reached strongly.
     pub(crate) fn assemble(
-        idom: std::sync::Arc<[u32]>,
+        idom: crate::slab::Slab<u32>,
         reach: Vec<u8>,
         sums: Sums,
         (child_starts, children): (crate::index::csr::Starts, Vec<u32>),
@@ -176,13 +176,13 @@ impl Dominators {
         let Sums { retained, counts, reachable_bytes } = sums;
         Dominators {
             idom,
-            retained: retained.small,
+            retained: retained.small.into(),
             big_retained: retained.big,
-            retained_count: counts.small,
+            retained_count: counts.small.into(),
             big_count: counts.big,
-            reach,
+            reach: reach.into(),
             child_starts,
-            children,
+            children: children.into(),
             reachable_objects,
             reachable_bytes,
             strong_objects,
@@ -479,13 +479,11 @@ fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], leaf_preds: Vec<(u
 fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) -> Tree {
     let n = pre.len();
     let count = vertex.len();
-    // Made in place (`repeat_n` knows its length): an `Arc` from a `Vec` would copy it.
-    let mut idom_arc: std::sync::Arc<[u32]> = std::iter::repeat_n(raw::UNREACHABLE, n).collect();
-    let idom_n = std::sync::Arc::get_mut(&mut idom_arc).expect("not shared yet");
+    let mut idom_n = vec![raw::UNREACHABLE; n];
     let to_node = |d: u32| if d == 0 { raw::ROOT } else { vertex[d as usize] };
     for w in 1..count {
         if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
-            prefetch::read(idom_n, x as usize);
+            prefetch::read(&idom_n, x as usize);
             prefetch::read(&vertex, d as usize);
         }
         idom_n[vertex[w] as usize] = to_node(idom[w]);
@@ -515,7 +513,7 @@ fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) ->
     }
     drop(pre);
     Tree {
-        idom: idom_arc,
+        idom: idom_n.into(),
         reach,
         vertex,
         reached: count - 1 + leaves as usize,
@@ -765,18 +763,14 @@ impl<V: Smalls, M: Wides> Packed<V, M> {
 impl<T: Lo> Packed<Vec<T>, Map> {
     /// The finished values in 16 bits, the wider ones in [`Escapes`] (a new list).
     pub(crate) fn narrow(self) -> Narrow {
-        let mut small = vec![0u16; self.small.len()];
-        let mut big = Escapes::default();
-        for (i, slot) in small.iter_mut().enumerate() {
-            let v = self.get(i as u32);
-            if v < u64::from(u16::MAX) {
-                *slot = v as u16;
-            } else {
-                *slot = u16::MAX;
-                big.push(i as u32, v);
-            }
-        }
-        Packed { small, big }
+        let small: Vec<u16> =
+            (0..self.small.len() as u32).map(|i| self.get(i).min(u64::from(u16::MAX)) as u16).collect();
+        // The wide ones straight from the values (a list of them first would be 16 bytes each,
+        // on a dump of deep chains half the objects); in rising order of position, each once,
+        // so `from_sorted` cannot refuse them.
+        let wide =
+            small.iter().enumerate().filter(|&(_, &s)| s == u16::MAX).map(|(i, _)| (i as u32, self.get(i as u32)));
+        Packed { big: Escapes::from_sorted(wide).unwrap_or_default(), small }
     }
 
     #[inline]

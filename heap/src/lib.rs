@@ -41,6 +41,7 @@ pub mod reachability;
 pub mod report;
 pub mod rewrite;
 pub mod semantics;
+pub(crate) mod slab;
 pub mod spec;
 pub mod strip;
 pub mod threads;

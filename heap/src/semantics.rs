@@ -344,7 +344,7 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::C
     drop(span);
     let _span = crate::trace::span("rules: by class");
     let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, histogram, semantics);
-    let paths = GcPaths { parents: Parents::All(parent), weak_via: search.weak_via };
+    let paths = GcPaths { parents: Parents::All(parent), weak_via: search.weak_via.into() };
     Outcome { dominators, retained_by_class, paths }
 }
 
@@ -352,7 +352,7 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::C
 /// that has none).
 pub(crate) fn paths(index: &Index, semantics: Semantics) -> GcPaths {
     let search = Search::run(&Rules::new(index, semantics));
-    GcPaths { parents: Parents::All(search.parent), weak_via: search.weak_via }
+    GcPaths { parents: Parents::All(search.parent), weak_via: search.weak_via.into() }
 }
 
 /// What is live, breadth first from the roots.
@@ -527,7 +527,7 @@ const NOT_TREE: u64 = u64::MAX;
 /// virtual root whose children are the roots. Under VisualVM's rules a live object that garbage
 /// refers to is a child of the virtual root too: its fixpoint intersects the referrers' chains
 /// to the roots, and garbage has none (`DominatorTree.intersect` gives 0).
-fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>, Vec<u32>) {
+fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (crate::slab::Slab<u32>, Vec<u32>) {
     let index = rules.index;
     let n = index.len();
     let garbage_detaches = rules.semantics == Semantics::Visualvm;
@@ -607,13 +607,12 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
     let span = crate::trace::span("rules: semi-nca");
     let idom_pre = crate::dominators::semi_nca(parent, preds);
     drop(span);
-    let mut idom: std::sync::Arc<[u32]> = std::iter::repeat_n(raw::UNREACHABLE, n).collect();
-    let slots = std::sync::Arc::get_mut(&mut idom).expect("not shared yet");
+    let mut slots = vec![raw::UNREACHABLE; n];
     for (w, &v) in vertex.iter().enumerate().skip(1) {
         let d = idom_pre[w];
         slots[v as usize] = if d == 0 { raw::ROOT } else { vertex[d as usize] };
     }
-    (idom, vertex)
+    (slots.into(), vertex)
 }
 
 /// Retained sizes and counts, children before parents (reverse preorder), then the children
@@ -624,7 +623,7 @@ fn tree(rules: &Rules<'_>, live: &dyn Fn(u32) -> bool) -> (std::sync::Arc<[u32]>
 /// garbage its own size (`DominatorsBase` starts every instance at its size).
 fn sizes(
     rules: &Rules<'_>,
-    idom: std::sync::Arc<[u32]>,
+    idom: crate::slab::Slab<u32>,
     vertex: Vec<u32>,
     reach: Vec<u8>,
     tree_objects: Option<&[u64]>,

@@ -144,7 +144,8 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
 
     // A flipped byte anywhere past the key (in the key it is another dump's cache: stale), and
     // truncation at many lengths.
-    let key_end = 12 + 8 + u64::from_le_bytes(good[12..20].try_into().unwrap()) as usize;
+    // The key's length is at 16 (after the magic, the format and padding to 8 bytes).
+    let key_end = 16 + 8 + u64::from_le_bytes(good[16..24].try_into().unwrap()) as usize;
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for i in 0..40 {
         seed ^= seed << 13;

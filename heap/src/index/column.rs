@@ -5,6 +5,8 @@
 //! high byte per value only when some value needs it, so file offsets take 4 bytes in dumps under
 //! 4 GB and 5 above (up to 1 TB), class numbers 2 bytes under 65,536 classes and 3 above.
 
+use crate::slab::Slab;
+
 /// An unsigned integer narrower than 64 bits: the low part of a [`Column`], and the values of
 /// `dominators::Packed` (whose maximum marks a value kept in a map instead).
 pub(crate) trait Lo: bytemuck::Pod + Copy + Send + Sync + PartialEq {
@@ -40,8 +42,8 @@ lo!(u16, u32);
 /// fits `L`.
 #[derive(Default)]
 pub(crate) struct Column<L: Lo> {
-    pub(crate) lo: Vec<L>,
-    pub(crate) hi: Vec<u8>,
+    pub(crate) lo: Slab<L>,
+    pub(crate) hi: Slab<u8>,
 }
 
 impl<L: Lo> Column<L> {
@@ -52,23 +54,25 @@ impl<L: Lo> Column<L> {
     pub(crate) fn collect(values: impl ExactSizeIterator<Item = u64> + Clone) -> Option<Column<L>> {
         let wide = values.clone().try_fold(false, |wide, v| (v <= Self::MAX).then_some(wide || v >> L::BITS != 0))?;
         let lo = values.clone().map(L::truncate).collect();
-        let hi = if wide { values.map(|v| (v >> L::BITS) as u8).collect() } else { Vec::new() };
+        let hi = if wide { values.map(|v| (v >> L::BITS) as u8).collect() } else { Slab::default() };
         Some(Column { lo, hi })
     }
 
     /// A column from its parts, if they agree in length.
-    pub(crate) fn from_parts(lo: Vec<L>, hi: Vec<u8>) -> Option<Column<L>> {
+    pub(crate) fn from_parts(lo: Slab<L>, hi: Slab<u8>) -> Option<Column<L>> {
         (hi.is_empty() || hi.len() == lo.len()).then_some(Column { lo, hi })
     }
 
     /// Sets the high bytes from `(position, byte)` pairs, the others zero.
     pub(crate) fn set_high(&mut self, high: impl IntoIterator<Item = (usize, u8)>) {
+        let mut hi = std::mem::take(&mut self.hi).into_vec();
         for (i, b) in high {
-            if self.hi.is_empty() {
-                self.hi = vec![0; self.lo.len()];
+            if hi.is_empty() {
+                hi = vec![0; self.lo.len()];
             }
-            self.hi[i] = b;
+            hi[i] = b;
         }
+        self.hi = hi.into();
     }
 
     /// The value at `i`.
@@ -102,32 +106,38 @@ impl<L: Lo> Column<L> {
 /// random memory access to insert each.
 pub(crate) struct Escapes<V = u64> {
     /// Bit `i % 64` of word `i / 64`: position `i` has a value here.
-    bits: Vec<u64>,
+    bits: Slab<u64>,
     /// Values at the positions below each word.
     before: Vec<u32>,
-    values: Vec<V>,
+    values: Slab<V>,
 }
 
-impl<V> Default for Escapes<V> {
+impl<V: Send + Sync + 'static> Default for Escapes<V> {
     fn default() -> Self {
-        Escapes { bits: Vec::new(), before: Vec::new(), values: Vec::new() }
+        Escapes { bits: Slab::default(), before: Vec::new(), values: Slab::default() }
     }
 }
 
-impl<V: Copy> Escapes<V> {
+impl<V: Copy + Send + Sync + 'static> Escapes<V> {
     /// From `(position, value)` pairs in rising order of position; `None` when a position
     /// repeats or goes back.
     pub(crate) fn from_sorted(pairs: impl IntoIterator<Item = (u32, V)>) -> Option<Escapes<V>> {
-        let mut e = Escapes::default();
+        let (mut bits, mut before, mut values) = (Vec::new(), Vec::new(), Vec::new());
         let mut last: Option<u32> = None;
         for (i, v) in pairs {
             if last.is_some_and(|l| l >= i) {
                 return None;
             }
             last = Some(i);
-            e.push(i, v);
+            let word = i as usize / 64;
+            if bits.len() <= word {
+                bits.resize(word + 1, 0);
+                before.resize(word + 1, values.len() as u32);
+            }
+            bits[word] |= 1 << (i % 64);
+            values.push(v);
         }
-        Some(e)
+        Some(Escapes { bits: bits.into(), before, values: values.into() })
     }
 
     /// From pairs in any order (a cache file written by an older version kept them in a hash
@@ -139,13 +149,13 @@ impl<V: Copy> Escapes<V> {
 
     /// From a bit for each of `len` positions and the values of the set bits in order; `None`
     /// when they disagree (another length, a bit past `len`, a value more or less).
-    pub(crate) fn from_parts(len: usize, bits: Vec<u64>, values: Vec<V>) -> Option<Escapes<V>> {
+    pub(crate) fn from_parts(len: usize, bits: Slab<u64>, values: Slab<V>) -> Option<Escapes<V>> {
         if bits.len() != len.div_ceil(64) {
             return None;
         }
         let mut before = Vec::with_capacity(bits.len());
         let mut total = 0u32;
-        for w in &bits {
+        for w in bits.iter() {
             before.push(total);
             total = total.checked_add(w.count_ones())?;
         }
@@ -156,16 +166,9 @@ impl<V: Copy> Escapes<V> {
         Some(Escapes { bits, before, values })
     }
 
-    /// Adds value `v` at position `i`, which must be above every position already here.
-    pub(crate) fn push(&mut self, i: u32, v: V) {
-        debug_assert!(self.end() <= i as usize, "position {i} after {}", self.end());
-        let word = i as usize / 64;
-        if self.bits.len() <= word {
-            self.bits.resize(word + 1, 0);
-            self.before.resize(word + 1, self.values.len() as u32);
-        }
-        self.bits[word] |= 1 << (i % 64);
-        self.values.push(v);
+    /// Its parts, as [`Escapes::from_parts`] takes them back: a bit per position, the values.
+    pub(crate) fn parts(&self) -> (&[u64], &[V]) {
+        (&self.bits, &self.values)
     }
 
     /// The value at position `i`, if it has one here.
@@ -182,6 +185,7 @@ impl<V: Copy> Escapes<V> {
     }
 
     /// The positions and values, in order.
+    #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, V)> + '_ {
         let positions = self.bits.iter().enumerate().flat_map(|(w, &bits)| {
             let mut b = bits;
@@ -226,12 +230,15 @@ mod tests {
         assert!(Escapes::from_sorted([(4, 1), (3, 2)]).is_none());
         assert_eq!(Escapes::<u64>::default().get(0), None);
         // From a bit per position (trailing words of zeros included) and the values in order.
-        let e = Escapes::from_parts(130, vec![1 << 5 | 1 << 63, 0, 0], vec![7u32, 8]).unwrap();
+        let e = Escapes::from_parts(130, vec![1 << 5 | 1 << 63, 0, 0].into(), vec![7u32, 8].into()).unwrap();
         assert_eq!(e.iter().collect::<Vec<_>>(), [(5, 7), (63, 8)]);
         assert_eq!((e.get(63), e.get(64), e.end()), (Some(8), None, 64));
-        assert!(Escapes::from_parts(130, vec![1, 0], vec![7u32]).is_none(), "a word short");
-        assert!(Escapes::from_parts(130, vec![1, 0, 1 << 2], vec![7u32, 8]).is_none(), "a bit past the end");
-        assert!(Escapes::from_parts(130, vec![1, 0, 0], vec![7u32, 8]).is_none(), "a value more");
+        assert!(Escapes::from_parts(130, vec![1, 0].into(), vec![7u32].into()).is_none(), "a word short");
+        assert!(
+            Escapes::from_parts(130, vec![1, 0, 1 << 2].into(), vec![7u32, 8].into()).is_none(),
+            "a bit past the end"
+        );
+        assert!(Escapes::from_parts(130, vec![1, 0, 0].into(), vec![7u32, 8].into()).is_none(), "a value more");
     }
 
     #[test]
@@ -253,6 +260,6 @@ mod tests {
         assert!(k.hi.is_empty());
         k.set_high([(1, 2)]);
         assert_eq!(k.iter().collect::<Vec<_>>(), [3, 2 << 16 | 65_535]);
-        assert!(Column::<u16>::from_parts(vec![1, 2], vec![0]).is_none());
+        assert!(Column::<u16>::from_parts(vec![1, 2].into(), vec![0].into()).is_none());
     }
 }

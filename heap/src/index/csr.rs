@@ -1,5 +1,7 @@
 //! Compressed sparse rows: the outgoing references of every object.
 
+use crate::slab::Slab;
+
 /// Bit set on an edge target when the edge is the `referent` of a `java.lang.ref.Reference`.
 pub const WEAK: u32 = 1 << 31;
 
@@ -7,7 +9,7 @@ pub const WEAK: u32 = 1 << 31;
 #[derive(Default)]
 pub struct Csr {
     pub(crate) starts: Starts,
-    pub(crate) targets: Vec<u32>,
+    pub(crate) targets: crate::slab::Slab<u32>,
 }
 
 impl Csr {
@@ -60,9 +62,9 @@ const BLOCK: usize = 64;
 /// it in 16 bits. A block spanning 65,536 or more (a huge array's references) is kept whole.
 #[derive(Default, Clone)]
 pub struct Starts {
-    base: Vec<u64>,
-    rel: Vec<u16>,
-    wide: Vec<u32>,
+    base: Slab<u64>,
+    rel: Slab<u16>,
+    wide: Slab<u32>,
 }
 
 impl Starts {
@@ -75,19 +77,20 @@ impl Starts {
     /// all in 32 bits is needed).
     pub fn collect(values: impl ExactSizeIterator<Item = u32>) -> Starts {
         let len = values.len();
-        let mut s =
-            Starts { base: Vec::with_capacity(len.div_ceil(BLOCK)), rel: Vec::with_capacity(len), wide: Vec::new() };
+        // The parts as they grow: base, rel, wide.
+        let mut s: (Vec<u64>, Vec<u16>, Vec<u32>) =
+            (Vec::with_capacity(len.div_ceil(BLOCK)), Vec::with_capacity(len), Vec::new());
         let mut block = [0u32; BLOCK];
         let mut k = 0;
-        let flush = |s: &mut Starts, block: &[u32]| {
+        let flush = |(base, rel, wide): &mut (Vec<u64>, Vec<u16>, Vec<u32>), block: &[u32]| {
             let (lo, hi) = (block[0], block[block.len() - 1]);
             if hi - lo <= u32::from(u16::MAX) {
-                s.base.push(u64::from(lo));
-                s.rel.extend(block.iter().map(|&x| (x - lo) as u16));
+                base.push(u64::from(lo));
+                rel.extend(block.iter().map(|&x| (x - lo) as u16));
             } else {
-                s.base.push(WIDE | s.wide.len() as u64);
-                s.wide.extend_from_slice(block);
-                s.rel.extend(std::iter::repeat_n(0, block.len()));
+                base.push(WIDE | wide.len() as u64);
+                wide.extend_from_slice(block);
+                rel.extend(std::iter::repeat_n(0, block.len()));
             }
         };
         for x in values {
@@ -101,7 +104,7 @@ impl Starts {
         if k > 0 {
             flush(&mut s, &block[..k]);
         }
-        s
+        Starts { base: s.0.into(), rel: s.1.into(), wide: s.2.into() }
     }
 
     /// Entry `i`.
@@ -143,7 +146,7 @@ impl Starts {
     }
 
     /// From its parts, if they fit together (whether the entries ascend is the caller's check).
-    pub(crate) fn from_parts(base: Vec<u64>, rel: Vec<u16>, wide: Vec<u32>) -> Option<Starts> {
+    pub(crate) fn from_parts(base: Slab<u64>, rel: Slab<u16>, wide: Slab<u32>) -> Option<Starts> {
         if base.len() != rel.len().div_ceil(BLOCK) {
             return None;
         }
@@ -185,13 +188,13 @@ mod tests {
         assert_eq!(s.iter().collect::<Vec<_>>(), v);
         assert_eq!(s.wide.len(), 64, "one block kept whole");
         let (b, r, w) = s.parts();
-        let back = Starts::from_parts(b.to_vec(), r.to_vec(), w.to_vec()).unwrap();
+        let back = Starts::from_parts(b.to_vec().into(), r.to_vec().into(), w.to_vec().into()).unwrap();
         assert_eq!(back.iter().collect::<Vec<_>>(), v);
-        assert!(Starts::from_parts(b.to_vec(), r[64..].to_vec(), w.to_vec()).is_none());
-        assert!(Starts::from_parts(b.to_vec(), r.to_vec(), w[1..].to_vec()).is_none());
+        assert!(Starts::from_parts(b.to_vec().into(), r[64..].to_vec().into(), w.to_vec().into()).is_none());
+        assert!(Starts::from_parts(b.to_vec().into(), r.to_vec().into(), w[1..].to_vec().into()).is_none());
         assert_eq!(Starts::new(&[]).len(), 0);
         // A narrow block whose entries would pass 32 bits (a damaged cache) is refused.
-        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 1], vec![0, 5], vec![]).is_none());
-        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 5], vec![0, 5], vec![]).is_some());
+        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 1].into(), vec![0, 5].into(), Slab::default()).is_none());
+        assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 5].into(), vec![0, 5].into(), Slab::default()).is_some());
     }
 }

@@ -13,10 +13,12 @@
 //! ids scattered over the address space). Four bytes an id whatever the span, where 64-bit ids
 //! would take eight for every dump over 32 GB.
 
+use crate::slab::Slab;
+
 /// Sorted object ids with a bucket table for fast id → node lookups.
 pub struct IdMap {
     /// The low 32 bits of each stored value.
-    lo: Vec<u32>,
+    lo: Slab<u32>,
     /// The runs of values that share their high 32 bits: `(high, first position)`, rising.
     runs: Vec<(u32, u32)>,
     buckets: Vec<u32>,
@@ -39,7 +41,7 @@ impl IdMap {
     /// own.
     pub fn from_sorted(ids: impl ExactSizeIterator<Item = u64> + Clone) -> IdMap {
         let Some(min) = ids.clone().next() else {
-            return IdMap { lo: Vec::new(), runs: vec![(0, 0)], buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
+            return IdMap { lo: Slab::default(), runs: vec![(0, 0)], buckets: vec![0, 0], min: 0, pack: 0, shift: 63 };
         };
         // The alignment all ids share above the lowest (the low bits every offset leaves zero).
         let common = ids.clone().fold(0u64, |acc, id| acc | (id - min));
@@ -54,14 +56,14 @@ impl IdMap {
             }
             lo.push(v as u32);
         }
-        IdMap::with_buckets(lo, runs, min, pack)
+        IdMap::with_buckets(lo.into(), runs, min, pack)
     }
 
     /// The map over values already packed (`lo`, `runs`, `min`, `pack` as [`IdMap::parts`] gives
     /// them, from a cache file): `None` unless they are ids in ascending order from `min`. The
     /// first value is 0 (`min` itself) in a first run of high bits 0; each run starts after the
     /// one before, above it, and holds values in ascending order; the highest id fits in 64 bits.
-    pub fn from_parts(min: u64, pack: u32, lo: Vec<u32>, runs: Vec<(u32, u32)>) -> Option<IdMap> {
+    pub(crate) fn from_parts(min: u64, pack: u32, lo: Slab<u32>, runs: Vec<(u32, u32)>) -> Option<IdMap> {
         if lo.is_empty() {
             return Some(IdMap::new(Vec::new()));
         }
@@ -89,7 +91,7 @@ impl IdMap {
     }
 
     /// The bucket table over values in order.
-    fn with_buckets(lo: Vec<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
+    fn with_buckets(lo: Slab<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
         let mut map = IdMap { lo, runs, buckets: Vec::new(), min, pack, shift: 0 };
         let len = map.lo.len();
         let span = map.value(len - 1);
@@ -228,11 +230,11 @@ mod tests {
         let ids = vec![8, 16, 24, 1000, 1 << 40, (1 << 40) + 8, 3 << 40];
         let m = IdMap::new(ids.clone());
         let (min, pack, lo, runs) = m.parts();
-        let again = IdMap::from_parts(min, pack, lo.to_vec(), runs.to_vec()).unwrap();
+        let again = IdMap::from_parts(min, pack, lo.to_vec().into(), runs.to_vec()).unwrap();
         assert_eq!(again.ids().collect::<Vec<_>>(), ids);
         assert_eq!(again.node(1 << 40), Some(4));
         assert_eq!(again.node(1 << 39), None);
-        let rebuilt = |lo: Vec<u32>, runs: Vec<(u32, u32)>| IdMap::from_parts(min, pack, lo, runs).is_some();
+        let rebuilt = |lo: Vec<u32>, runs: Vec<(u32, u32)>| IdMap::from_parts(min, pack, lo.into(), runs).is_some();
         let (lo, runs) = (lo.to_vec(), runs.to_vec());
         assert!(rebuilt(lo.clone(), runs.clone()));
         let mut down = lo.clone();
@@ -256,9 +258,9 @@ mod tests {
         let mut past = runs.clone();
         past[2].1 = lo.len() as u32;
         assert!(!rebuilt(lo.clone(), past), "a run past the end");
-        assert!(IdMap::from_parts(u64::MAX - 8, pack, lo.clone(), runs.clone()).is_none(), "ids past 2^64");
-        assert!(IdMap::from_parts(min, 64, lo.clone(), runs.clone()).is_none(), "a shift of 64");
-        assert!(IdMap::from_parts(min, pack, lo, Vec::new()).is_none(), "no runs");
-        assert_eq!(IdMap::from_parts(0, 0, Vec::new(), Vec::new()).unwrap().len(), 0);
+        assert!(IdMap::from_parts(u64::MAX - 8, pack, lo.clone().into(), runs.clone()).is_none(), "ids past 2^64");
+        assert!(IdMap::from_parts(min, 64, lo.clone().into(), runs.clone()).is_none(), "a shift of 64");
+        assert!(IdMap::from_parts(min, pack, lo.into(), Vec::new()).is_none(), "no runs");
+        assert_eq!(IdMap::from_parts(0, 0, Slab::default(), Vec::new()).unwrap().len(), 0);
     }
 }

@@ -157,7 +157,7 @@ pub struct Index {
     pub(crate) offsets: Column<u32>,
     pub(crate) heap_runs: HeapRuns,
     pub(crate) class_of: Column<u16>,
-    pub(crate) shallow: Vec<u16>,
+    pub(crate) shallow: crate::slab::Slab<u16>,
     pub(crate) big_shallow: FxHashMap<u32, u64>,
     pub(crate) refs: Csr,
     pub(crate) roots: Vec<(Node, RootKind)>,
@@ -313,13 +313,14 @@ impl Index {
     /// `java.lang.Class<…>` objects apart).
     pub fn from_perfetto(graph: &crate::perfetto::Graph, options: Options<'_>) -> Result<Index> {
         let mut index = Index::from_bytes(crate::perfetto::hprof::write(graph), options)?;
+        let mut shallow = std::mem::take(&mut index.shallow).into_vec();
         let mut set = |id: u64, size: u64| {
             let Some(n) = index.ids.node(id) else { return };
             if size >= u64::from(BIG_SHALLOW) {
-                index.shallow[n as usize] = BIG_SHALLOW;
+                shallow[n as usize] = BIG_SHALLOW;
                 index.big_shallow.insert(n, size);
             } else {
-                index.shallow[n as usize] = size as u16;
+                shallow[n as usize] = size as u16;
                 index.big_shallow.remove(&n);
             }
         };
@@ -330,6 +331,7 @@ impl Index {
         for t in &graph.types {
             set(ids.class(t.id), 0);
         }
+        index.shallow = shallow.into();
         index.heap_graph = Some(crate::perfetto::Origin { number: 1, graphs: vec![graph.info()] });
         index.warnings.push(format!(
             "a Perfetto heap graph records no field values (but {}) and no array contents: what needs a value is not decided",
@@ -1045,7 +1047,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         offsets,
         heap_runs: p.heap_runs,
         class_of,
-        shallow,
+        shallow: shallow.into(),
         big_shallow,
         refs,
         roots,
@@ -1568,7 +1570,7 @@ impl Pass2Out {
             return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
         }
         let mut big_shallow = FxHashMap::default();
-        let mut class_of = Column { lo: class_lo, hi: Vec::new() };
+        let mut class_of = Column { lo: class_lo.into(), hi: Default::default() };
         let mut targets = Vec::with_capacity(total_edges);
         let mut dangling = 0u64;
         for (k, ch) in chunks.into_iter().enumerate() {
@@ -1584,7 +1586,12 @@ impl Pass2Out {
         if dangling > 0 {
             warnings.push(format!("{dangling} references name objects that are not in the dump; they are ignored"));
         }
-        Ok(ObjectColumns { class_of, shallow, big_shallow, refs: Csr { starts: csr::Starts::new(&starts), targets } })
+        Ok(ObjectColumns {
+            class_of,
+            shallow,
+            big_shallow,
+            refs: Csr { starts: csr::Starts::new(&starts), targets: targets.into() },
+        })
     }
 }
 

@@ -26,7 +26,7 @@ pub(crate) const IS_ROOT: u32 = u32::MAX - 1;
 pub struct GcPaths {
     pub(crate) parents: Parents,
     /// A bit per node: reached through a weak referent.
-    pub(crate) weak_via: Vec<u64>,
+    pub(crate) weak_via: crate::slab::Slab<u64>,
 }
 
 /// The parent of every object, or only of those whose parent is not their immediate dominator.
@@ -38,7 +38,7 @@ pub struct GcPaths {
 pub(crate) enum Parents {
     All(Vec<u32>),
     Except {
-        idom: std::sync::Arc<[u32]>,
+        idom: crate::slab::Slab<u32>,
         /// The parents that are not the immediate dominator, by node.
         except: Escapes<u32>,
     },
@@ -75,7 +75,11 @@ impl Parents {
 
     /// The parents that differ from `idom` (same length), against it; `None` if the lengths
     /// disagree or `values` does not hold one parent per set bit.
-    pub(crate) fn except(idom: std::sync::Arc<[u32]>, bits: Vec<u64>, values: Vec<u32>) -> Option<Parents> {
+    pub(crate) fn except(
+        idom: crate::slab::Slab<u32>,
+        bits: crate::slab::Slab<u64>,
+        values: crate::slab::Slab<u32>,
+    ) -> Option<Parents> {
         let except = Escapes::from_parts(idom.len(), bits, values)?;
         Some(Parents::Except { idom, except })
     }
@@ -186,16 +190,16 @@ impl GcPaths {
             }
         }
         bfs(&mut order, &mut parent, &mut deferred, true);
-        GcPaths { parents: Parents::All(parent), weak_via }
+        GcPaths { parents: Parents::All(parent), weak_via: weak_via.into() }
     }
 
     /// Keeps only the parents that differ from the immediate dominators in `idom` (see
     /// [`Parents`]).
-    pub(crate) fn keep_differences(&mut self, idom: &std::sync::Arc<[u32]>) {
+    pub(crate) fn keep_differences(&mut self, idom: &crate::slab::Slab<u32>) {
         let _span = crate::trace::span("paths: differences");
         if matches!(self.parents, Parents::All(_)) {
             let (bits, values) = self.differences(idom);
-            if let Some(p) = Parents::except(idom.clone(), bits, values) {
+            if let Some(p) = Parents::except(idom.clone(), bits.into(), values.into()) {
                 self.parents = p;
             }
         }
