@@ -21,7 +21,9 @@
 //! cargo run --release -p heaptui-bench -- --shapes [--sizes 1000] [--runs N]   # every shape
 //! cargo run --release -p heaptui-bench -- --scale 1,4,32 [--keep]  # dumps up to 32 GB
 //! cargo run --release -p heaptui-bench -- --plot [TSV] OUT.svg     # the scale run's plot
-//! cargo run --release -p heaptui-bench -- --keys [FILE]    # the TUI's keypress latency
+//! cargo run --release -p heaptui-bench -- --keys [FILE] [--cached]  # the TUI's keypress latency
+//!                                                     # (--cached: on the heap re-opened from its
+//!                                                     # index cache, its arrays in the mapped file)
 //! cargo run --release -p heaptui-bench -- --query [FILE]   # SQL queries and the Parquet export
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
@@ -91,7 +93,8 @@ fn main() -> Result<()> {
         return query::run(args.get(1).map(PathBuf::from));
     }
     if args.first().map(String::as_str) == Some("--keys") {
-        return keys::run(args.get(1).map(PathBuf::from));
+        let cached = args[1..].iter().any(|a| a == "--cached");
+        return keys::run(args[1..].iter().find(|a| *a != "--cached").map(PathBuf::from), cached);
     }
     let mut sizes: Vec<u64> = vec![100, 1000];
     let mut peer: Option<Peer> = None;

@@ -137,6 +137,52 @@ fn classes_filter_sort_group_and_instances() {
     assert!(grouped.contains("package") && grouped.contains("java.lang"), "{grouped}");
 }
 
+/// A long instance list is put in another order on a thread: the key only starts it, the list
+/// stays as it was (and says so) until the sorted one arrives, and a result for an order no
+/// longer wanted is dropped.
+#[test]
+fn long_instance_lists_sort_off_the_input_loop() {
+    let path = fixture(DIALER);
+    let heap = heap::Heap::open(&path, heap::Options::default()).unwrap();
+    let mut loaded = Loaded::new(Arc::new(heap), Vec::new(), "dialer".into(), 0);
+    loaded.sort_on_thread = 10;
+    let mut app = App::with_loaded(Theme::plain(), loaded);
+    keys(&mut app, "2/int[][]");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Enter);
+    let sort =
+        |app: &mut App| app.update(Msg::Input(Event::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE))));
+    let job = |effects: Vec<heaptui::ui::msg::Effect>| match effects.into_iter().next() {
+        Some(heaptui::ui::msg::Effect::Sort(job)) => job,
+        other => panic!("no sort started: {other:?}"),
+    };
+    let by_retained: Vec<heap::Node> = app.classes.instances.as_ref().unwrap().1.to_vec();
+    // perflib: 37 int[][] instances.
+    assert_eq!(by_retained.len(), 37);
+    let shallow = job(sort(&mut app));
+    let waiting = render(&mut app, 160, 48);
+    assert!(waiting.contains("sort: retained") && waiting.contains("sorting 37 instances by shallow"), "{waiting}");
+    // `s` again before it arrives: id order is wanted now, and the shallow result is dropped.
+    let id = job(sort(&mut app));
+    app.update(shallow.run());
+    assert_eq!(app.classes.instances.as_ref().unwrap().1.to_vec(), by_retained);
+    app.update(id.run());
+    let (_, list, _) = app.classes.instances.as_ref().unwrap();
+    let heap = app.loaded().unwrap().heap.clone();
+    let ids: Vec<u64> = list.iter().map(|&n| heap.index.id(n)).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "in id order: {ids:?}");
+    let mut same = list.to_vec();
+    same.sort();
+    let mut before = by_retained.clone();
+    before.sort();
+    assert_eq!(same, before, "the same instances");
+    drop(heap);
+    assert!(render(&mut app, 160, 48).contains("sort: id"));
+    // Back to the engine's order: at once.
+    assert!(sort(&mut app).is_empty());
+    assert_eq!(app.classes.instances.as_ref().unwrap().1.to_vec(), by_retained);
+}
+
 #[test]
 fn inspector_follows_references_and_goes_back() {
     let mut app = app_for(&fixture(DIALER));

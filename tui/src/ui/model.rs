@@ -41,6 +41,9 @@ pub struct Loaded {
     pub top_retained: Vec<Node>,
     /// Lists too long to sort on a keypress, sorted ahead of time by [`Loaded::warm`].
     pub presorted: Arc<std::sync::Mutex<Presorted>>,
+    /// Instance lists this long or longer are put in another order on a thread
+    /// ([`SORT_ON_THREAD`]; tests lower it).
+    pub sort_on_thread: usize,
     /// The dump's threads with their stacks, largest retained first.
     pub threads: Vec<heap::threads::Thread>,
     /// What the Threads screen's filter matches for each thread (its name, class and frames),
@@ -52,7 +55,7 @@ pub struct Loaded {
 #[derive(Default)]
 pub struct Presorted {
     /// Children of the dominator tree's widest nodes, largest retained first.
-    pub children: HashMap<Node, Vec<Node>>,
+    pub children: HashMap<Node, Arc<Vec<Node>>>,
     /// The instances of the array classes with the most instances, largest shallow size first.
     pub by_shallow: HashMap<ClassId, Arc<Vec<Node>>>,
 }
@@ -60,6 +63,51 @@ pub struct Presorted {
 /// Array classes with at least this many instances have their shallow order made ahead of time
 /// (5 million byte[] take 110–130 ms to put in that order on this project's machine).
 const PRESORT_ARRAYS: usize = 250_000;
+
+/// Instance lists this long or longer are put in another order on a thread: copying and
+/// sorting the 14.6 M Strings of a 1 GB dump took 30–60 ms.
+pub const SORT_ON_THREAD: usize = 1_000_000;
+
+/// A class's instances in one order: the engine's own list (largest retained first), read where
+/// it is rather than copied, or a sorted list.
+#[derive(Clone)]
+pub struct Instances {
+    pub order: InstanceSort,
+    list: List,
+}
+
+#[derive(Clone)]
+enum List {
+    ByRetained(Arc<Heap>, ClassId),
+    Sorted(Arc<Vec<Node>>),
+}
+
+impl Instances {
+    /// A list sorted in `order`.
+    pub fn sorted(order: InstanceSort, nodes: Arc<Vec<Node>>) -> Instances {
+        Instances { order, list: List::Sorted(nodes) }
+    }
+
+    /// The set a job analyses: the class itself when the list is the engine's (the job lists
+    /// it on its thread), the sorted list otherwise.
+    pub fn set(&self) -> super::msg::SetOf {
+        match &self.list {
+            List::ByRetained(_, class) => super::msg::SetOf::Class(*class),
+            List::Sorted(nodes) => super::msg::SetOf::Nodes(nodes.clone()),
+        }
+    }
+}
+
+impl std::ops::Deref for Instances {
+    type Target = [Node];
+
+    fn deref(&self) -> &[Node] {
+        match &self.list {
+            List::ByRetained(heap, class) => heap.instances_by_retained(*class),
+            List::Sorted(nodes) => nodes,
+        }
+    }
+}
 
 impl Loaded {
     /// Bundles an analysed dump with the figures the screens need.
@@ -93,6 +141,7 @@ impl Loaded {
             heap_totals,
             top_retained,
             presorted: Default::default(),
+            sort_on_thread: SORT_ON_THREAD,
             threads,
             thread_text,
         }
@@ -114,7 +163,7 @@ impl Loaded {
         for n in wide {
             let sorted = heap.dominated(Some(n));
             if let Ok(mut m) = presorted.lock() {
-                m.children.insert(n, sorted);
+                m.children.insert(n, Arc::new(sorted));
             }
         }
         for (c, class) in heap.index.classes.iter().enumerate() {
@@ -128,14 +177,20 @@ impl Loaded {
         }
     }
 
-    /// The instances of `class` in `order` (shared when sorted ahead of time).
-    pub fn instances(&self, class: ClassId, order: InstanceSort) -> Arc<Vec<Node>> {
-        if order == InstanceSort::Shallow {
-            if let Some(list) = self.presorted.lock().ok().and_then(|m| m.by_shallow.get(&class).cloned()) {
-                return list;
-            }
-        }
-        Arc::new(order.sort(&self.heap, class))
+    /// The instances of `class` in `order`, when that takes no longer than a keypress may: the
+    /// engine's own order, read where it is; one sorted ahead of time; or a list shorter than
+    /// [`Loaded::sort_on_thread`], sorted now. `None` for a longer list, to be sorted on a thread
+    /// ([`super::msg::SortJob`]).
+    pub fn instances(&self, class: ClassId, order: InstanceSort) -> Option<Instances> {
+        let list = match order {
+            InstanceSort::Retained => List::ByRetained(self.heap.clone(), class),
+            _ => match self.presorted.lock().ok().and_then(|m| m.by_shallow.get(&class).cloned()) {
+                Some(list) if order == InstanceSort::Shallow => List::Sorted(list),
+                _ if self.heap.instances_by_retained(class).len() >= self.sort_on_thread => return None,
+                _ => List::Sorted(Arc::new(order.sort(&self.heap, class))),
+            },
+        };
+        Some(Instances { order, list })
     }
 }
 
@@ -251,8 +306,9 @@ pub struct ClassesState {
     /// The last filter and the rows (indices into `base`) it matched.
     pub matched: Option<(String, Vec<u32>)>,
     /// The instance list of a class, when open (shared with the places that remember it).
-    pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
-    /// The order of instance lists.
+    pub instances: Option<(ClassId, Instances, Cursor)>,
+    /// The order instance lists are wanted in (the list open may still be in another, while
+    /// this one is sorted on a thread).
     pub instance_sort: InstanceSort,
 }
 
@@ -438,7 +494,9 @@ pub struct ClassGroup {
 /// The children of a dominator-tree node, sorted by retained size only as far as rows have been
 /// shown: a node with 500,000 children costs a selection, not a full sort, when it opens.
 pub struct Kids {
-    pub nodes: Vec<Node>,
+    /// Shared with [`Presorted`] when sorted ahead of time (a node may dominate millions, and a
+    /// copy of them would take a keypress's time); copied on the first sort otherwise.
+    pub nodes: Arc<Vec<Node>>,
     /// `nodes[..sorted]` are the largest, in order.
     pub sorted: usize,
 }
@@ -602,7 +660,7 @@ pub struct Place {
     pub overview: Cursor,
     pub diff: Cursor,
     pub classes_cursor: Cursor,
-    pub instances: Option<(ClassId, Arc<Vec<Node>>, Cursor)>,
+    pub instances: Option<(ClassId, Instances, Cursor)>,
     pub instance_sort: InstanceSort,
     pub leaks_cursor: Cursor,
     pub trace: Option<Cursor>,

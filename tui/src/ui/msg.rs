@@ -38,6 +38,8 @@ pub enum Msg {
     Dumped(Result<std::path::PathBuf, String>),
     /// An analysis of a set of objects finished (for this heap, and the job of this number).
     Analysed(Arc<Heap>, u64, super::model::SetKind),
+    /// A class's instances sorted on a thread (for this heap), in this order.
+    Sorted(Arc<Heap>, heap::ClassId, super::model::InstanceSort, Arc<Vec<heap::Node>>),
     /// A query on screen 9 finished (the stop of the run it was, its rows or SQLite's message).
     QueryDone(Stop, Result<super::model::QueryResult, String>),
 }
@@ -63,7 +65,39 @@ pub enum Effect {
     Analyse(Job),
     /// Run a query on a thread.
     Query(QueryJob),
+    /// Sort a class's instances on a thread (`s` on a list of millions).
+    Sort(SortJob),
 }
+
+/// A class's instances to put in another order off the input loop.
+#[derive(Clone)]
+pub struct SortJob {
+    pub heap: Arc<Heap>,
+    pub class: heap::ClassId,
+    pub order: super::model::InstanceSort,
+}
+
+impl SortJob {
+    /// Runs it: the message that brings the list to the model.
+    pub fn run(self) -> Msg {
+        let nodes = Arc::new(self.order.sort(&self.heap, self.class));
+        Msg::Sorted(self.heap, self.class, self.order, nodes)
+    }
+}
+
+impl std::fmt::Debug for SortJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SortJob({:?}, {})", self.class, self.order.label())
+    }
+}
+
+impl PartialEq for SortJob {
+    fn eq(&self, other: &SortJob) -> bool {
+        Arc::ptr_eq(&self.heap, &other.heap) && self.class == other.class && self.order == other.order
+    }
+}
+
+impl Eq for SortJob {}
 
 /// A query to run off the input loop.
 #[derive(Clone)]

@@ -169,11 +169,11 @@ impl App {
                 let Some(class) = self.classes.rows.get(self.classes.cursor.selected).and_then(|r| r.class) else {
                     return Vec::new();
                 };
-                let Some(nodes) = self.loaded().map(|l| l.instances(class, self.classes.instance_sort)) else {
+                if self.loaded().is_none() {
                     return Vec::new();
-                };
+                }
                 self.remember();
-                self.classes.instances = Some((class, nodes, Cursor::default()));
+                return self.list_instances(class);
             }
             Screen::Leaks if self.leaks.trace.is_none() => {
                 if self.selected_leak().is_some() {

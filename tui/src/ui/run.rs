@@ -105,6 +105,12 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
                             let _ = tx.send(job.run());
                         });
                     }
+                    Effect::Sort(job) => {
+                        let tx = tx.clone();
+                        std::thread::spawn(move || {
+                            let _ = tx.send(job.run());
+                        });
+                    }
                     e => {
                         if let Some(s) = carry_out(e) {
                             app.status = Some(s);
@@ -337,6 +343,7 @@ fn carry_out(effect: Effect) -> Option<String> {
         | Effect::Dump(..)
         | Effect::Baseline(..)
         | Effect::Analyse(_)
+        | Effect::Sort(_)
         | Effect::Query(_) => None,
         Effect::Copy(text) => {
             // OSC 52: the terminal puts the text on the clipboard, over ssh and tmux too.

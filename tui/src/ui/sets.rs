@@ -36,10 +36,9 @@ impl App {
         let heap = &l.heap;
         match self.screen {
             Screen::Classes => match &self.classes.instances {
-                Some((c, nodes, _)) => Some((
-                    format!("{} instances of {}", nodes.len(), heap.index.classes[c.index()].name),
-                    SetOf::Nodes(nodes.clone()),
-                )),
+                Some((c, nodes, _)) => {
+                    Some((format!("{} instances of {}", nodes.len(), heap.index.classes[c.index()].name), nodes.set()))
+                }
                 None => {
                     let c = self.classes.rows.get(self.classes.cursor.selected)?.class?;
                     let count = heap.instances_by_retained(c).len();

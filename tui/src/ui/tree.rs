@@ -9,13 +9,14 @@ use super::model::{App, DomRow, Kids};
 
 impl Kids {
     pub(super) fn new(nodes: Vec<Node>) -> Kids {
-        Kids { nodes, sorted: 0 }
+        Kids { nodes: std::sync::Arc::new(nodes), sorted: 0 }
     }
 
     /// Sorts at least the first `upto` children (a few more, to spare the next keys the work).
     fn sort_to(&mut self, upto: usize, heap: &Heap) {
         let d = &heap.dominators;
-        self.sorted = sort_prefix(&mut self.nodes, self.sorted, upto, |n| d.retained(n));
+        let nodes: &mut Vec<Node> = std::sync::Arc::make_mut(&mut self.nodes);
+        self.sorted = sort_prefix(nodes, self.sorted, upto, |n| d.retained(n));
     }
 }
 
@@ -79,16 +80,33 @@ impl App {
     }
 
     /// Rows shown under the expanded node `n` (its children, and theirs where expanded).
+    ///
+    /// Counted from the expanded nodes, which are few, rather than by walking `n`'s children: a
+    /// node can dominate millions (a huge array's elements), and looking each one up in the
+    /// expanded set took 130–160 ms. An expanded node shows its children under `n` when it is
+    /// `n`, or its immediate dominator is expanded and shows under `n`; each answer is kept, so
+    /// every expanded node is climbed from once.
     fn visible_below(&self, n: Node) -> usize {
+        let Some(heap) = self.heap() else { return 0 };
+        let mut under: HashMap<Node, bool> = HashMap::new();
+        under.insert(n, true);
         let mut count = 0;
-        let mut stack = vec![n];
-        while let Some(v) = stack.pop() {
-            if !self.dom.expanded.contains(&Some(v)) {
-                continue;
-            }
-            if let Some(kids) = self.dom.children.get(&Some(v)) {
-                count += kids.nodes.len();
-                stack.extend(kids.nodes.iter().copied().filter(|k| self.dom.expanded.contains(&Some(*k))));
+        for &e in self.dom.expanded.iter().flatten() {
+            let mut path = Vec::new();
+            let mut cur = e;
+            let answer = loop {
+                if let Some(&known) = under.get(&cur) {
+                    break known;
+                }
+                path.push(cur);
+                match heap.dominator(cur) {
+                    Some(Some(p)) if self.dom.expanded.contains(&Some(p)) => cur = p,
+                    _ => break false,
+                }
+            };
+            under.extend(path.into_iter().map(|v| (v, answer)));
+            if answer {
+                count += self.dom.children.get(&Some(e)).map_or(0, |k| k.nodes.len());
             }
         }
         count

@@ -93,6 +93,10 @@ impl App {
                 self.analysed(&heap, number, kind);
                 Vec::new()
             }
+            Msg::Sorted(heap, class, order, nodes) => {
+                self.sorted(&heap, class, order, nodes);
+                Vec::new()
+            }
             Msg::Note(note) => {
                 self.status = Some(note);
                 Vec::new()
@@ -316,7 +320,7 @@ impl App {
                     self.prompt = Some(Prompt::Goto(LineEdit::new(), None));
                 }
             }
-            Action::Sort => self.sort(),
+            Action::Sort => return self.sort(),
             Action::GroupPackages => {
                 self.classes.grouped = !self.classes.grouped;
                 self.classes.instances = None;
@@ -510,16 +514,54 @@ impl App {
         })
     }
 
+    /// Opens `class`'s instance list in the order wanted, at its top. A list of millions is
+    /// sorted on a thread: until it arrives the list stays as it is (the engine's order when
+    /// it was not open), its order named in the status line, and the status says so.
+    pub(super) fn list_instances(&mut self, class: heap::ClassId) -> Vec<Effect> {
+        let order = self.classes.instance_sort;
+        let Load::Ready(l) = &self.load else { return Vec::new() };
+        if let Some(list) = l.instances(class, order) {
+            self.classes.instances = Some((class, list, super::cursor::Cursor::default()));
+            return Vec::new();
+        }
+        let heap = l.heap.clone();
+        let count = heap.instances_by_retained(class).len();
+        if self.classes.instances.as_ref().is_none_or(|(c, ..)| *c != class) {
+            let now = l.instances(class, super::model::InstanceSort::Retained);
+            self.classes.instances = now.map(|list| (class, list, super::cursor::Cursor::default()));
+        }
+        self.status = Some(format!("sorting {count} instances by {}…", order.label()));
+        vec![Effect::Sort(super::msg::SortJob { heap, class, order })]
+    }
+
+    /// A list sorted on a thread: shown if its class's list is still open and that order still
+    /// wanted.
+    fn sorted(
+        &mut self,
+        heap: &Arc<heap::Heap>,
+        class: heap::ClassId,
+        order: super::model::InstanceSort,
+        nodes: Arc<Vec<heap::Node>>,
+    ) {
+        if !self.heap().is_some_and(|h| Arc::ptr_eq(&h, heap)) || self.classes.instance_sort != order {
+            return;
+        }
+        if let Some((c, list, cursor)) = &mut self.classes.instances {
+            if *c == class && list.order != order {
+                *list = super::model::Instances::sorted(order, nodes);
+                *cursor = super::cursor::Cursor::default();
+                self.status = None;
+            }
+        }
+    }
+
     /// `s`: the next order of the list on screen.
-    fn sort(&mut self) {
+    fn sort(&mut self) -> Vec<Effect> {
         match self.screen {
             Screen::Classes if self.classes.instances.is_some() => {
                 self.classes.instance_sort = self.classes.instance_sort.next();
-                let order = self.classes.instance_sort;
-                let Load::Ready(l) = &self.load else { return };
-                if let Some((class, nodes, cursor)) = &mut self.classes.instances {
-                    *nodes = l.instances(*class, order);
-                    *cursor = super::cursor::Cursor::default();
+                if let Some((class, ..)) = self.classes.instances {
+                    return self.list_instances(class);
                 }
             }
             Screen::Classes => {
@@ -537,5 +579,6 @@ impl App {
             }
             _ => self.status = Some("this list has one order (largest retained first)".into()),
         }
+        Vec::new()
     }
 }

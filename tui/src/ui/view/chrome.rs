@@ -35,12 +35,7 @@ pub fn status(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Screen::Classes => {
             // (An instance list's class is its title.)
             if let Some((_, nodes, cur)) = &app.classes.instances {
-                left.push_str(&format!(
-                    " · {}/{} · sort: {}",
-                    cur.selected + 1,
-                    nodes.len(),
-                    app.classes.instance_sort.label()
-                ));
+                left.push_str(&format!(" · {}/{} · sort: {}", cur.selected + 1, nodes.len(), nodes.order.label()));
             } else {
                 left.push_str(&format!(
                     " · {}/{}",
