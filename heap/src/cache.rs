@@ -604,7 +604,7 @@ impl Reading<'_> {
     /// Gives back the pages of the `len` bytes just read, which were copied or parsed: the
     /// checksum brought every page of the file in, and these would stay in the process's
     /// resident set for as long as any array of the file is used (the class table's JSON is
-    /// 15 MB of a 38 MB cache with 400,000 classes).
+    /// 15 MB of a 38 MB cache with 26,777 classes).
     fn release(&self, len: usize) {
         // 64 KiB is a multiple of every page size Linux uses, and the map starts on a page.
         let (start, end) = ((self.pos - len) & !0xffff, self.pos);
