@@ -140,6 +140,10 @@ pub enum Damage {
     /// Parts that disagree with each other or with the dump, named.
     #[error("{0} inconsistent")]
     Inconsistent(&'static str),
+    /// The file is another user's, or others may write it: it is used where it lies once
+    /// mapped, so no one else may be able to change it.
+    #[error("owned by another user or writable by others")]
+    NotPrivate,
 }
 
 /// The identity of a cache file's content.
@@ -711,7 +715,15 @@ struct Parts {
 /// Maps the cache file `f` and checks that it is `key`'s, whole: its checksum is taken in one
 /// pass over the map, which also brings its pages in.
 fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
+    use std::os::unix::fs::MetadataExt;
     let corrupt = Miss::Corrupt;
+    // The directory is this user's and no one else's to write (`Cache::check_dir`); the file
+    // must be too, as this process writes them (mode 0600).
+    let meta = f.metadata().map_err(|e| corrupt(e.into()))?;
+    // SAFETY: geteuid cannot fail.
+    if meta.uid() != unsafe { libc::geteuid() } || meta.mode() & 0o022 != 0 {
+        return Err(corrupt(Damage::NotPrivate));
+    }
     // SAFETY: a cache file is written once under a temporary name in a directory only its owner
     // can enter, renamed, and never written in place again (see `Slab::mapped`).
     let map = Arc::new(unsafe { Mmap::map(&f) }.map_err(|e| corrupt(e.into()))?);

@@ -174,6 +174,11 @@ fn a_damaged_cache_is_a_miss_and_goes_away() {
     cache.store(&heap, &cache.ticket(&dump, Options::default(), "").unwrap()).unwrap();
     assert_eq!(std::fs::read(&file).unwrap(), good);
     assert!(cache.load(&dump, Options::default(), "").is_ok());
+    // A good file that others could write is not used: its arrays are used where they lie.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o620)).unwrap();
+    let not_private = cache.load(&dump, Options::default(), "");
+    assert!(matches!(not_private, Err(Miss::Corrupt(heap::cache::Damage::NotPrivate))), "{:?}", not_private.err());
 }
 
 #[test]
