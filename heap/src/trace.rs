@@ -1,5 +1,7 @@
 //! Wall time of the engine's inner steps, printed to stderr when `HEAPTUI_TRACE` is set: what
-//! the benchmarks' phase lines are made of, for profiling without a profiler.
+//! the benchmarks' phase lines are made of, for profiling without a profiler. Each line also
+//! gives the resident set at the step's end and its peak so far (`VmRSS`, `VmHWM`), to find the
+//! step where memory peaks.
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -23,7 +25,22 @@ pub(crate) fn span(name: &'static str) -> Span {
 impl Drop for Span {
     fn drop(&mut self) {
         if let Some(t) = self.start {
-            eprintln!("  trace {:<24}{:>8.3} s", self.name, t.elapsed().as_secs_f64());
+            let elapsed = t.elapsed().as_secs_f64();
+            let (rss, peak) = resident();
+            eprintln!("  trace {:<24}{elapsed:>8.3} s  rss {rss:>6} MB  peak {peak:>6} MB", self.name);
         }
     }
+}
+
+/// The resident set and its peak, in MB (0 where `/proc` does not say).
+fn resident() -> (u64, u64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
 }
