@@ -155,7 +155,10 @@ impl Heap {
     /// The `analyze` report as JSON, without leak suspects.
     pub fn analyze_json(&self, file: &FileInfo<'_>, top: usize) -> Json {
         let idx = &self.index;
+        let span = crate::trace::span("summary: counts");
         let s = self.summary();
+        drop(span);
+        let span = crate::trace::span("summary: histogram");
         let histogram: Vec<Json> = self
             .histogram_order()
             .into_iter()
@@ -171,6 +174,8 @@ impl Heap {
                 })
             })
             .collect();
+        drop(span);
+        let span = crate::trace::span("summary: top retained");
         let top_retained: Vec<Json> = self
             .top_retained(top)
             .into_iter()
@@ -184,7 +189,9 @@ impl Heap {
                 })
             })
             .collect();
-        json!({
+        drop(span);
+        let _span = crate::trace::span("summary: the rest");
+        let mut v = json!({
             "schema": SCHEMA,
             "file": {
                 "path": file.path,
@@ -213,10 +220,13 @@ impl Heap {
                 "name": name, "objects": objects, "shallow_bytes": bytes,
             })).collect::<Vec<_>>(),
             "records": idx.counts.records,
-            "histogram": histogram,
-            "top_retained": top_retained,
             "warnings": idx.warnings,
-        })
+        });
+        // Moved in, not through `json!`, which would serialize a copy of them (for 26,777
+        // classes, 20 ms and 23 MB).
+        v["histogram"] = Json::Array(histogram);
+        v["top_retained"] = Json::Array(top_retained);
+        v
     }
 
     /// The class name to show for `n`: for class objects, `class Name`.
