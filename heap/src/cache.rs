@@ -23,7 +23,10 @@
 //!
 //! A cache file is mapped, not read: once its checksum and checks pass, the arrays that grow
 //! with the objects are used where they lie ([`Slab`]), so re-opening costs one pass over pages
-//! already in the page cache rather than a copy of them into fresh memory.
+//! already in the page cache rather than a copy of them into fresh memory. As with the mapped
+//! dump, a disk that fails to read a page of the map, or a file cut short while mapped (nothing
+//! here truncates one: files are renamed into place), stops the process with `SIGBUS` where a
+//! read would have been a cache miss; the file must be this user's and no one else's to write.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -610,8 +613,9 @@ impl Reading<'_> {
     /// resident set for as long as any array of the file is used (the class table's JSON is
     /// 15 MB of a 38 MB cache with 26,777 classes).
     fn release(&self, len: usize) {
-        // 64 KiB is a multiple of every page size Linux uses, and the map starts on a page.
-        let (start, end) = ((self.pos - len) & !0xffff, self.pos);
+        // The whole 64 KiB blocks inside the part (64 KiB is a multiple of every page size Linux
+        // uses, and the map starts on a page): the arrays on either side keep their pages.
+        let (start, end) = ((self.pos - len).next_multiple_of(0x10000), self.pos & !0xffff);
         if end > start {
             // SAFETY: the map is read-only and shared, and the file is not written while mapped
             // (see `Slab::mapped`): a page dropped here, even one an array shares, reads back

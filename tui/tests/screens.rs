@@ -176,11 +176,22 @@ fn long_instance_lists_sort_off_the_input_loop() {
     let mut before = by_retained.clone();
     before.sort();
     assert_eq!(same, before, "the same instances");
-    drop(heap);
     assert!(render(&mut app, 160, 48).contains("sort: id"));
     // Back to the engine's order: at once.
     assert!(sort(&mut app).is_empty());
     assert_eq!(app.classes.instances.as_ref().unwrap().1.to_vec(), by_retained);
+    // A list left while it is sorted (an instance opened in the Inspector) is sorted when `Back`
+    // returns to it.
+    let shallow = job(sort(&mut app));
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Inspector);
+    app.update(shallow.run());
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Classes);
+    let (_, list, _) = app.classes.instances.as_ref().unwrap();
+    let sizes: Vec<u64> = list.iter().map(|&n| heap.index.shallow_size(n)).collect();
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "largest shallow first: {sizes:?}");
+    assert!(render(&mut app, 160, 48).contains("sort: shallow"));
 }
 
 #[test]

@@ -534,8 +534,9 @@ impl App {
         vec![Effect::Sort(super::msg::SortJob { heap, class, order })]
     }
 
-    /// A list sorted on a thread: shown if its class's list is still open and that order still
-    /// wanted.
+    /// A list sorted on a thread: it replaces its class's list wherever that list is open and
+    /// waits for that order, on screen and in the places `Back` returns to (the list may have
+    /// been left while it was sorted).
     fn sorted(
         &mut self,
         heap: &Arc<heap::Heap>,
@@ -543,15 +544,21 @@ impl App {
         order: super::model::InstanceSort,
         nodes: Arc<Vec<heap::Node>>,
     ) {
-        if !self.heap().is_some_and(|h| Arc::ptr_eq(&h, heap)) || self.classes.instance_sort != order {
+        if !self.heap().is_some_and(|h| Arc::ptr_eq(&h, heap)) {
             return;
         }
-        if let Some((c, list, cursor)) = &mut self.classes.instances {
-            if *c == class && list.order != order {
-                *list = super::model::Instances::sorted(order, nodes);
-                *cursor = super::cursor::Cursor::default();
-                self.status = None;
+        let open = std::iter::once((&mut self.classes.instances, self.classes.instance_sort))
+            .chain(self.places.iter_mut().map(|p| (&mut p.instances, p.instance_sort)));
+        for (instances, wanted) in open {
+            if let Some((c, list, cursor)) = instances {
+                if *c == class && wanted == order && list.order != order {
+                    *list = super::model::Instances::sorted(order, nodes.clone());
+                    *cursor = super::cursor::Cursor::default();
+                }
             }
+        }
+        if self.status.as_deref().is_some_and(|s| s.starts_with("sorting ")) {
+            self.status = None;
         }
     }
 
