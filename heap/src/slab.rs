@@ -102,18 +102,6 @@ impl<T> Clone for Slab<T> {
     }
 }
 
-impl<T: std::fmt::Debug> std::fmt::Debug for Slab<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<T: PartialEq> PartialEq for Slab<T> {
-    fn eq(&self, other: &Slab<T>) -> bool {
-        **self == **other
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -93,24 +93,9 @@ pub fn run(source: Option<Source>, theme: Theme, analysis: Analysis) -> anyhow::
                             spawn_baseline(heap, path, tx.clone(), analysis.clone());
                         }
                     }
-                    Effect::Query(job) => {
-                        let tx = tx.clone();
-                        std::thread::spawn(move || {
-                            let _ = tx.send(job.run());
-                        });
-                    }
-                    Effect::Analyse(job) => {
-                        let tx = tx.clone();
-                        std::thread::spawn(move || {
-                            let _ = tx.send(job.run());
-                        });
-                    }
-                    Effect::Sort(job) => {
-                        let tx = tx.clone();
-                        std::thread::spawn(move || {
-                            let _ = tx.send(job.run());
-                        });
-                    }
+                    Effect::Query(job) => off_the_loop(&tx, move || job.run()),
+                    Effect::Analyse(job) => off_the_loop(&tx, move || job.run()),
+                    Effect::Sort(job) => off_the_loop(&tx, move || job.run()),
                     e => {
                         if let Some(s) = carry_out(e) {
                             app.status = Some(s);
@@ -333,6 +318,14 @@ fn load(
     loaded.leaks_pending = true;
     loaded.started = started;
     Ok((loaded, store))
+}
+
+/// Runs `job` on a thread of its own; the message it returns goes to the main loop.
+fn off_the_loop(tx: &Sender<Msg>, job: impl FnOnce() -> Msg + Send + 'static) {
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(job());
+    });
 }
 
 /// Carries out an effect; returns a status line.
