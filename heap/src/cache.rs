@@ -411,7 +411,6 @@ fn key_for(path: &Path, options: &Options<'_>, extra: &str) -> crate::Result<Key
     })
 }
 
-/// A writer that hashes what it writes.
 /// A writer that hashes what it writes and knows where it is.
 struct Hashing<W: Write> {
     out: W,

@@ -52,28 +52,25 @@ impl Tmux {
 
     /// Waits until the screen shows `text` (the UI draws from worker threads).
     fn wait_for(&self, text: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if s.contains(text) {
-                return s;
-            }
-            // Generous: a loaded CI machine compiles, starts JVMs and analyses debug builds here.
-            assert!(start.elapsed() < Duration::from_secs(120), "waited for {text:?}; screen:\n{s}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.wait_until(&format!("{text:?}"), |s| s.contains(text))
     }
 
     /// Waits until the screen no longer shows `text` (a key's effect that only removes
     /// something, where waiting for what stays would pass before the key is read); the screen.
     fn wait_without(&self, text: &str) -> String {
+        self.wait_until(&format!("{text:?} to go"), |s| !s.contains(text))
+    }
+
+    /// Waits until the screen is `done` (`what` names it in the failure); the screen.
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
-            if !s.contains(text) {
+            if done(&s) {
                 return s;
             }
-            assert!(start.elapsed() < Duration::from_secs(120), "waited for {text:?} to go; screen:\n{s}");
+            // Generous: a loaded CI machine compiles, starts JVMs and analyses debug builds here.
+            assert!(start.elapsed() < Duration::from_secs(120), "waited for {what}; screen:\n{s}");
             std::thread::sleep(Duration::from_millis(50));
         }
     }

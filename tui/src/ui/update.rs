@@ -515,8 +515,9 @@ impl App {
     }
 
     /// Opens `class`'s instance list in the order wanted, at its top. A list of millions is
-    /// sorted on a thread: until it arrives the list stays as it is (the engine's order when
-    /// it was not open), its order named in the status line, and the status says so.
+    /// sorted on a thread: until it arrives the list stays as it is (in the engine's order when
+    /// it was not open), the bar names the order it is in, and the status line says it is
+    /// being sorted.
     pub(super) fn list_instances(&mut self, class: heap::ClassId) -> Vec<Effect> {
         let order = self.classes.instance_sort;
         let Load::Ready(l) = &self.load else { return Vec::new() };
