@@ -578,11 +578,13 @@ fn one(path: &Path) -> Result<()> {
     let leaks = heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default());
     let t_leaks = Instant::now();
     mem("report");
-    let report = heap.analyze_json_with_leaks(
+    let report = heap.analyze_report_with_leaks(
         &heap::report::FileInfo { path: &path.display().to_string(), bytes: 0, cut_names: false },
         20,
         &leaks,
     );
+    // Written out as `analyze --format json` writes it.
+    let written = serde_json::to_vec_pretty(&report)?.len();
     let t_report = Instant::now();
     mem("end");
     let mut marks = marks.into_inner().unwrap_or_default();
@@ -608,10 +610,10 @@ fn one(path: &Path) -> Result<()> {
         peak_rss() as f64 / 1e6
     );
     println!(
-        "  {} objects, {} edges, {} classes in the histogram, {} leak groups",
+        "  {} objects, {} edges, {} classes in the histogram, {} leak groups, a report of {written} bytes",
         heap.index.len(),
         heap.index.graph().len(),
-        report["histogram"].as_array().map_or(0, Vec::len),
+        report.histogram_rows(),
         leaks.len()
     );
     for l in &leaks {

@@ -150,14 +150,10 @@ pub fn report(
         (heap::diff::class_deltas(old, heap), heap::diff::growing_collections(old, heap, config.growth_min_bytes))
     });
     let file = heap::report::FileInfo { path, bytes, cut_names: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
-    let json = |v: serde_json::Value| -> anyhow::Result<()> {
-        let mut s = serde_json::to_string_pretty(&v)?;
-        s.push('\n');
-        super::print_json(&s)
-    };
     match format {
         AnalyzeFormat::Json => {
-            let mut v = heap.analyze_json_with_leaks(&file, top, &leaks);
+            let mut report = heap.analyze_report_with_leaks(&file, top, &leaks);
+            let v = &mut report.json;
             v["undecided"] = serde_json::json!(heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
                 v["diff"] = serde_json::json!({
@@ -165,7 +161,7 @@ pub fn report(
                     "growing": growing,
                 });
             }
-            json(v)
+            print_pretty(&report)
         }
         AnalyzeFormat::Text => {
             let mut s = heap.analyze_text(&file, top, &leaks, &heap::leaks::undecided(heap, config));
@@ -203,12 +199,19 @@ pub fn report(
         }
         AnalyzeFormat::Koom => {
             let meta = heap::leaks::metadata::extract(heap);
-            json(heap::leaks::render::koom_json(heap, &leaks, &meta))
+            print_pretty(&heap::leaks::render::koom_json(heap, &leaks, &meta))
         }
     }
 }
 
 /// `--histogram-only`: counts and shallow sizes per class, largest first, in one streaming pass.
+/// `v` as indented JSON on stdout, with a final newline.
+fn print_pretty(v: &impl serde::Serialize) -> anyhow::Result<()> {
+    let mut s = serde_json::to_string_pretty(v)?;
+    s.push('\n');
+    super::print_json(&s)
+}
+
 fn histogram_only(args: &Args) -> anyhow::Result<()> {
     use anyhow::Context;
     use heap::fmt::{hex, human_bytes, shorten};
