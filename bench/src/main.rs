@@ -559,7 +559,7 @@ fn one(path: &Path) -> Result<()> {
             m.push((phase.name().to_string(), Instant::now()));
         }
     };
-    let options = heap::Options { progress: Some(&cb), ..Default::default() };
+    let options = heap::Options { progress: Some(&cb), hash_strings: true, ..Default::default() };
     let index = heap::Index::open(path, options)?;
     let heap = heap::Heap::analyse(index, options);
     let mem = |at: &str| {

@@ -1011,6 +1011,7 @@ impl Parts {
             java_lang_class: meta.java_lang_class,
             by_name: Default::default(),
             strong_leaves: Default::default(),
+            string_hashes: Default::default(),
         };
         let dominators = Dominators {
             idom: self.idom,

@@ -512,6 +512,70 @@ fn duplicate_strings_read_each_strings_own_characters() {
     }
 }
 
+/// Duplicate Strings of the modern layout (JDK 9 and later, ART: `value` is the String's one
+/// reference, its whole array the characters), with the characters hashed by the index's second
+/// pass (`Options::hash_strings`) and read again by the report: three equal values each in an
+/// array of its own waste two Strings and two arrays; two Strings on one array waste one String;
+/// a weakly held copy does not count. The same answers either way, also on real dumps.
+#[test]
+fn duplicate_strings_hashed_while_indexing_are_the_ones_read_after() {
+    const BYTE: u8 = 8;
+    let mut b = Builder::new("1.0.2");
+    b.string(0x10, "value").string(0x11, "hash").string(0x12, "referent");
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x200, "java.lang.String", 0x100, &[(0x10, OBJ), (0x11, INT)]);
+    b.class(0x280, "java.lang.ref.Reference", 0x100, &[(0x12, OBJ)]);
+    b.class(0x300, "java.lang.ref.WeakReference", 0x280, &[]);
+    let mut roots = vec![0x100, 0x200, 0x280, 0x300];
+    for i in 0..3u32 {
+        b.primitive_array(0x1000 + 0x100 * i, BYTE, 3, b"abc").instance(
+            0x1010 + 0x100 * i,
+            0x200,
+            &[0x1000 + 0x100 * i, 0],
+        );
+        roots.push(0x1010 + 0x100 * i);
+    }
+    b.primitive_array(0x2000, BYTE, 3, b"xyz").instance(0x2010, 0x200, &[0x2000, 0]).instance(
+        0x2020,
+        0x200,
+        &[0x2000, 0],
+    );
+    b.primitive_array(0x3000, BYTE, 4, b"once").instance(0x3010, 0x200, &[0x3000, 0]);
+    roots.extend([0x2010, 0x2020, 0x3010]);
+    // A fourth "abc", reachable only through a weak reference.
+    b.primitive_array(0x4000, BYTE, 3, b"abc").instance(0x4010, 0x200, &[0x4000, 0]).instance(0x4020, 0x300, &[0x4010]);
+    roots.push(0x4020);
+    for r in roots {
+        b.root(r);
+    }
+    let bytes = b.finish();
+    let answers = |hash_strings: bool| {
+        let o = Options { hash_strings, ..Default::default() };
+        let h = Heap::analyse(Index::from_bytes(bytes.clone(), o).unwrap(), o);
+        let node = |id: u32| h.index.node(u64::from(id)).unwrap();
+        let (string, array) = (h.index.shallow_size(node(0x1010)), h.index.shallow_size(node(0x1000)));
+        let dups = heap::leaks::waste::duplicate_strings(&h, 10);
+        let got: Vec<(String, u64, u64)> = dups.into_iter().map(|d| (d.value, d.count, d.wasted_bytes)).collect();
+        assert_eq!(
+            got,
+            [("abc".to_string(), 3, 2 * (string + array)), ("xyz".to_string(), 2, string)],
+            "{hash_strings}"
+        );
+    };
+    answers(true);
+    answers(false);
+    for name in ["jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof", "android/ahat-art__test-dump.hprof"] {
+        let report = |hash_strings: bool| {
+            let o = Options { hash_strings, ..Default::default() };
+            let h = Heap::open(&fixture(name), o).unwrap();
+            format!("{:?}", heap::leaks::waste::duplicate_strings(&h, 50))
+        };
+        let hashed = report(true);
+        assert!(hashed.len() > 100, "{name}: {hashed}");
+        assert_eq!(hashed, report(false), "{name}");
+    }
+}
+
 /// `jvm.finalizer.backlog` on a JVM whose finalizer thread is stuck by construction
 /// (`tests/java/StuckFinalizer.java`: one finalize() blocks forever, then 2,000 `Pending` objects,
 /// each with a 100-byte array, become garbage): one finding of exactly those 2,000 objects,

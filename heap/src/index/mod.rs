@@ -82,6 +82,10 @@ pub struct Options<'a> {
     /// Whose rules the analysis follows (roots, which references keep objects alive, what
     /// retained sizes count); the index itself is the same under every rule set.
     pub semantics: crate::Semantics,
+    /// Hash each String's characters while the second pass has its array at hand, for the
+    /// duplicate strings report (8 bytes a String, kept until the report takes them). Without
+    /// it the report reads every String's array again. Not part of the index cache.
+    pub hash_strings: bool,
 }
 
 /// What kind of object a node is.
@@ -182,6 +186,50 @@ pub struct Index {
     pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<ClassId>>>,
     /// See [`Index::strong_leaves`].
     pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
+    /// What [`Options::hash_strings`] asked for, until the duplicate strings report takes it.
+    pub(crate) string_hashes: std::sync::Mutex<Option<StringHashes>>,
+}
+
+/// Every String's characters hashed by the second pass: for each instance of `class`, in node
+/// order, the 64-bit XXH3 of its array's bytes (seeded with the element type's code), or
+/// [`StringHashes::NONE`] when it has no array with data. In the pass's chunks, as they were
+/// made: joined, the chunks' lists would stay in glibc's arenas beside the joined copy through
+/// the dominator tree's peak (117 MB more for a dump of 14.6 M Strings).
+pub(crate) struct StringHashes {
+    pub(crate) class: ClassId,
+    pub(crate) chunks: Vec<Vec<u64>>,
+}
+
+impl StringHashes {
+    /// A String with no value to count. A hash that comes out as this is moved down by one.
+    pub(crate) const NONE: u64 = u64::MAX;
+
+    /// The hash the report keys a String's characters by.
+    pub(crate) fn of(chars: &[u8], elem: BasicType) -> u64 {
+        xxhash_rust::xxh3::xxh3_64_with_seed(chars, u64::from(elem.code())).min(Self::NONE - 1)
+    }
+}
+
+/// Where a String keeps its characters, when the second pass can hash them: the class has one
+/// reference, `value`, and no `offset` and `count` (JDK 7u6 and later, and ART), so the String's
+/// characters are its whole array.
+#[derive(Clone, Copy)]
+struct StringLayout {
+    class: u32,
+}
+
+impl StringLayout {
+    /// The layout of the first class named `java.lang.String`, as the report finds it.
+    fn of(classes: &[Class]) -> Option<StringLayout> {
+        let class = classes.iter().position(|c| c.name == "java.lang.String")?;
+        let c = &classes[class];
+        let place = |name: &str| c.fields.iter().find(|f| f.name == name).map(|f| f.offset as usize);
+        if place("offset").is_some() || place("count").is_some() || c.ref_offsets.len() != 1 {
+            return None;
+        }
+        place("value")?;
+        Some(StringLayout { class: class as u32 })
+    }
 }
 
 /// A node: an object's dense index, its place in the sorted list of object ids (as opposed to
@@ -1016,11 +1064,12 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         class_obj_sizes: &class_obj_sizes,
         sizer,
         skip_references: options.skip_references,
+        strings: StringLayout::of(&table.classes).filter(|_| options.hash_strings && !options.skip_references),
     };
     let out = pass2.run();
     drop(span);
     let span = crate::trace::span("index: merge");
-    let ObjectColumns { class_of, shallow, big_shallow, refs } = out.merge(&mut p.warnings)?;
+    let ObjectColumns { class_of, shallow, big_shallow, refs, string_hashes } = out.merge(&mut p.warnings)?;
     if let Some(cb) = progress {
         cb(Phase::Index, 2, 3);
     }
@@ -1062,6 +1111,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         java_lang_class: table.java_lang_class,
         by_name: Default::default(),
         strong_leaves: Default::default(),
+        string_hashes: std::sync::Mutex::new(string_hashes),
     })
 }
 
@@ -1529,6 +1579,8 @@ struct Pass2<'a> {
     class_obj_sizes: &'a [u64],
     sizer: Sizer,
     skip_references: bool,
+    /// Whose characters to hash, when asked.
+    strings: Option<StringLayout>,
 }
 
 struct ChunkOut {
@@ -1537,11 +1589,14 @@ struct ChunkOut {
     class_high: Vec<(u32, u8)>,
     targets: Vec<u32>,
     dangling: u64,
+    /// The chunk's Strings' hashes (see [`StringHashes`]).
+    string_hashes: Vec<u64>,
 }
 
 /// What the second pass gives before its chunks are joined.
 struct Pass2Out {
     n: usize,
+    strings: Option<StringLayout>,
     class_lo: Vec<u16>,
     shallow: Vec<u16>,
     /// The running end of each node's edges, relative to its chunk (`starts[0]` is 0).
@@ -1555,6 +1610,7 @@ struct ObjectColumns {
     shallow: Vec<u16>,
     big_shallow: FxHashMap<u32, u64>,
     refs: Csr,
+    string_hashes: Option<StringHashes>,
 }
 
 /// Nodes per chunk of the second pass.
@@ -1564,7 +1620,7 @@ impl Pass2Out {
     /// Joins the chunks: row starts made absolute, edges in one list, large sizes and class
     /// numbers into their maps. Counts the dangling references in a warning.
     fn merge(self, warnings: &mut Vec<String>) -> Result<ObjectColumns> {
-        let Pass2Out { n, class_lo, shallow, mut starts, chunks } = self;
+        let Pass2Out { n, strings, class_lo, shallow, mut starts, chunks } = self;
         let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
         if total_edges >= u32::MAX as usize {
             return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
@@ -1573,7 +1629,11 @@ impl Pass2Out {
         let mut class_of = Column { lo: class_lo.into(), hi: Default::default() };
         let mut targets = Vec::with_capacity(total_edges);
         let mut dangling = 0u64;
+        let mut hashes = Vec::with_capacity(if strings.is_some() { chunks.len() } else { 0 });
         for (k, ch) in chunks.into_iter().enumerate() {
+            if strings.is_some() {
+                hashes.push(ch.string_hashes);
+            }
             let base = targets.len() as u32;
             for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
                 *e += base;
@@ -1591,6 +1651,7 @@ impl Pass2Out {
             shallow,
             big_shallow,
             refs: Csr { starts: csr::Starts::new(&starts), targets: targets.into() },
+            string_hashes: strings.map(|l| StringHashes { class: ClassId(l.class), chunks: hashes }),
         })
     }
 }
@@ -1611,15 +1672,20 @@ impl Pass2<'_> {
             .enumerate()
             .map(|(k, ((class_of, shallow), ends))| self.chunk(k * CHUNK, class_of, shallow, ends))
             .collect();
-        Pass2Out { n, class_lo, shallow, starts, chunks }
+        Pass2Out { n, strings: self.strings, class_lo, shallow, starts, chunks }
     }
 
     /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
     /// each node's edges (relative to the chunk) into `ends`.
     fn chunk(&self, from: usize, class_of: &mut [u16], shallow: &mut [u16], ends: &mut [u32]) -> ChunkOut {
         let len = class_of.len();
-        let mut out =
-            ChunkOut { big: Vec::new(), class_high: Vec::new(), targets: Vec::with_capacity(len * 2), dangling: 0 };
+        let mut out = ChunkOut {
+            big: Vec::new(),
+            class_high: Vec::new(),
+            targets: Vec::with_capacity(len * 2),
+            dangling: 0,
+            string_hashes: Vec::new(),
+        };
         for i in 0..len {
             let n = from + i;
             let (class, size) = self.object(n, &mut out);
@@ -1635,6 +1701,8 @@ impl Pass2<'_> {
             }
             ends[i] = out.targets.len() as u32;
         }
+        // Kept until the report: no spare room (in glibc's arenas, between other chunks' lists).
+        out.string_hashes.shrink_to_fit();
         // Done with the chunk's records: give their pages back. Dumps list objects in about the
         // order of their ids, so this is the stretch of file the chunk read.
         let offs = (from..from + len).map(|n| self.offsets.get(n) as usize);
@@ -1655,6 +1723,18 @@ impl Pass2<'_> {
         }
     }
 
+    /// The hash of the characters of a String whose array is `array` ([`StringHashes`]). The
+    /// array most often lies next to the String in the dump, in pages this pass has just read
+    /// or is about to.
+    fn string_hash(&self, array: Option<u32>) -> u64 {
+        let Some(t) = array else { return StringHashes::NONE };
+        let mut c = Cursor::new(self.data, self.offsets.get(t as usize) as usize, self.id_size);
+        match read_sub_record(&mut c) {
+            Ok(SubRecord::PrimitiveArray { elem, data: Some(chars), .. }) => StringHashes::of(chars, elem),
+            _ => StringHashes::NONE,
+        }
+    }
+
     fn object(&self, n: usize, out: &mut ChunkOut) -> (u32, u64) {
         let off = self.offsets.get(n) as usize;
         let mut c = Cursor::new(self.data, off, self.id_size);
@@ -1664,10 +1744,15 @@ impl Pass2<'_> {
                 let ci = self.class_by_id.get(&class_id).copied().unwrap_or(self.unknown_class);
                 let cls = &self.classes[ci as usize];
                 let referent = cls.referent.map(|r| r.0);
+                let edges = out.targets.len();
                 for &o in &cls.ref_offsets {
                     if let Some(b) = data.get(o as usize..o as usize + id) {
                         self.push_ref(read_id(b, self.id_size), Some(o) == referent, out);
                     }
+                }
+                if self.strings.is_some_and(|l| l.class == ci) {
+                    // `value` is a String's one reference: its edge, when it has one.
+                    out.string_hashes.push(self.string_hash(out.targets.get(edges).map(|&t| t & !WEAK)));
                 }
                 (ci, self.inst_sizes[ci as usize])
             }

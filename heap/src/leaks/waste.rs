@@ -77,6 +77,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let Some(value_at) = place("value") else { return Vec::new() };
     let window = place("offset").zip(place("count"));
     let id_size = idx.header.id_size;
+    let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
     let int_at = |data: &[u8], at: usize| -> Option<i64> {
         data.get(at..at + 4).map(|b| i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
@@ -99,71 +100,108 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         });
         Some((array, stretch))
     };
-    // One key per string: 96 bits of a 128-bit hash of its characters' bytes and element type,
-    // then its place in `strings` (which are in node order); sorted, equal values are neighbours
-    // and the lowest string of each comes first. Beside the keys, in the strings' places, each
-    // one's array, its own size and what its array costs as a copy: the sort moves 16 bytes a
-    // string, not 28. No map: 32 bytes a string with the list of strings, and after reading the
-    // dump once (a slice of strings at a time on every core, the pages given back behind them)
-    // nothing reads it again. Two different values sharing 96 bits of hash does not happen
-    // (10^-16 for ten million strings).
+    // One key per string: the 64-bit hash of its characters, its array, and its place in
+    // `strings` (which are in node order); sorted, equal values are neighbours, the copies on
+    // one array together. No map: 16 bytes a string with the list of strings. Two different
+    // values sharing a hash does not happen in practice (ten million strings' hashes collide
+    // once in about 370,000 dumps).
+    //
+    // The hashes come from the second pass when it made them (`Options::hash_strings`): then
+    // nothing reads the dump here, and what the copies cost is looked up for the copies alone.
+    // Otherwise each String's array is read, a slice of strings at a time on every core, the
+    // pages given back behind them, and beside the keys go each one's own size and what its
+    // array costs as a copy (the sort moves 16 bytes a string, not 24).
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
     let span = crate::trace::span("duplicate strings: instances");
     let strings = heap.instances_of(string);
     drop(span);
     let span = crate::trace::span("duplicate strings: read");
-    // The key of a string that is not counted (weakly reachable, or no value); no counted
-    // string's is all ones, as no place in `strings` is `u32::MAX`.
-    const SKIPPED: u128 = u128::MAX;
+    // The key of a string that is not counted (weakly reachable, or no value): zero, so the
+    // list starts as untouched zeroed pages its writers fault in on every core. No counted
+    // string's is zero, as no hash is (one that comes out as zero is counted as one).
+    const SKIPPED: u128 = 0;
+    let key = |hash: u64, array: Node, j: usize| u128::from(hash.max(1)) << 64 | u128::from(array.0) << 32 | j as u128;
     let mut keys: Vec<u128> = vec![SKIPPED; strings.len()];
-    let mut costs: Vec<(Node, u32, u32)> = vec![(Node(0), 0, 0); strings.len()];
-    let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
-    slices.enumerate().for_each_init(
-        || Behind::new(&idx.data),
-        |behind, (k, ((keys, costs), slice))| {
-            // Each String's array is a cache miss in the dump, and the String's row in the graph one
-            // before it: they are asked for some Strings ahead, the rows further ahead than the
-            // arrays they lead to, so that the misses of a slice overlap. (Where a String's array
-            // is found in its record, the record is what is asked for.)
-            let g = idx.graph();
-            let soon = |j: usize| {
-                if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
-                    g.prefetch_start(s.0);
-                }
-                if let Some(&s) = slice.get(j + AHEAD) {
-                    let array = if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
-                    if let Some(n) = array {
-                        crate::prefetch::read(&idx.data, idx.offset(n) as usize);
-                    }
-                }
-            };
-            for (j, &s) in slice.iter().enumerate() {
-                soon(j);
-                if heap.dominators.reach(s) != Reach::Strong {
+    let hashed =
+        idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().filter(|h| {
+            only_edge && h.class == string && h.chunks.iter().map(Vec::len).sum::<usize>() == strings.len()
+        });
+    let mut costs: Vec<(u32, u32)> = Vec::new();
+    if let Some(hashed) = hashed {
+        // Each chunk of hashes with its Strings and their keys, on every core.
+        let mut parts = Vec::with_capacity(hashed.chunks.len());
+        let (mut rest, mut from) = (&mut keys[..], 0);
+        for hashes in &hashed.chunks {
+            let (part, after) = rest.split_at_mut(hashes.len());
+            parts.push((from, part, hashes));
+            (rest, from) = (after, from + hashes.len());
+        }
+        let g = idx.graph();
+        parts.into_par_iter().for_each(|(from, keys, hashes)| {
+            for (j, (k, &h)) in keys.iter_mut().zip(hashes).enumerate() {
+                let s = strings[from + j];
+                if h == crate::index::StringHashes::NONE || heap.dominators.reach(s) != Reach::Strong {
                     continue;
                 }
-                let Some((array, stretch)) = value_of(s) else { continue };
-                let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
-                let width = elem.size(id_size) as usize;
-                // The characters this String reads: its stretch when it has one that fits.
-                let chars = match stretch {
-                    Some((from, count)) if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) => {
-                        &bytes[from * width..(from + count) * width]
-                    }
-                    _ => bytes,
-                };
-                let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
-                let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
-                let (at, array_at) = (idx.offset(s), idx.offset(array));
-                behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
-                let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-                keys[j] = (h & !u128::from(u32::MAX)) | (k * SLICE + j) as u128;
-                costs[j] = (array, cap(idx.shallow_size(s)), cap(array_cost));
+                if let Some(&t) = g.edges(s.0).first() {
+                    *k = key(h, Node(t & !csr::WEAK), from + j);
+                }
             }
-            behind.settle();
-        },
-    );
+        });
+    } else {
+        costs = vec![(0, 0); strings.len()];
+        let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
+        slices.enumerate().for_each_init(
+            || Behind::new(&idx.data),
+            |behind, (k, ((keys, costs), slice))| {
+                // Each String's array is a cache miss in the dump, and the String's row in the
+                // graph one before it: they are asked for some Strings ahead, the rows further
+                // ahead than the arrays they lead to, so that the misses of a slice overlap.
+                // (Where a String's array is found in its record, the record is what is asked
+                // for.)
+                let g = idx.graph();
+                let soon = |j: usize| {
+                    if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
+                        g.prefetch_start(s.0);
+                    }
+                    if let Some(&s) = slice.get(j + AHEAD) {
+                        let array =
+                            if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
+                        if let Some(n) = array {
+                            crate::prefetch::read(&idx.data, idx.offset(n) as usize);
+                        }
+                    }
+                };
+                for (j, &s) in slice.iter().enumerate() {
+                    soon(j);
+                    if heap.dominators.reach(s) != Reach::Strong {
+                        continue;
+                    }
+                    let Some((array, stretch)) = value_of(s) else { continue };
+                    let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
+                    let width = elem.size(id_size) as usize;
+                    // The characters this String reads: its stretch when it has one that fits.
+                    let chars = match stretch {
+                        Some((from, count))
+                            if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) =>
+                        {
+                            &bytes[from * width..(from + count) * width]
+                        }
+                        _ => bytes,
+                    };
+                    let array_cost =
+                        if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
+                    let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
+                    let (at, array_at) = (idx.offset(s), idx.offset(array));
+                    behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
+                    keys[j] = key((h >> 64) as u64, array, k * SLICE + j);
+                    costs[j] = (cap(idx.shallow_size(s)), cap(array_cost));
+                }
+                behind.settle();
+            },
+        );
+    }
     idx.release_pages();
     drop(span);
     let span = crate::trace::span("duplicate strings: sort");
@@ -172,25 +210,39 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     keys.par_sort_unstable();
     drop(span);
     let _span = crate::trace::span("duplicate strings: runs");
-    let mut out: Vec<(u64, u64, Node)> = Vec::new();
-    let mut arrays: Vec<(Node, u32)> = Vec::new();
-    // Most runs are one string (11 M of them on a dump of long lists): no allocation for those.
-    for counted in keys.chunk_by(|a, b| a >> 32 == b >> 32) {
-        if counted.len() < 2 {
-            continue;
-        }
-        let cost = |&key: &u128| costs[key as u32 as usize];
-        // Every String but one is an extra object; every distinct array but the first
-        // String's is an extra copy of the characters.
-        let objects: u64 = counted[1..].iter().map(|key| u64::from(cost(key).1)).sum();
-        arrays.clear();
-        arrays.extend(counted.iter().map(|key| (cost(key).0, cost(key).2)));
-        let first = arrays[0].0;
-        arrays.sort_unstable();
-        arrays.dedup_by_key(|a| a.0);
-        let copies: u64 = arrays.iter().filter(|a| a.0 != first).map(|a| u64::from(a.1)).sum();
-        out.push((counted.len() as u64, objects + copies, strings[counted[0] as u32 as usize]));
-    }
+    // The runs in stretches cut where one value ends, on every core.
+    let cuts = run_cuts(&keys, 64);
+    let mut out: Vec<(u64, u64, Node)> = cuts
+        .par_windows(2)
+        .flat_map_iter(|w| {
+            let mut out = Vec::new();
+            // Most runs are one string (11 M of them on a dump of long lists).
+            for copies in keys[w[0]..w[1]].chunk_by(|a, b| a >> 64 == b >> 64).filter(|c| c.len() > 1) {
+                let place = |key: u128| key as u32 as usize;
+                let array = |key: u128| Node((key >> 32) as u32);
+                // The lowest String is the one kept; every other is an extra object, and every
+                // array but its one an extra copy of the characters.
+                let Some(&kept) = copies.iter().min_by_key(|&&k| place(k)) else { continue };
+                let objects: u64 = if costs.is_empty() {
+                    // Hashed in the second pass: the Strings are all of one class, of one size.
+                    (copies.len() as u64 - 1) * u64::from(cap(idx.shallow_size(strings[place(kept)])))
+                } else {
+                    copies.iter().filter(|&&k| k != kept).map(|&k| u64::from(costs[place(k)].0)).sum()
+                };
+                let arrays: u64 = copies
+                    .chunk_by(|a, b| array(*a) == array(*b))
+                    .filter(|on_one| array(on_one[0]) != array(kept))
+                    .map(|on_one| match costs.is_empty() {
+                        // A modern String's characters are its whole array.
+                        true => u64::from(cap(idx.shallow_size(array(on_one[0])))),
+                        false => on_one.iter().map(|&k| u64::from(costs[place(k)].1)).min().unwrap_or(0),
+                    })
+                    .sum();
+                out.push((copies.len() as u64, objects + arrays, strings[place(kept)]));
+            }
+            out
+        })
+        .collect();
     drop((keys, costs, strings));
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
     out.truncate(top);
@@ -201,6 +253,22 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
             wasted_bytes,
         })
         .collect()
+}
+
+/// About `parts` places to cut sorted `keys` at, the first 0 and the last its length, none
+/// inside a run of one value (keys equal in their high 64 bits).
+fn run_cuts(keys: &[u128], parts: usize) -> Vec<usize> {
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let mut at = (keys.len() * k / parts).max(*cuts.last().unwrap_or(&0));
+        while at > 0 && at < keys.len() && keys[at] >> 64 == keys[at - 1] >> 64 {
+            at += 1;
+        }
+        cuts.push(at);
+    }
+    cuts.push(keys.len());
+    cuts.dedup();
+    cuts
 }
 
 /// The stretch of a mapped dump a pass has read and not yet given back: given back once it spans

@@ -108,7 +108,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return histogram_only(&args);
     }
     let start = std::time::Instant::now();
-    let heap = super::open(&args.file, &args.analysis.open)?;
+    // Only the JSON report lists duplicate strings.
+    let heap = super::open_for(&args.file, &args.analysis.open, args.format == AnalyzeFormat::Json)?;
     let bytes = std::fs::metadata(&args.file).map(|m| m.len()).unwrap_or(0);
     let path = args.file.display().to_string();
     let config = args.analysis.leak_config();

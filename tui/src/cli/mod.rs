@@ -175,6 +175,12 @@ impl Default for OpenArgs {
 /// Opens and analyses `path`, naming the file in any error; people at a terminal see which
 /// phase a big dump is in, scripts see nothing.
 pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
+    open_for(path, args, false)
+}
+
+/// [`open`], the Strings' characters hashed while indexing when `hash_strings` (for a report
+/// with duplicate strings; see [`heap::Options::hash_strings`]).
+pub fn open_for(path: &Path, args: &OpenArgs, hash_strings: bool) -> anyhow::Result<heap::Heap> {
     use std::io::IsTerminal;
     let show = |phase: heap::Phase, done: u64, total: u64| {
         let pct = (done * 100).checked_div(total).unwrap_or(0);
@@ -186,6 +192,7 @@ pub fn open(path: &Path, args: &OpenArgs) -> anyhow::Result<heap::Heap> {
         semantics: args.semantics.semantics(),
         progress,
         dump: args.dump as usize - 1,
+        hash_strings,
         ..Default::default()
     };
     let mapping = match &args.map {
