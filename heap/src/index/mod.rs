@@ -192,12 +192,10 @@ pub struct Index {
 
 /// Every String's characters hashed by the second pass: for each instance of `class`, in node
 /// order, the 64-bit XXH3 of its array's bytes (seeded with the element type's code), or
-/// [`StringHashes::NONE`] when it has no array with data. In the pass's chunks, as they were
-/// made: joined, the chunks' lists would stay in glibc's arenas beside the joined copy through
-/// the dominator tree's peak (117 MB more for a dump of 14.6 M Strings).
+/// [`StringHashes::NONE`] when it has no array with data.
 pub(crate) struct StringHashes {
     pub(crate) class: ClassId,
-    pub(crate) chunks: Vec<Vec<u64>>,
+    pub(crate) hashes: Vec<u64>,
 }
 
 impl StringHashes {
@@ -1589,14 +1587,18 @@ struct ChunkOut {
     class_high: Vec<(u32, u8)>,
     targets: Vec<u32>,
     dangling: u64,
-    /// The chunk's Strings' hashes (see [`StringHashes`]).
+    /// The chunk's Strings' hashes (see [`StringHashes`]) while it is made; then in the
+    /// pass's list of hashes, `strings` of them at the start of the chunk's stretch.
     string_hashes: Vec<u64>,
+    strings: usize,
 }
 
 /// What the second pass gives before its chunks are joined.
 struct Pass2Out {
     n: usize,
     strings: Option<StringLayout>,
+    /// A slot per node (see [`Pass2::run`]).
+    string_hashes: Vec<u64>,
     class_lo: Vec<u16>,
     shallow: Vec<u16>,
     /// The running end of each node's edges, relative to its chunk (`starts[0]` is 0).
@@ -1620,7 +1622,7 @@ impl Pass2Out {
     /// Joins the chunks: row starts made absolute, edges in one list, large sizes and class
     /// numbers into their maps. Counts the dangling references in a warning.
     fn merge(self, warnings: &mut Vec<String>) -> Result<ObjectColumns> {
-        let Pass2Out { n, strings, class_lo, shallow, mut starts, chunks } = self;
+        let Pass2Out { n, strings, mut string_hashes, class_lo, shallow, mut starts, chunks } = self;
         let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
         if total_edges >= u32::MAX as usize {
             return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
@@ -1629,10 +1631,12 @@ impl Pass2Out {
         let mut class_of = Column { lo: class_lo.into(), hi: Default::default() };
         let mut targets = Vec::with_capacity(total_edges);
         let mut dangling = 0u64;
-        let mut hashes = Vec::with_capacity(if strings.is_some() { chunks.len() } else { 0 });
+        let mut hashed = 0;
         for (k, ch) in chunks.into_iter().enumerate() {
-            if strings.is_some() {
-                hashes.push(ch.string_hashes);
+            // Each chunk's hashes moved down behind the ones before (none when not asked for).
+            if ch.strings > 0 {
+                string_hashes.copy_within(k * CHUNK..k * CHUNK + ch.strings, hashed);
+                hashed += ch.strings;
             }
             let base = targets.len() as u32;
             for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
@@ -1646,12 +1650,16 @@ impl Pass2Out {
         if dangling > 0 {
             warnings.push(format!("{dangling} references name objects that are not in the dump; they are ignored"));
         }
+        // The slots past the hashes given back (the list is mapped memory of its own: shrunk,
+        // its end is unmapped).
+        string_hashes.truncate(hashed);
+        string_hashes.shrink_to_fit();
         Ok(ObjectColumns {
             class_of,
             shallow,
             big_shallow,
             refs: Csr { starts: csr::Starts::new(&starts), targets: targets.into() },
-            string_hashes: strings.map(|l| StringHashes { class: ClassId(l.class), chunks: hashes }),
+            string_hashes: strings.map(|l| StringHashes { class: ClassId(l.class), hashes: string_hashes }),
         })
     }
 }
@@ -1660,24 +1668,43 @@ impl Pass2<'_> {
     /// Class, size and references of every object, in parallel chunks. Class and size go
     /// straight into their final arrays; each chunk's edges into a vector of its own, and
     /// `starts` first holds each chunk's own running ends.
+    ///
+    /// Strings' hashes, when asked for, go into a list with a slot per node, each chunk's at the
+    /// start of its stretch: a list that large is mapped memory of its own, and only the pages
+    /// written become resident. Lists of each chunk's own, kept to the report, held glibc's
+    /// arenas open behind them (45 MB more at the dominator tree's peak on a dump of small maps,
+    /// with 2,316 Strings); joined into one, their freed memory stayed there instead.
     fn run(&self) -> Pass2Out {
         let n = self.ids.len();
         let mut class_lo = vec![0u16; n];
         let mut shallow = vec![0u16; n];
         let mut starts = vec![0u32; n + 1];
+        let mut string_hashes = vec![0u64; if self.strings.is_some() { n } else { 0 }];
+        let hash_slots: Vec<&mut [u64]> = match self.strings {
+            Some(_) => string_hashes.chunks_mut(CHUNK).collect(),
+            None => (0..n.div_ceil(CHUNK)).map(|_| <&mut [u64]>::default()).collect(),
+        };
         let chunks: Vec<ChunkOut> = class_lo
             .par_chunks_mut(CHUNK)
             .zip(shallow.par_chunks_mut(CHUNK))
             .zip(starts[1..].par_chunks_mut(CHUNK))
+            .zip(hash_slots)
             .enumerate()
-            .map(|(k, ((class_of, shallow), ends))| self.chunk(k * CHUNK, class_of, shallow, ends))
+            .map(|(k, (((class_of, shallow), ends), hashes))| self.chunk(k * CHUNK, class_of, shallow, ends, hashes))
             .collect();
-        Pass2Out { n, strings: self.strings, class_lo, shallow, starts, chunks }
+        Pass2Out { n, strings: self.strings, string_hashes, class_lo, shallow, starts, chunks }
     }
 
     /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
-    /// each node's edges (relative to the chunk) into `ends`.
-    fn chunk(&self, from: usize, class_of: &mut [u16], shallow: &mut [u16], ends: &mut [u32]) -> ChunkOut {
+    /// each node's edges (relative to the chunk) into `ends`, the Strings' hashes into `hashes`.
+    fn chunk(
+        &self,
+        from: usize,
+        class_of: &mut [u16],
+        shallow: &mut [u16],
+        ends: &mut [u32],
+        hashes: &mut [u64],
+    ) -> ChunkOut {
         let len = class_of.len();
         let mut out = ChunkOut {
             big: Vec::new(),
@@ -1685,6 +1712,7 @@ impl Pass2<'_> {
             targets: Vec::with_capacity(len * 2),
             dangling: 0,
             string_hashes: Vec::new(),
+            strings: 0,
         };
         for i in 0..len {
             let n = from + i;
@@ -1701,8 +1729,11 @@ impl Pass2<'_> {
             }
             ends[i] = out.targets.len() as u32;
         }
-        // Kept until the report: no spare room (in glibc's arenas, between other chunks' lists).
-        out.string_hashes.shrink_to_fit();
+        out.strings = out.string_hashes.len();
+        if let Some(slots) = hashes.get_mut(..out.strings) {
+            slots.copy_from_slice(&out.string_hashes);
+        }
+        out.string_hashes = Vec::new();
         // Done with the chunk's records: give their pages back. Dumps list objects in about the
         // order of their ids, so this is the stretch of file the chunk read.
         let offs = (from..from + len).map(|n| self.offsets.get(n) as usize);

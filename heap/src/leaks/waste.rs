@@ -123,29 +123,19 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     const SKIPPED: u128 = 0;
     let key = |hash: u64, array: Node, j: usize| u128::from(hash.max(1)) << 64 | u128::from(array.0) << 32 | j as u128;
     let mut keys: Vec<u128> = vec![SKIPPED; strings.len()];
-    let hashed =
-        idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take().filter(|h| {
-            only_edge && h.class == string && h.chunks.iter().map(Vec::len).sum::<usize>() == strings.len()
-        });
+    let hashed = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    let hashed = hashed.filter(|h| only_edge && h.class == string && h.hashes.len() == strings.len());
     let mut costs: Vec<(u32, u32)> = Vec::new();
     if let Some(hashed) = hashed {
-        // Each chunk of hashes with its Strings and their keys, on every core.
-        let mut parts = Vec::with_capacity(hashed.chunks.len());
-        let (mut rest, mut from) = (&mut keys[..], 0);
-        for hashes in &hashed.chunks {
-            let (part, after) = rest.split_at_mut(hashes.len());
-            parts.push((from, part, hashes));
-            (rest, from) = (after, from + hashes.len());
-        }
         let g = idx.graph();
-        parts.into_par_iter().for_each(|(from, keys, hashes)| {
-            for (j, (k, &h)) in keys.iter_mut().zip(hashes).enumerate() {
-                let s = strings[from + j];
+        let slices = keys.par_chunks_mut(SLICE).zip(hashed.hashes.par_chunks(SLICE)).zip(strings.par_chunks(SLICE));
+        slices.enumerate().for_each(|(k, ((keys, hashes), slice))| {
+            for (j, (&s, &h)) in slice.iter().zip(hashes).enumerate() {
                 if h == crate::index::StringHashes::NONE || heap.dominators.reach(s) != Reach::Strong {
                     continue;
                 }
                 if let Some(&t) = g.edges(s.0).first() {
-                    *k = key(h, Node(t & !csr::WEAK), from + j);
+                    keys[j] = key(h, Node(t & !csr::WEAK), k * SLICE + j);
                 }
             }
         });
