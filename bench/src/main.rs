@@ -478,6 +478,18 @@ unsafe impl GlobalAlloc for Counting {
         }
         p
     }
+    /// The system's own, not the default (`alloc`, then zeroes written): `calloc` gives large
+    /// blocks as fresh mapped pages, untouched until written, as `heaptui` gets them. Writing
+    /// the zeroes made every page of such a block resident at once (a list with a slot per
+    /// object that is written in a few places, say).
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) };
         CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
