@@ -209,8 +209,9 @@ impl StringHashes {
 }
 
 /// Where a String keeps its characters, when the second pass can hash them: the class has one
-/// reference, `value`, and no `offset` and `count` (JDK 7u6 and later, and ART), so the String's
-/// characters are its whole array.
+/// reference, `value`, and not both `offset` and `count` (JDK 7u6 and later), so the String's
+/// characters are its whole array and its one edge leads there. ART's Strings have a second
+/// reference (`shadow$_klass_`, Object's); the report reads their arrays itself.
 #[derive(Clone, Copy)]
 struct StringLayout {
     class: u32,
@@ -222,7 +223,7 @@ impl StringLayout {
         let class = classes.iter().position(|c| c.name == "java.lang.String")?;
         let c = &classes[class];
         let place = |name: &str| c.fields.iter().find(|f| f.name == name).map(|f| f.offset as usize);
-        if place("offset").is_some() || place("count").is_some() || c.ref_offsets.len() != 1 {
+        if place("offset").zip(place("count")).is_some() || c.ref_offsets.len() != 1 {
             return None;
         }
         place("value")?;
@@ -452,6 +453,12 @@ impl Index {
         let index = build(data, header, p1, options)?;
         index.data.release_all();
         Ok(index)
+    }
+
+    /// Whether the second pass hashed the Strings' characters ([`Options::hash_strings`], on a
+    /// layout it can hash) and the duplicate strings report has not taken the hashes yet.
+    pub fn holds_string_hashes(&self) -> bool {
+        self.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some()
     }
 
     /// Gives the dump's mapped pages back to the kernel (see [`Data::release`]); the engine does
@@ -1671,7 +1678,8 @@ impl Pass2<'_> {
     ///
     /// Strings' hashes, when asked for, go into a list with a slot per node, each chunk's at the
     /// start of its stretch: a list that large is mapped memory of its own, and only the pages
-    /// written become resident. Lists of each chunk's own, kept to the report, held glibc's
+    /// written become resident (below glibc's mmap threshold, up to 32 MB, the list may come
+    /// from its arenas and be resident whole). Lists of each chunk's own, kept to the report, held glibc's
     /// arenas open behind them (45 MB more at the dominator tree's peak on a dump of small maps,
     /// with 2,316 Strings); joined into one, their freed memory stayed there instead.
     fn run(&self) -> Pass2Out {

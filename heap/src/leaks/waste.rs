@@ -81,9 +81,9 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let int_at = |data: &[u8], at: usize| -> Option<i64> {
         data.get(at..at + 4).map(|b| i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
-    // When `value` is a String's only reference and there is no window (JDK 7u6 and later,
-    // ART), the array is the String's one edge in the graph: no need to read the String's
-    // record, nor to look its array's id up.
+    // When `value` is a String's only reference and there is no window (JDK 7u6 and later;
+    // ART's Strings also refer to their class), the array is the String's one edge in the
+    // graph: no need to read the String's record, nor to look its array's id up.
     let only_edge = window.is_none() && idx.classes[string.index()].ref_offsets.len() == 1;
     // A String's array, and the stretch of it the String reads (in array elements) when it says.
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
@@ -126,6 +126,9 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let hashed = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     let hashed = hashed.filter(|h| only_edge && h.class == string && h.hashes.len() == strings.len());
     let mut costs: Vec<(u32, u32)> = Vec::new();
+    // Whether the arrays' costs are looked up in the index (hashed in the second pass) or were
+    // noted as the arrays were read.
+    let looked_up = hashed.is_some();
     if let Some(hashed) = hashed {
         let g = idx.graph();
         let slices = keys.par_chunks_mut(SLICE).zip(hashed.hashes.par_chunks(SLICE)).zip(strings.par_chunks(SLICE));
@@ -182,10 +185,10 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
                     };
                     let array_cost =
                         if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
-                    let h = xxhash_rust::xxh3::xxh3_128_with_seed(chars, u64::from(elem.code()));
+                    let h = crate::index::StringHashes::of(chars, elem);
                     let (at, array_at) = (idx.offset(s), idx.offset(array));
                     behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
-                    keys[j] = key((h >> 64) as u64, array, k * SLICE + j);
+                    keys[j] = key(h, array, k * SLICE + j);
                     costs[j] = (cap(idx.shallow_size(s)), cap(array_cost));
                 }
                 behind.settle();
@@ -213,16 +216,15 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
                 // The lowest String is the one kept; every other is an extra object, and every
                 // array but its one an extra copy of the characters.
                 let Some(&kept) = copies.iter().min_by_key(|&&k| place(k)) else { continue };
-                let objects: u64 = if costs.is_empty() {
-                    // Hashed in the second pass: the Strings are all of one class, of one size.
-                    (copies.len() as u64 - 1) * u64::from(cap(idx.shallow_size(strings[place(kept)])))
-                } else {
-                    copies.iter().filter(|&&k| k != kept).map(|&k| u64::from(costs[place(k)].0)).sum()
+                let object = |k: u128| match looked_up {
+                    true => cap(idx.shallow_size(strings[place(k)])),
+                    false => costs[place(k)].0,
                 };
+                let objects: u64 = copies.iter().filter(|&&k| k != kept).map(|&k| u64::from(object(k))).sum();
                 let arrays: u64 = copies
                     .chunk_by(|a, b| array(*a) == array(*b))
                     .filter(|on_one| array(on_one[0]) != array(kept))
-                    .map(|on_one| match costs.is_empty() {
+                    .map(|on_one| match looked_up {
                         // A modern String's characters are its whole array.
                         true => u64::from(cap(idx.shallow_size(array(on_one[0])))),
                         false => on_one.iter().map(|&k| u64::from(costs[place(k)].1)).min().unwrap_or(0),

@@ -205,7 +205,6 @@ pub fn report(
     }
 }
 
-/// `--histogram-only`: counts and shallow sizes per class, largest first, in one streaming pass.
 /// `v` as indented JSON on stdout, with a final newline.
 fn print_pretty(v: &impl serde::Serialize) -> anyhow::Result<()> {
     let mut s = serde_json::to_string_pretty(v)?;
@@ -213,6 +212,7 @@ fn print_pretty(v: &impl serde::Serialize) -> anyhow::Result<()> {
     super::print_json(&s)
 }
 
+/// `--histogram-only`: counts and shallow sizes per class, largest first, in one streaming pass.
 fn histogram_only(args: &Args) -> anyhow::Result<()> {
     use anyhow::Context;
     use heap::fmt::{hex, human_bytes, shorten};
