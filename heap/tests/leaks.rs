@@ -565,11 +565,14 @@ fn duplicate_strings_hashed_while_indexing_are_the_ones_read_after() {
     };
     answers(true);
     answers(false);
-    // JDK 11's Strings (`value`, `coder`, `hash`) are hashed while indexing when asked; ART's
-    // have a second reference (`shadow$_klass_`), and the report reads their arrays either way.
-    for (name, hashed) in
-        [("jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof", true), ("android/ahat-art__test-dump.hprof", false)]
-    {
+    // JDK 11's Strings (`value`, `coder`, `hash`) and ART's (`count`, `hash`, `value`, then
+    // Object's `shadow$_klass_`) are hashed while indexing when asked; JDK 6's (`offset`,
+    // `count`) are read by the report.
+    for (name, hashed) in [
+        ("jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof", true),
+        ("android/ahat-art__test-dump.hprof", true),
+        ("jvm/eclipse-mat__sun_jdk6_30_x64_compressedOops.hprof", false),
+    ] {
         let report = |hash_strings: bool| {
             let o = Options { hash_strings, ..Default::default() };
             let h = Heap::open(&fixture(name), o).unwrap();

@@ -208,10 +208,10 @@ impl StringHashes {
     }
 }
 
-/// Where a String keeps its characters, when the second pass can hash them: the class has one
-/// reference, `value`, and not both `offset` and `count` (JDK 7u6 and later), so the String's
-/// characters are its whole array and its one edge leads there. ART's Strings have a second
-/// reference (`shadow$_klass_`, Object's); the report reads their arrays itself.
+/// Where a String keeps its characters, when the second pass can hash them: `value` is the
+/// class's first reference and the class has not both `offset` and `count` (JDK 7u6 and later,
+/// where `value` is the one reference; ART, where Object's `shadow$_klass_` follows it), so the
+/// String's characters are its whole array, and a String with a value has it as its first edge.
 #[derive(Clone, Copy)]
 struct StringLayout {
     class: u32,
@@ -223,10 +223,10 @@ impl StringLayout {
         let class = classes.iter().position(|c| c.name == "java.lang.String")?;
         let c = &classes[class];
         let place = |name: &str| c.fields.iter().find(|f| f.name == name).map(|f| f.offset as usize);
-        if place("offset").zip(place("count")).is_some() || c.ref_offsets.len() != 1 {
+        let value = place("value")?;
+        if place("offset").zip(place("count")).is_some() || c.ref_offsets.first() != Some(&(value as u32)) {
             return None;
         }
-        place("value")?;
         Some(StringLayout { class: class as u32 })
     }
 }
@@ -1790,7 +1790,8 @@ impl Pass2<'_> {
                     }
                 }
                 if self.strings.is_some_and(|l| l.class == ci) {
-                    // `value` is a String's one reference: its edge, when it has one.
+                    // `value` is a String's first reference: its first edge, when it has a value (with
+                    // none, the first edge is not to a primitive array, and the hash says so).
                     out.string_hashes.push(self.string_hash(out.targets.get(edges).map(|&t| t & !WEAK)));
                 }
                 (ci, self.inst_sizes[ci as usize])

@@ -81,10 +81,11 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let int_at = |data: &[u8], at: usize| -> Option<i64> {
         data.get(at..at + 4).map(|b| i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
-    // When `value` is a String's only reference and there is no window (JDK 7u6 and later;
-    // ART's Strings also refer to their class), the array is the String's one edge in the
-    // graph: no need to read the String's record, nor to look its array's id up.
-    let only_edge = window.is_none() && idx.classes[string.index()].ref_offsets.len() == 1;
+    // When `value` is a String's first reference and there is no window (JDK 7u6 and later,
+    // where it is the only one; ART, where the class follows), a String with a value has its
+    // array as its first edge: no need to read the String's record, nor to look its array's id
+    // up. (With no value, the first edge, if any, is to no primitive array: no value either way.)
+    let only_edge = window.is_none() && idx.classes[string.index()].ref_offsets.first() == Some(&(value_at as u32));
     // A String's array, and the stretch of it the String reads (in array elements) when it says.
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
         if only_edge {
