@@ -1594,10 +1594,24 @@ struct ChunkOut {
     class_high: Vec<(u32, u8)>,
     targets: Vec<u32>,
     dangling: u64,
-    /// The chunk's Strings' hashes (see [`StringHashes`]) while it is made; then in the
-    /// pass's list of hashes, `strings` of them at the start of the chunk's stretch.
-    string_hashes: Vec<u64>,
+    /// How many Strings' hashes the chunk wrote at the start of its stretch of the pass's list.
     strings: usize,
+}
+
+/// A chunk's stretch of the second pass's list of Strings' hashes, written from its start.
+struct Slots<'s> {
+    slots: &'s mut [u64],
+    filled: usize,
+}
+
+impl Slots<'_> {
+    fn push(&mut self, hash: u64) {
+        // A stretch has a slot per node of the chunk: one String a node at most.
+        if let Some(slot) = self.slots.get_mut(self.filled) {
+            *slot = hash;
+            self.filled += 1;
+        }
+    }
 }
 
 /// What the second pass gives before its chunks are joined.
@@ -1679,9 +1693,9 @@ impl Pass2<'_> {
     /// Strings' hashes, when asked for, go into a list with a slot per node, each chunk's at the
     /// start of its stretch: a list that large is mapped memory of its own, and only the pages
     /// written become resident (below glibc's mmap threshold, up to 32 MB, the list may come
-    /// from its arenas and be resident whole). Lists of each chunk's own, kept to the report, held glibc's
-    /// arenas open behind them (45 MB more at the dominator tree's peak on a dump of small maps,
-    /// with 2,316 Strings); joined into one, their freed memory stayed there instead.
+    /// from its arenas and be resident whole). Lists of each chunk's own, kept to the report,
+    /// held glibc's arenas open behind them (45 MB more at the dominator tree's peak on a dump
+    /// of small maps, with 2,316 Strings); joined into one, their freed memory stayed there.
     fn run(&self) -> Pass2Out {
         let n = self.ids.len();
         let mut class_lo = vec![0u16; n];
@@ -1719,12 +1733,12 @@ impl Pass2<'_> {
             class_high: Vec::new(),
             targets: Vec::with_capacity(len * 2),
             dangling: 0,
-            string_hashes: Vec::new(),
             strings: 0,
         };
+        let mut hashes = Slots { slots: hashes, filled: 0 };
         for i in 0..len {
             let n = from + i;
-            let (class, size) = self.object(n, &mut out);
+            let (class, size) = self.object(n, &mut out, &mut hashes);
             class_of[i] = class as u16;
             if class >> 16 != 0 {
                 out.class_high.push((n as u32, (class >> 16) as u8));
@@ -1737,11 +1751,7 @@ impl Pass2<'_> {
             }
             ends[i] = out.targets.len() as u32;
         }
-        out.strings = out.string_hashes.len();
-        if let Some(slots) = hashes.get_mut(..out.strings) {
-            slots.copy_from_slice(&out.string_hashes);
-        }
-        out.string_hashes = Vec::new();
+        out.strings = hashes.filled;
         // Done with the chunk's records: give their pages back. Dumps list objects in about the
         // order of their ids, so this is the stretch of file the chunk read.
         let offs = (from..from + len).map(|n| self.offsets.get(n) as usize);
@@ -1774,7 +1784,7 @@ impl Pass2<'_> {
         }
     }
 
-    fn object(&self, n: usize, out: &mut ChunkOut) -> (u32, u64) {
+    fn object(&self, n: usize, out: &mut ChunkOut, hashes: &mut Slots<'_>) -> (u32, u64) {
         let off = self.offsets.get(n) as usize;
         let mut c = Cursor::new(self.data, off, self.id_size);
         let id = self.id_size as usize;
@@ -1790,9 +1800,9 @@ impl Pass2<'_> {
                     }
                 }
                 if self.strings.is_some_and(|l| l.class == ci) {
-                    // `value` is a String's first reference: its first edge, when it has a value (with
-                    // none, the first edge is not to a primitive array, and the hash says so).
-                    out.string_hashes.push(self.string_hash(out.targets.get(edges).map(|&t| t & !WEAK)));
+                    // `value` is a String's first reference: its first edge, when it has a value
+                    // (with none, the first edge leads to no primitive array: no hash).
+                    hashes.push(self.string_hash(out.targets.get(edges).map(|&t| t & !WEAK)));
                 }
                 (ci, self.inst_sizes[ci as usize])
             }
