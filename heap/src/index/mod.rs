@@ -213,7 +213,7 @@ impl StringHashes {
 /// where `value` is the one reference; ART, where Object's `shadow$_klass_` follows it), so the
 /// String's characters are its whole array, and a String with a value has it as its first edge.
 #[derive(Clone, Copy)]
-struct StringLayout {
+pub(crate) struct StringLayout {
     class: u32,
 }
 
@@ -221,13 +221,15 @@ impl StringLayout {
     /// The layout of the first class named `java.lang.String`, as the report finds it.
     fn of(classes: &[Class]) -> Option<StringLayout> {
         let class = classes.iter().position(|c| c.name == "java.lang.String")?;
-        let c = &classes[class];
-        let place = |name: &str| c.fields.iter().find(|f| f.name == name).map(|f| f.offset as usize);
-        let value = place("value")?;
-        if place("offset").zip(place("count")).is_some() || c.ref_offsets.first() != Some(&(value as u32)) {
-            return None;
-        }
-        Some(StringLayout { class: class as u32 })
+        Self::value_first(&classes[class]).then_some(StringLayout { class: class as u32 })
+    }
+
+    /// Whether a String of class `c` keeps its characters as described above: its whole array,
+    /// its first edge. The duplicate strings report asks the same of the class.
+    pub(crate) fn value_first(c: &Class) -> bool {
+        let place = |name: &str| c.fields.iter().find(|f| f.name == name).map(|f| f.offset);
+        let windowed = place("offset").zip(place("count")).is_some();
+        place("value").is_some_and(|value| !windowed && c.ref_offsets.first() == Some(&value))
     }
 }
 

@@ -85,7 +85,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     // where it is the only one; ART, where the class follows), a String with a value has its
     // array as its first edge: no need to read the String's record, nor to look its array's id
     // up. (With no value, the first edge, if any, is to no primitive array: no value either way.)
-    let only_edge = window.is_none() && idx.classes[string.index()].ref_offsets.first() == Some(&(value_at as u32));
+    let only_edge = crate::index::StringLayout::value_first(&idx.classes[string.index()]);
     // A String's array, and the stretch of it the String reads (in array elements) when it says.
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
         if only_edge {
