@@ -543,8 +543,9 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
 /// [`retained_sizes`] summed in `T`; `None` once either map holds more than `cap` values.
 fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) -> Option<Sums> {
     let n = index.len();
-    let mut retained = Packed { small: vec![T::truncate(0); n], big: Map::default() };
-    let mut counts = Packed { small: vec![T::truncate(0); n], big: Map::default() };
+    // Both are read before they are written, node by node: made writable first.
+    let mut retained = Packed { small: crate::resident::zeroed::<T>(n), big: Map::default() };
+    let mut counts = Packed { small: crate::resident::zeroed::<T>(n), big: Map::default() };
     // Each loop asks for what it reads or writes at random some steps ahead.
     let ahead = |retained: &Packed<Vec<T>, Map>, counts: &Packed<Vec<T>, Map>, v: u32| {
         prefetch::read(&retained.small, v as usize);
@@ -639,7 +640,8 @@ pub(crate) fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::cs
     let n = idom_n.len();
     let _span = crate::trace::span("dominators: children");
     let slot = |d: u32| if d == raw::ROOT { n as u32 } else { d };
-    let mut kids = Packed { small: vec![0u16; n + 1], big: Default::default() };
+    // Counted up in place, so read before written: made writable first.
+    let mut kids = Packed { small: crate::resident::zeroed::<u16>(n + 1), big: Default::default() };
     for (v, &d) in idom_n.iter().enumerate() {
         if let Some(&x) = idom_n.get(v + AHEAD).filter(|&&x| x < raw::ROOT) {
             prefetch::read(&kids.small, x as usize);

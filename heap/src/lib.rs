@@ -39,6 +39,7 @@ pub mod proguard;
 pub mod quick;
 pub mod reachability;
 pub mod report;
+mod resident;
 pub mod rewrite;
 pub mod semantics;
 pub(crate) mod slab;
