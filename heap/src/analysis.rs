@@ -87,8 +87,13 @@ impl Heap {
                 Dominators::tree(&index)
             },
             || {
-                let _span = crate::trace::span("paths");
-                GcPaths::compute_with(&index, &crate::paths::path_policy_for(&index))
+                let span = crate::trace::span("paths");
+                let paths = GcPaths::compute_with(&index, &crate::paths::path_policy_for(&index));
+                drop(span);
+                // The tree takes longer than the paths on every shape of dump measured: the
+                // duplicate strings report's sort fits in what is left of this core.
+                crate::leaks::waste::find_string_copies(&index);
+                paths
             },
         );
         // The paths keep only what differs from the dominator tree, before the tree's sizes are

@@ -1,7 +1,9 @@
 //! Wall time of the engine's inner steps, printed to stderr when `HEAPTUI_TRACE` is set: what
 //! the benchmarks' phase lines are made of, for profiling without a profiler. Each line also
 //! gives the resident set at the step's end and its peak so far (`VmRSS`, `VmHWM`), to find the
-//! step where memory peaks.
+//! step where memory peaks, and the page faults the process took during the step (on every
+//! core, so steps that run side by side share theirs): in a virtual machine a fault that
+//! brings in a fresh page can cost more than the work that wanted it.
 
 use std::sync::OnceLock;
 use std::time::Instant;
@@ -15,11 +17,13 @@ fn enabled() -> bool {
 pub(crate) struct Span {
     name: &'static str,
     start: Option<Instant>,
+    faults: u64,
 }
 
 /// Starts timing `name` (nothing is measured when tracing is off).
 pub(crate) fn span(name: &'static str) -> Span {
-    Span { name, start: enabled().then(Instant::now) }
+    let on = enabled();
+    Span { name, start: on.then(Instant::now), faults: if on { faults() } else { 0 } }
 }
 
 impl Drop for Span {
@@ -27,7 +31,11 @@ impl Drop for Span {
         if let Some(t) = self.start {
             let elapsed = t.elapsed().as_secs_f64();
             let (rss, peak) = resident();
-            eprintln!("  trace {:<24}{elapsed:>8.3} s  rss {rss:>6} MB  peak {peak:>6} MB", self.name);
+            let faults = faults().saturating_sub(self.faults);
+            eprintln!(
+                "  trace {:<24}{elapsed:>8.3} s  rss {rss:>6} MB  peak {peak:>6} MB  faults {faults:>8}",
+                self.name
+            );
         }
     }
 }
@@ -43,4 +51,20 @@ fn resident() -> (u64, u64) {
             .map_or(0, |kb| kb / 1024)
     };
     (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// The page faults the process has taken so far, minor and major (0 where the system does not
+/// say).
+fn faults() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: `usage` is a writable `rusage`; `getrusage` fills it and touches nothing else.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0 {
+            // SAFETY: filled by the successful call above (and zeroed before it).
+            let usage = unsafe { usage.assume_init() };
+            return (usage.ru_minflt + usage.ru_majflt) as u64;
+        }
+    }
+    0
 }

@@ -187,7 +187,24 @@ pub struct Index {
     /// See [`Index::strong_leaves`].
     pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
     /// What [`Options::hash_strings`] asked for, until the duplicate strings report takes it.
-    pub(crate) string_hashes: std::sync::Mutex<Option<StringHashes>>,
+    pub(crate) string_hashes: std::sync::Mutex<Option<HashedStrings>>,
+}
+
+/// The Strings' hashes as the second pass made them, or already turned into the Strings that
+/// may be copies of one another.
+pub(crate) enum HashedStrings {
+    PerString(StringHashes),
+    Copies(StringCopies),
+}
+
+/// The Strings of `class` that may be copies of one another, from their [`StringHashes`]: for
+/// each String with a value, its hash, its array and its node in one key (`hash << 64 | array
+/// << 32 | node`), the keys sorted, and only the runs of two or more keys of one hash kept.
+/// Which of them are strongly reachable is not known yet (see
+/// `leaks::waste::find_string_copies`).
+pub(crate) struct StringCopies {
+    pub(crate) class: ClassId,
+    pub(crate) keys: Vec<u128>,
 }
 
 /// Every String's characters hashed by the second pass: for each instance of `class`, in node
@@ -1118,7 +1135,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         java_lang_class: table.java_lang_class,
         by_name: Default::default(),
         strong_leaves: Default::default(),
-        string_hashes: std::sync::Mutex::new(string_hashes),
+        string_hashes: std::sync::Mutex::new(string_hashes.map(HashedStrings::PerString)),
     })
 }
 

@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::index::{csr, Node};
+use crate::index::{csr, HashedStrings, Node, StringCopies, StringHashes};
 use crate::prefetch::AHEAD;
 
 use super::rules::instances_of_subclasses;
@@ -77,7 +77,6 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let Some(value_at) = place("value") else { return Vec::new() };
     let window = place("offset").zip(place("count"));
     let id_size = idx.header.id_size;
-    let cap = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
     let int_at = |data: &[u8], at: usize| -> Option<i64> {
         data.get(at..at + 4).map(|b| i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])))
     };
@@ -86,6 +85,18 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     // array as its first edge: no need to read the String's record, nor to look its array's id
     // up. (With no value, the first edge, if any, is to no primitive array: no value either way.)
     let only_edge = crate::index::StringLayout::value_first(&idx.classes[string.index()]);
+    // The hashes come from the second pass when it made them (`Options::hash_strings`): then
+    // nothing reads the dump here, and the Strings that may be copies were most likely found
+    // while the dominator tree was built (see `find_string_copies`).
+    let held = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+    let copies = match held {
+        Some(HashedStrings::Copies(copies)) => Some(copies),
+        Some(HashedStrings::PerString(hashes)) => copies_of(idx, hashes),
+        None => None,
+    };
+    if let Some(copies) = copies.filter(|c| only_edge && c.class == string) {
+        return top_copies(heap, reachable_copies(heap, &copies.keys), top);
+    }
     // A String's array, and the stretch of it the String reads (in array elements) when it says.
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
         if only_edge {
@@ -101,101 +112,68 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         });
         Some((array, stretch))
     };
-    // One key per string: the 64-bit hash of its characters, its array, and its place in
-    // `strings` (which are in node order); sorted, equal values are neighbours, the copies on
-    // one array together. No map: 16 bytes a string with the list of strings. Two different
-    // values sharing a hash does not happen in practice (ten million strings' hashes collide
-    // once in about 370,000 dumps).
+    // Otherwise each String's array is read. One key per string: the 64-bit hash of its
+    // characters, its array, and its place in `strings` (which are in node order); sorted, equal
+    // values are neighbours, the copies on one array together. No map: 16 bytes a string with
+    // the list of strings. Two different values sharing a hash does not happen in practice (ten
+    // million strings' hashes collide once in about 370,000 dumps).
     //
-    // The hashes come from the second pass when it made them (`Options::hash_strings`): then
-    // nothing reads the dump here, and what the copies cost is looked up for the copies alone.
-    // Otherwise each String's array is read, a slice of strings at a time on every core, the
-    // pages given back behind them, and beside the keys go each one's own size and what its
-    // array costs as a copy (the sort moves 16 bytes a string, not 24).
+    // The arrays are read a slice of strings at a time on every core, the pages given back
+    // behind them, and beside the keys go each one's own size and what its array costs as a
+    // copy (the sort moves 16 bytes a string, not 24).
     use rayon::prelude::*;
     const SLICE: usize = 1 << 11;
     let span = crate::trace::span("duplicate strings: instances");
     let strings = heap.instances_of(string);
     drop(span);
     let span = crate::trace::span("duplicate strings: read");
-    // The key of a string that is not counted (weakly reachable, or no value): zero, so the
-    // list starts as untouched zeroed pages its writers fault in on every core. No counted
-    // string's is zero, as no hash is (one that comes out as zero is counted as one).
-    const SKIPPED: u128 = 0;
-    let key = |hash: u64, array: Node, j: usize| u128::from(hash.max(1)) << 64 | u128::from(array.0) << 32 | j as u128;
     let mut keys: Vec<u128> = vec![SKIPPED; strings.len()];
-    let hashed = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
-    let hashed = hashed.filter(|h| only_edge && h.class == string && h.hashes.len() == strings.len());
-    let mut costs: Vec<(u32, u32)> = Vec::new();
-    // Whether the arrays' costs are looked up in the index (hashed in the second pass) or were
-    // noted as the arrays were read.
-    let looked_up = hashed.is_some();
-    if let Some(hashed) = hashed {
-        let g = idx.graph();
-        let slices = keys.par_chunks_mut(SLICE).zip(hashed.hashes.par_chunks(SLICE)).zip(strings.par_chunks(SLICE));
-        slices.enumerate().for_each(|(k, ((keys, hashes), slice))| {
-            for (j, (&s, &h)) in slice.iter().zip(hashes).enumerate() {
-                if h == crate::index::StringHashes::NONE || heap.dominators.reach(s) != Reach::Strong {
+    let mut costs: Vec<(u32, u32)> = vec![(0, 0); strings.len()];
+    let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
+    slices.enumerate().for_each_init(
+        || Behind::new(&idx.data),
+        |behind, (k, ((keys, costs), slice))| {
+            // Each String's array is a cache miss in the dump, and the String's row in the graph
+            // one before it: they are asked for some Strings ahead, the rows further ahead than
+            // the arrays they lead to, so that the misses of a slice overlap. (Where a String's
+            // array is found in its record, the record is what is asked for.)
+            let g = idx.graph();
+            let soon = |j: usize| {
+                if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
+                    g.prefetch_start(s.0);
+                }
+                if let Some(&s) = slice.get(j + AHEAD) {
+                    let array = if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
+                    if let Some(n) = array {
+                        crate::prefetch::read(&idx.data, idx.offset(n) as usize);
+                    }
+                }
+            };
+            for (j, &s) in slice.iter().enumerate() {
+                soon(j);
+                if heap.dominators.reach(s) != Reach::Strong {
                     continue;
                 }
-                if let Some(&t) = g.edges(s.0).first() {
-                    keys[j] = key(h, Node(t & !csr::WEAK), k * SLICE + j);
-                }
-            }
-        });
-    } else {
-        costs = vec![(0, 0); strings.len()];
-        let slices = keys.par_chunks_mut(SLICE).zip(costs.par_chunks_mut(SLICE)).zip(strings.par_chunks(SLICE));
-        slices.enumerate().for_each_init(
-            || Behind::new(&idx.data),
-            |behind, (k, ((keys, costs), slice))| {
-                // Each String's array is a cache miss in the dump, and the String's row in the
-                // graph one before it: they are asked for some Strings ahead, the rows further
-                // ahead than the arrays they lead to, so that the misses of a slice overlap.
-                // (Where a String's array is found in its record, the record is what is asked
-                // for.)
-                let g = idx.graph();
-                let soon = |j: usize| {
-                    if let Some(&s) = slice.get(j + 2 * AHEAD).filter(|_| only_edge) {
-                        g.prefetch_start(s.0);
+                let Some((array, stretch)) = value_of(s) else { continue };
+                let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
+                let width = elem.size(id_size) as usize;
+                // The characters this String reads: its stretch when it has one that fits.
+                let chars = match stretch {
+                    Some((from, count)) if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) => {
+                        &bytes[from * width..(from + count) * width]
                     }
-                    if let Some(&s) = slice.get(j + AHEAD) {
-                        let array =
-                            if only_edge { g.edges(s.0).first().map(|&t| Node(t & !csr::WEAK)) } else { Some(s) };
-                        if let Some(n) = array {
-                            crate::prefetch::read(&idx.data, idx.offset(n) as usize);
-                        }
-                    }
+                    _ => bytes,
                 };
-                for (j, &s) in slice.iter().enumerate() {
-                    soon(j);
-                    if heap.dominators.reach(s) != Reach::Strong {
-                        continue;
-                    }
-                    let Some((array, stretch)) = value_of(s) else { continue };
-                    let Some((elem, bytes)) = idx.primitive_array_bytes(array) else { continue };
-                    let width = elem.size(id_size) as usize;
-                    // The characters this String reads: its stretch when it has one that fits.
-                    let chars = match stretch {
-                        Some((from, count))
-                            if from.checked_add(count).is_some_and(|end| end * width <= bytes.len()) =>
-                        {
-                            &bytes[from * width..(from + count) * width]
-                        }
-                        _ => bytes,
-                    };
-                    let array_cost =
-                        if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
-                    let h = crate::index::StringHashes::of(chars, elem);
-                    let (at, array_at) = (idx.offset(s), idx.offset(array));
-                    behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
-                    keys[j] = key(h, array, k * SLICE + j);
-                    costs[j] = (cap(idx.shallow_size(s)), cap(array_cost));
-                }
-                behind.settle();
-            },
-        );
-    }
+                let array_cost = if chars.len() == bytes.len() { idx.shallow_size(array) } else { chars.len() as u64 };
+                let h = crate::index::StringHashes::of(chars, elem);
+                let (at, array_at) = (idx.offset(s), idx.offset(array));
+                behind.read(at.min(array_at), at.max(array_at) + bytes.len() as u64);
+                keys[j] = key(h, array.0, (k * SLICE + j) as u32);
+                costs[j] = (cap(idx.shallow_size(s)), cap(array_cost));
+            }
+            behind.settle();
+        },
+    );
     idx.release_pages();
     drop(span);
     let span = crate::trace::span("duplicate strings: sort");
@@ -203,49 +181,231 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     keys.retain(|&key| key != SKIPPED);
     keys.par_sort_unstable();
     drop(span);
-    let _span = crate::trace::span("duplicate strings: runs");
+    let span = crate::trace::span("duplicate strings: runs");
     // The runs in stretches cut where one value ends, on every core.
     let cuts = run_cuts(&keys, 64);
-    let mut out: Vec<(u64, u64, Node)> = cuts
+    let out: Vec<(u64, u64, Node)> = cuts
         .par_windows(2)
         .flat_map_iter(|w| {
-            let mut out = Vec::new();
             // Most runs are one string (11 M of them on a dump of long lists).
-            for copies in keys[w[0]..w[1]].chunk_by(|a, b| a >> 64 == b >> 64).filter(|c| c.len() > 1) {
+            keys[w[0]..w[1]].chunk_by(|a, b| a >> 64 == b >> 64).filter(|c| c.len() > 1).map(|copies| {
                 let place = |key: u128| key as u32 as usize;
-                let array = |key: u128| Node((key >> 32) as u32);
-                // The lowest String is the one kept; every other is an extra object, and every
-                // array but its one an extra copy of the characters.
-                let Some(&kept) = copies.iter().min_by_key(|&&k| place(k)) else { continue };
-                let object = |k: u128| match looked_up {
-                    true => cap(idx.shallow_size(strings[place(k)])),
-                    false => costs[place(k)].0,
-                };
-                let objects: u64 = copies.iter().filter(|&&k| k != kept).map(|&k| u64::from(object(k))).sum();
-                let arrays: u64 = copies
-                    .chunk_by(|a, b| array(*a) == array(*b))
-                    .filter(|on_one| array(on_one[0]) != array(kept))
-                    .map(|on_one| match looked_up {
-                        // A modern String's characters are its whole array.
-                        true => u64::from(cap(idx.shallow_size(array(on_one[0])))),
-                        false => on_one.iter().map(|&k| u64::from(costs[place(k)].1)).min().unwrap_or(0),
-                    })
-                    .sum();
-                out.push((copies.len() as u64, objects + arrays, strings[place(kept)]));
-            }
-            out
+                let (count, wasted, kept) = waste(
+                    copies,
+                    |k| u64::from(costs[place(k)].0),
+                    |on_one| on_one.iter().map(|&k| u64::from(costs[place(k)].1)).min().unwrap_or(0),
+                );
+                (count, wasted, strings[place(kept)])
+            })
         })
         .collect();
     drop((keys, costs, strings));
+    drop(span);
+    top_copies(heap, out, top)
+}
+
+/// The key of a String that is not counted (weakly reachable, or no value): zero, so a list of
+/// keys starts as untouched zeroed pages its writers fault in on every core. No counted
+/// String's is zero, as no hash is (one that comes out as zero is counted as one).
+const SKIPPED: u128 = 0;
+
+/// A String's key: the hash of its characters, its array, and its node or its place in a list
+/// of Strings.
+fn key(hash: u64, array: u32, string: u32) -> u128 {
+    u128::from(hash.max(1)) << 64 | u128::from(array) << 32 | u128::from(string)
+}
+
+/// A String's array in its key.
+fn array_of(key: u128) -> u32 {
+    (key >> 32) as u32
+}
+
+/// A size in 32 bits (the largest for anything larger).
+fn cap(v: u64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+/// What one value's `copies` waste (their keys, sorted): their count, the bytes, and the key of
+/// the copy kept. The lowest String is the one kept; every other is an extra object
+/// (`object(key)` bytes), and every array but its one an extra copy of the characters
+/// (`array(keys of the Strings on it)` bytes).
+fn waste(copies: &[u128], object: impl Fn(u128) -> u64, array: impl Fn(&[u128]) -> u64) -> (u64, u64, u128) {
+    let kept = copies.iter().copied().min_by_key(|&k| k as u32).unwrap_or(SKIPPED);
+    let objects: u64 = copies.iter().filter(|&&k| k != kept).map(|&k| object(k)).sum();
+    let arrays: u64 = copies
+        .chunk_by(|a, b| array_of(*a) == array_of(*b))
+        .filter(|on_one| array_of(on_one[0]) != array_of(kept))
+        .map(array)
+        .sum();
+    (copies.len() as u64, objects + arrays, kept)
+}
+
+/// The `top` values by bytes wasted, from each value's copies, bytes wasted and kept String.
+fn top_copies(heap: &Heap, mut out: Vec<(u64, u64, Node)>, top: usize) -> Vec<DuplicateString> {
     out.sort_by_key(|&(_, wasted, node)| (std::cmp::Reverse(wasted), node));
     out.truncate(top);
     out.into_iter()
         .map(|(count, wasted_bytes, s)| DuplicateString {
-            value: idx.string_value(s).map(|v| v.chars().take(100).collect()).unwrap_or_default(),
+            value: heap.index.string_value(s).map(|v| v.chars().take(100).collect()).unwrap_or_default(),
             count,
             wasted_bytes,
         })
         .collect()
+}
+
+/// The values held more than once among the strongly reachable Strings of `keys` (the runs of
+/// [`StringCopies`]): each one's copies, bytes wasted and kept String. A modern String's
+/// characters are its whole array, so an extra array costs its shallow size.
+fn reachable_copies(heap: &Heap, keys: &[u128]) -> Vec<(u64, u64, Node)> {
+    use rayon::prelude::*;
+    let _span = crate::trace::span("duplicate strings: runs");
+    let idx = &heap.index;
+    let size = |n: u32| u64::from(cap(idx.shallow_size(Node(n))));
+    let cuts = run_cuts(keys, 64);
+    cuts.par_windows(2)
+        .flat_map_iter(|w| {
+            let mut strong = Vec::new();
+            keys[w[0]..w[1]].chunk_by(|a, b| a >> 64 == b >> 64).filter_map(move |run| {
+                strong.clear();
+                strong.extend(run.iter().filter(|&&k| heap.dominators.reach(Node(k as u32)) == Reach::Strong));
+                (strong.len() > 1).then(|| {
+                    let (count, wasted, kept) = waste(&strong, |k| size(k as u32), |on_one| size(array_of(on_one[0])));
+                    (count, wasted, Node(kept as u32))
+                })
+            })
+        })
+        .collect()
+}
+
+/// Turns the second pass's String hashes, when the index holds them, into the Strings that may
+/// be copies ([`StringCopies`]), kept in the index for the duplicate strings report. The
+/// analysis calls this on the core the paths leave idle while the dominator tree is built:
+/// the report's sort of a key per String is then off the critical path (0.29 s of a dump of 14.6 M
+/// Strings).
+pub(crate) fn find_string_copies(idx: &crate::index::Index) {
+    let mut held = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(HashedStrings::PerString(hashes)) = held.take() {
+        *held = copies_of(idx, hashes).map(HashedStrings::Copies);
+    }
+}
+
+/// The [`StringCopies`] of `hashed`; `None` when its Strings are not the index's instances of
+/// its class.
+///
+/// The keys go straight into buckets by their hashes' top bits (2,048 to 4,096 keys a
+/// bucket), and in each bucket, on every core, a table in the core's cache finds the keys whose
+/// hash is there more than once; those alone are sorted and kept. Most Strings are one of a
+/// kind (11 M of 14.6 M on a dump of long lists), so what is kept is a fraction of the keys.
+fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
+    use rayon::prelude::*;
+    let _span = crate::trace::span("duplicate strings: copies");
+    let StringHashes { class, hashes } = hashed;
+    let bits = (usize::BITS - (hashes.len() >> 12).leading_zeros()).min(14);
+    let bucket = |h: u64| h.checked_shr(64 - bits).unwrap_or(0) as usize;
+    let mut ends = vec![0usize; 1 << bits];
+    for &h in hashes.iter().filter(|&&h| h != StringHashes::NONE) {
+        ends[bucket(h.max(1))] += 1;
+    }
+    let mut next = Vec::with_capacity(ends.len());
+    let mut sum = 0;
+    for e in &mut ends {
+        next.push(sum);
+        sum += *e;
+        *e = sum;
+    }
+    let span = crate::trace::span("copies: keys");
+    let mut keys = vec![SKIPPED; sum];
+    // A String with a value and no first edge (which the second pass does not make) keeps its
+    // slot as `SKIPPED`, dropped with the runs of one.
+    let g = idx.graph();
+    let mut strings = hashes.iter();
+    for v in 0..idx.len() as u32 {
+        if idx.class_of(Node(v)) != class {
+            continue;
+        }
+        let &h = strings.next()?;
+        if h == StringHashes::NONE {
+            continue;
+        }
+        let b = bucket(h.max(1));
+        if let Some(&t) = g.edges(v).first() {
+            keys[next[b]] = key(h, t & !csr::WEAK, v);
+        }
+        next[b] += 1;
+    }
+    if strings.next().is_some() {
+        return None;
+    }
+    drop(hashes);
+    drop(span);
+    let span = crate::trace::span("copies: shared");
+    let mut buckets = Vec::with_capacity(ends.len());
+    let mut rest = &mut keys[..];
+    let mut start = 0;
+    for &end in &ends {
+        let (one, after) = rest.split_at_mut(end - start);
+        buckets.push(one);
+        (rest, start) = (after, end);
+    }
+    let shared: Vec<usize> = buckets.into_par_iter().map_init(Table::default, |t, b| t.shared_first(b)).collect();
+    drop(span);
+    let _span = crate::trace::span("copies: compact");
+    // Each bucket's runs moved down over what the buckets before them left.
+    let mut kept = 0;
+    let mut start = 0;
+    for (&end, &n) in ends.iter().zip(&shared) {
+        keys.copy_within(start..start + n, kept);
+        kept += n;
+        start = end;
+    }
+    keys.truncate(kept);
+    keys.shrink_to_fit();
+    Some(StringCopies { class, keys })
+}
+
+/// A table of the hashes in one bucket of keys, and whether each was seen more than once: one
+/// probe a key in the core's cache, where a sort of the bucket took a dozen comparisons.
+#[derive(Default)]
+struct Table {
+    hashes: Vec<u64>,
+    twice: Vec<bool>,
+}
+
+impl Table {
+    /// Moves the keys of `bucket` whose hash it holds more than once to its front, sorted, and
+    /// gives their count. Keys of hash 0 (`SKIPPED`) are left out.
+    fn shared_first(&mut self, bucket: &mut [u128]) -> usize {
+        // At most half full, so a probe ends in a step or two. The low bits of a hash pick its
+        // slot (its top bits are the bucket's).
+        let size = (2 * bucket.len()).next_power_of_two().max(16);
+        self.hashes.clear();
+        self.hashes.resize(size, 0);
+        self.twice.clear();
+        self.twice.resize(size, false);
+        let hash = |k: u128| (k >> 64) as u64;
+        let slot = |hashes: &[u64], h: u64| {
+            let mut i = h as usize & (size - 1);
+            while hashes[i] != 0 && hashes[i] != h {
+                i = (i + 1) & (size - 1);
+            }
+            i
+        };
+        for &k in bucket.iter().filter(|&&k| hash(k) != 0) {
+            let i = slot(&self.hashes, hash(k));
+            self.twice[i] = self.hashes[i] != 0;
+            self.hashes[i] = hash(k);
+        }
+        let mut n = 0;
+        for at in 0..bucket.len() {
+            let h = hash(bucket[at]);
+            if h != 0 && self.twice[slot(&self.hashes, h)] {
+                bucket.swap(n, at);
+                n += 1;
+            }
+        }
+        bucket[..n].sort_unstable();
+        n
+    }
 }
 
 /// About `parts` places to cut sorted `keys` at, the first 0 and the last its length, none
