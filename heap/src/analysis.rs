@@ -81,7 +81,7 @@ impl Heap {
         let span = crate::trace::span("dominators: strong leaves");
         index.strong_leaves();
         drop(span);
-        let (tree, mut paths) = rayon::join(
+        let (tree, (mut paths, shallow)) = rayon::join(
             || {
                 let _span = crate::trace::span("dominators: tree");
                 Dominators::tree(&index)
@@ -90,10 +90,12 @@ impl Heap {
                 let span = crate::trace::span("paths");
                 let paths = GcPaths::compute_with(&index, &crate::paths::path_policy_for(&index));
                 drop(span);
-                // The tree takes longer than the paths on every shape of dump measured: the
-                // duplicate strings report's sort fits in what is left of this core.
+                // The tree takes longer than the paths on every shape of dump measured: what
+                // needs no dominators fits in what is left of this core (the duplicate strings
+                // report's sort, the histogram's counts).
                 crate::leaks::waste::find_string_copies(&index);
-                paths
+                let _span = crate::trace::span("histogram: shallow");
+                (paths, shallow_histogram(&index))
             },
         );
         // The paths keep only what differs from the dominator tree, before the tree's sizes are
@@ -110,7 +112,7 @@ impl Heap {
             cb(Phase::Histogram, 0, 1);
         }
         let span = crate::trace::span("histogram");
-        let histogram = histogram(&index, &dominators);
+        let histogram = histogram(&index, &dominators, shallow);
         drop(span);
         if let Some(cb) = options.progress {
             cb(Phase::Histogram, 1, 1);
@@ -418,11 +420,12 @@ pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
         .collect()
 }
 
-fn histogram(index: &Index, dom: &Dominators) -> Vec<ClassStats> {
+/// The histogram: `stats`, the [`shallow_histogram`], with each class's retained size.
+fn histogram(index: &Index, dom: &Dominators, mut stats: Vec<ClassStats>) -> Vec<ClassStats> {
     // Runs of subtrees of about 1/64 of the objects each (a tenth of a second's work on one core
     // for the 1 GB benchmark dump: enough of them to share out, few enough to cost nothing).
     let split = (dom.strong_objects / 64).max(1 << 14);
-    let (mut stats, retained) = rayon::join(|| shallow_histogram(index), || retained_by_class(index, dom, split));
+    let retained = retained_by_class(index, dom, split);
     for (s, r) in stats.iter_mut().zip(retained) {
         s.retained_bytes = r;
     }
