@@ -197,14 +197,16 @@ pub(crate) enum HashedStrings {
     Copies(StringCopies),
 }
 
-/// The Strings of `class` that may be copies of one another, from their [`StringHashes`]: for
-/// each String with a value, its hash, its array and its node in one key (`hash << 64 | array
-/// << 32 | node`), the keys sorted, and only the runs of two or more keys of one hash kept.
-/// Which of them are strongly reachable is not known yet (see
+/// The Strings of `class` that may be copies of one another, from their [`StringHashes`]: the
+/// runs of two or more Strings whose characters hash the same, each run's Strings ordered by
+/// their array, then by node. Which of them are strongly reachable is not known yet (see
 /// `leaks::waste::find_string_copies`).
 pub(crate) struct StringCopies {
     pub(crate) class: ClassId,
-    pub(crate) keys: Vec<u128>,
+    /// The runs' Strings, one run after another.
+    pub(crate) nodes: Vec<u32>,
+    /// Where each run ends in `nodes`.
+    pub(crate) runs: Vec<u32>,
 }
 
 /// Every String's characters hashed by the second pass: for each instance of `class`, in node

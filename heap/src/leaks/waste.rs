@@ -95,7 +95,7 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
         None => None,
     };
     if let Some(copies) = copies.filter(|c| only_edge && c.class == string) {
-        return top_copies(heap, reachable_copies(heap, &copies.keys), top);
+        return top_copies(heap, reachable_copies(heap, &copies), top);
     }
     // A String's array, and the stretch of it the String reads (in array elements) when it says.
     let value_of = |s: Node| -> Option<(Node, Option<(usize, usize)>)> {
@@ -253,21 +253,44 @@ fn top_copies(heap: &Heap, mut out: Vec<(u64, u64, Node)>, top: usize) -> Vec<Du
         .collect()
 }
 
-/// The values held more than once among the strongly reachable Strings of `keys` (the runs of
-/// [`StringCopies`]): each one's copies, bytes wasted and kept String. A modern String's
-/// characters are its whole array, so an extra array costs its shallow size.
-fn reachable_copies(heap: &Heap, keys: &[u128]) -> Vec<(u64, u64, Node)> {
+/// The values held more than once among the strongly reachable Strings of `copies`: each one's
+/// copies, bytes wasted and kept String. A modern String's characters are its whole array, its
+/// first edge, so an extra array costs its shallow size.
+fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)> {
     use rayon::prelude::*;
     let _span = crate::trace::span("duplicate strings: runs");
     let idx = &heap.index;
+    let g = idx.graph();
     let size = |n: u32| u64::from(cap(idx.shallow_size(Node(n))));
-    let cuts = run_cuts(keys, 64);
-    cuts.par_windows(2)
-        .flat_map_iter(|w| {
-            let mut strong = Vec::new();
-            keys[w[0]..w[1]].chunk_by(|a, b| a >> 64 == b >> 64).filter_map(move |run| {
+    let StringCopies { nodes, runs, .. } = copies;
+    // Runs in stretches of about a 64th of the Strings, on every core.
+    let stretch = (runs.len() / 64).max(1);
+    runs.par_chunks(stretch)
+        .enumerate()
+        .flat_map_iter(|(k, ends)| {
+            let mut start = if k == 0 { 0 } else { runs[k * stretch - 1] as usize };
+            // A reachable copy as `waste` reads a key: its array, then itself.
+            let mut strong: Vec<u128> = Vec::new();
+            ends.iter().filter_map(move |&end| {
+                let run = start..end as usize;
+                start = end as usize;
                 strong.clear();
-                strong.extend(run.iter().filter(|&&k| heap.dominators.reach(Node(k as u32)) == Reach::Strong));
+                for at in run {
+                    // Each String's reach and row are cache misses: asked for some Strings
+                    // ahead, the row's start further ahead than its first edge.
+                    if let Some(&s) = nodes.get(at + 2 * AHEAD) {
+                        g.prefetch_start(s);
+                        crate::prefetch::read(&heap.dominators.reach, s as usize);
+                    }
+                    if let Some(&s) = nodes.get(at + AHEAD) {
+                        g.prefetch_edges(s);
+                    }
+                    let s = nodes[at];
+                    if heap.dominators.reach(Node(s)) == Reach::Strong {
+                        let array = g.edges(s).first().map_or(0, |&t| t & !csr::WEAK);
+                        strong.push(u128::from(array) << 32 | u128::from(s));
+                    }
+                }
                 (strong.len() > 1).then(|| {
                     let (count, wasted, kept) = waste(&strong, |k| size(k as u32), |on_one| size(array_of(on_one[0])));
                     (count, wasted, Node(kept as u32))
@@ -350,17 +373,19 @@ fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCo
     let shared: Vec<usize> = buckets.into_par_iter().map_init(Table::default, |t, b| t.shared_first(b)).collect();
     drop(span);
     let _span = crate::trace::span("copies: compact");
-    // Each bucket's runs moved down over what the buckets before them left.
-    let mut kept = 0;
+    // Each bucket's runs, as the Strings' nodes in the keys' order (by array within a value),
+    // and where each run ends: 4 bytes a String and a run instead of 16.
+    let (mut nodes, mut runs) = (Vec::new(), Vec::new());
     let mut start = 0;
     for (&end, &n) in ends.iter().zip(&shared) {
-        keys.copy_within(start..start + n, kept);
-        kept += n;
+        for run in keys[start..start + n].chunk_by(|a, b| a >> 64 == b >> 64) {
+            nodes.extend(run.iter().map(|&k| k as u32));
+            runs.push(nodes.len() as u32);
+        }
         start = end;
     }
-    keys.truncate(kept);
-    keys.shrink_to_fit();
-    Some(StringCopies { class, keys })
+    drop(keys);
+    Some(StringCopies { class, nodes, runs })
 }
 
 /// A table of the hashes in one bucket of keys, and whether each was seen more than once: one
