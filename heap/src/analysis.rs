@@ -397,36 +397,40 @@ impl Heap {
 /// Instances and shallow bytes per class, without retained sizes: all a histogram-only run needs
 /// (an index built with `skip_references`).
 pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
-    let nc = index.classes.len();
+    let classes = index.classes.len();
+    let class = |v: Node| (!is_class_object(index, v)).then(|| index.class_of(v).index());
+    count_by(index, classes, class)
+        .into_iter()
+        .map(|(instances, shallow_bytes)| ClassStats { instances, shallow_bytes, retained_bytes: 0 })
+        .collect()
+}
+
+/// The objects and their shallow bytes in each of `groups` groups, `group(object)` saying
+/// which (`None`: in none); on every core, in runs of a million objects.
+pub(crate) fn count_by(index: &Index, groups: usize, group: impl Fn(Node) -> Option<usize> + Sync) -> Vec<(u64, u64)> {
+    const RUN: u32 = 1 << 20;
     let n = index.len() as u32;
-    const CHUNK: u32 = 1 << 20;
-    (0..n.div_ceil(CHUNK))
+    (0..n.div_ceil(RUN))
         .into_par_iter()
         .map(|k| {
-            let mut s = vec![(0u64, 0u64); nc];
-            for v in (k * CHUNK..((k + 1) * CHUNK).min(n)).map(Node) {
-                if is_class_object(index, v) {
-                    continue;
+            let mut counts = vec![(0u64, 0u64); groups];
+            for v in (k * RUN..((k + 1) * RUN).min(n)).map(Node) {
+                if let Some(e) = group(v).and_then(|g| counts.get_mut(g)) {
+                    e.0 += 1;
+                    e.1 += index.shallow_size(v);
                 }
-                let e = &mut s[index.class_of(v).index()];
-                e.0 += 1;
-                e.1 += index.shallow_size(v);
             }
-            s
+            counts
         })
         .reduce(
-            || vec![(0, 0); nc],
+            || vec![(0, 0); groups],
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(b) {
-                    x.0 += y.0;
-                    x.1 += y.1;
+                    (x.0, x.1) = (x.0 + y.0, x.1 + y.1);
                 }
                 a
             },
         )
-        .into_iter()
-        .map(|(instances, shallow_bytes)| ClassStats { instances, shallow_bytes, retained_bytes: 0 })
-        .collect()
 }
 
 /// The histogram: `stats`, the [`shallow_histogram`], with each class's retained size.

@@ -163,31 +163,9 @@ impl Heap {
 
     /// Objects and shallow bytes per heap, in the dump's heap order (heaps without objects left out).
     pub fn heap_totals(&self) -> Vec<(String, u64, u64)> {
-        use rayon::prelude::*;
         let idx = &self.index;
         let heaps = idx.heaps.len();
-        // On every core, in runs of a million objects.
-        const RUN: u32 = 1 << 20;
-        let t = (0..(idx.len() as u32).div_ceil(RUN))
-            .into_par_iter()
-            .map(|k| {
-                let mut t = vec![(0u64, 0u64); heaps];
-                for n in (k * RUN..((k + 1) * RUN).min(idx.len() as u32)).map(Node) {
-                    let e = &mut t[idx.heap_of(n).min(heaps - 1)];
-                    e.0 += 1;
-                    e.1 += idx.shallow_size(n);
-                }
-                t
-            })
-            .reduce(
-                || vec![(0, 0); heaps],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(b) {
-                        (x.0, x.1) = (x.0 + y.0, x.1 + y.1);
-                    }
-                    a
-                },
-            );
+        let t = crate::analysis::count_by(idx, heaps, |n| Some(idx.heap_of(n).min(heaps.saturating_sub(1))));
         idx.heaps.iter().zip(t).filter(|(_, (o, _))| *o > 0).map(|(h, (o, b))| (h.name.clone(), o, b)).collect()
     }
 
