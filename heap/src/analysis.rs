@@ -255,7 +255,7 @@ impl Heap {
             .flat_map_iter(|r| {
                 let mut best: std::collections::BinaryHeap<Reverse<(u64, Reverse<Node>)>> =
                     std::collections::BinaryHeap::with_capacity(k.min(RUN as usize).saturating_add(1));
-                for v in (r * RUN..((r + 1) * RUN).min(n)).map(Node) {
+                for v in (r * RUN..r.saturating_add(1).saturating_mul(RUN).min(n)).map(Node) {
                     if k == 0 || d.idom(v) == UNREACHABLE {
                         continue;
                     }
@@ -414,7 +414,7 @@ pub(crate) fn count_by(index: &Index, groups: usize, group: impl Fn(Node) -> Opt
         .into_par_iter()
         .map(|k| {
             let mut counts = vec![(0u64, 0u64); groups];
-            for v in (k * RUN..((k + 1) * RUN).min(n)).map(Node) {
+            for v in (k * RUN..k.saturating_add(1).saturating_mul(RUN).min(n)).map(Node) {
                 if let Some(e) = group(v).and_then(|g| counts.get_mut(g)) {
                     e.0 += 1;
                     e.1 += index.shallow_size(v);

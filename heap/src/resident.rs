@@ -14,18 +14,10 @@
 //! Only for arrays the loop touches nearly all of: every page becomes resident at once.
 
 /// `n` zeroes, every page of them already writable (see the module's comment).
-pub(crate) fn zeroed<T: bytemuck::Zeroable + Copy>(n: usize) -> Vec<T> {
+pub(crate) fn zeroed<T: bytemuck::Pod>(n: usize) -> Vec<T> {
     let mut v = vec![T::zeroed(); n];
-    make_writable(bytemuck_bytes(&mut v));
+    make_writable(bytemuck::cast_slice_mut(&mut v));
     v
-}
-
-/// The bytes of `v` (plain values, so any view of them as bytes is sound to write zeroes
-/// through, which is all [`make_writable`] does).
-fn bytemuck_bytes<T: bytemuck::Zeroable + Copy>(v: &mut [T]) -> &mut [u8] {
-    let len = std::mem::size_of_val(v);
-    // SAFETY: `v` is `len` bytes of plain values; the slice borrows it mutably for as long.
-    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), len) }
 }
 
 const PAGE: usize = 4096;
@@ -35,11 +27,11 @@ fn make_writable(bytes: &mut [u8]) {
     if bytes.len() < 64 * PAGE {
         return;
     }
-    let start = bytes.as_ptr() as usize;
-    let from = start.next_multiple_of(PAGE) - start;
-    let len = (bytes.len() - from) / PAGE * PAGE;
     #[cfg(target_os = "linux")]
     {
+        let start = bytes.as_ptr() as usize;
+        let from = start.next_multiple_of(PAGE) - start;
+        let len = (bytes.len() - from) / PAGE * PAGE;
         const MADV_POPULATE_WRITE: libc::c_int = 23;
         // SAFETY: the range lies inside `bytes`, which this process owns and may write;
         // populating for writing keeps the contents as they are.
@@ -48,7 +40,12 @@ fn make_writable(bytes: &mut [u8]) {
             return;
         }
     }
-    for page in bytes[from..from + len].chunks_mut(PAGE) {
+    touch(bytes);
+}
+
+/// What [`make_writable`] does where the kernel cannot: a zero written to every page.
+fn touch(bytes: &mut [u8]) {
+    for page in bytes.chunks_mut(PAGE) {
         // A volatile write, which the compiler cannot drop though the value is already zero.
         // SAFETY: `page` is a live, writable, non-empty slice.
         unsafe { std::ptr::write_volatile(page.as_mut_ptr(), 0) };
@@ -64,7 +61,26 @@ mod tests {
             assert_eq!(v.len(), n);
             assert!(v.iter().all(|&x| x == 0));
         }
-        let v: Vec<u64> = super::zeroed(1 << 18);
-        assert!(v.iter().all(|&x| x == 0));
+        let mut bytes = vec![0u8; 5 * super::PAGE + 7];
+        super::touch(&mut bytes);
+        assert!(bytes.iter().all(|&x| x == 0));
+    }
+
+    /// The pages are in memory before anything reads or writes them (`mincore` says which
+    /// pages of a range are).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn every_page_is_resident_at_once() {
+        let v: Vec<u64> = super::zeroed(4 << 20);
+        let start = v.as_ptr() as usize;
+        let from = start.next_multiple_of(super::PAGE);
+        let pages = (start + v.len() * 8 - from) / super::PAGE;
+        let mut resident = vec![0u8; pages];
+        // SAFETY: the range is page-aligned and inside `v`, which lives; `resident` has a byte
+        // for each of its pages.
+        let r = unsafe { libc::mincore(from as *mut libc::c_void, pages * super::PAGE, resident.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        let missing = resident.iter().filter(|&&b| b & 1 == 0).count();
+        assert_eq!(missing, 0, "{missing} of {pages} pages not resident");
     }
 }

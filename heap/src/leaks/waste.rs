@@ -306,18 +306,24 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
 /// the report's sort of a key per String is then off the critical path (0.29 s of a dump of 14.6 M
 /// Strings).
 pub(crate) fn find_string_copies(idx: &crate::index::Index) {
-    let mut held = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(HashedStrings::PerString(hashes)) = held.take() {
-        *held = copies_of(idx, hashes).map(HashedStrings::Copies);
-    }
+    // Not held while the copies are made: they are made on every core, and a core waiting for
+    // its share may pick up any other job meanwhile.
+    let lock = || idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let taken = lock().take();
+    let made = match taken {
+        Some(HashedStrings::PerString(hashes)) => copies_of(idx, hashes).map(HashedStrings::Copies),
+        other => other,
+    };
+    *lock() = made;
 }
 
 /// The [`StringCopies`] of `hashed`; `None` when its Strings are not the index's instances of
 /// its class.
 ///
-/// The keys go straight into buckets by their hashes' top bits (2,048 to 4,096 keys a
-/// bucket), and in each bucket, on every core, a table in the core's cache finds the keys whose
-/// hash is there more than once; those alone are sorted and kept. Most Strings are one of a
+/// The keys go straight into buckets by their hashes' top bits (one bucket below 4,096
+/// Strings; then 2,048 to 4,096 keys a bucket, up to 16,384 buckets), and in each bucket, on
+/// every core, a table in the core's cache finds the keys whose hash is there more than once;
+/// those alone are sorted and kept. Most Strings are one of a
 /// kind (11 M of 14.6 M on a dump of long lists), so what is kept is a fraction of the keys.
 fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
     use rayon::prelude::*;
@@ -339,7 +345,7 @@ fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCo
     let span = crate::trace::span("copies: keys");
     let mut keys = vec![SKIPPED; sum];
     // A String with a value and no first edge (which the second pass does not make) keeps its
-    // slot as `SKIPPED`, dropped with the runs of one.
+    // slot as `SKIPPED`, which the tables leave out.
     let g = idx.graph();
     let mut strings = hashes.iter();
     for v in 0..idx.len() as u32 {
@@ -566,4 +572,43 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
     let mut out: Vec<FdGroup> = groups.into_iter().map(|(holder, count)| FdGroup { holder, count }).collect();
     out.sort_by(|a, b| b.count.cmp(&a.count).then(a.holder.cmp(&b.holder)));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys a bucket's table keeps are those of the hashes it holds more than once, in
+    /// order, as sorting the whole bucket and keeping its runs of two or more finds them;
+    /// `SKIPPED` keys are left out.
+    #[test]
+    fn a_bucket_keeps_the_runs_a_sort_would() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut table = Table::default();
+        for len in [0usize, 1, 2, 7, 100, 5000] {
+            // Few values, so that most hashes come more than once; some keys `SKIPPED`.
+            let mut bucket: Vec<u128> = (0..len)
+                .map(|i| match next() % 11 {
+                    0 => SKIPPED,
+                    _ => key(next() % (len as u64 / 3 + 1) + 1, (next() % 5) as u32, i as u32),
+                })
+                .collect();
+            let mut sorted = bucket.clone();
+            sorted.sort_unstable();
+            let expected: Vec<u128> = sorted
+                .chunk_by(|a, b| a >> 64 == b >> 64)
+                .filter(|run| run.len() > 1 && run[0] >> 64 != 0)
+                .flatten()
+                .copied()
+                .collect();
+            let n = table.shared_first(&mut bucket);
+            assert_eq!(&bucket[..n], &expected[..], "{len} keys");
+        }
+    }
 }
