@@ -263,7 +263,7 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
     let g = idx.graph();
     let size = |n: u32| u64::from(cap(idx.shallow_size(Node(n))));
     let StringCopies { nodes, runs, .. } = copies;
-    // Runs in stretches of about a 64th of the Strings, on every core.
+    // Runs in stretches of about a 64th of them, on every core.
     let stretch = (runs.len() / 64).max(1);
     runs.par_chunks(stretch)
         .enumerate()
@@ -323,8 +323,8 @@ pub(crate) fn find_string_copies(idx: &crate::index::Index) {
 /// The keys go straight into buckets by their hashes' top bits (one bucket below 4,096
 /// Strings; then 2,048 to 4,096 keys a bucket, up to 16,384 buckets), and in each bucket, on
 /// every core, a table in the core's cache finds the keys whose hash is there more than once;
-/// those alone are sorted and kept. Most Strings are one of a
-/// kind (11 M of 14.6 M on a dump of long lists), so what is kept is a fraction of the keys.
+/// those alone are sorted and kept. Most Strings are one of a kind (11 M of 14.6 M on a dump of
+/// long lists), so what is kept is a fraction of the keys.
 fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
     use rayon::prelude::*;
     let _span = crate::trace::span("duplicate strings: copies");
