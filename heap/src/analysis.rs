@@ -220,7 +220,7 @@ impl Heap {
     /// Nodes of all objects whose class is exactly `class`.
     pub fn instances_of(&self, class: ClassId) -> Vec<Node> {
         let idx = &self.index;
-        (0..idx.len() as u32).into_par_iter().map(Node).filter(|&n| idx.class_of(n) == class).collect()
+        idx.nodes_where(|n| idx.class_of(n) == class)
     }
 
     /// Nodes of all objects whose class is exactly `class`, largest retained first (ties in id

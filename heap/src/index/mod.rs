@@ -508,6 +508,11 @@ impl Index {
         (0..self.len() as u32).map(Node)
     }
 
+    /// The nodes for which `keep` holds, in order; every object looked at on every core.
+    pub fn nodes_where(&self, keep: impl Fn(Node) -> bool + Sync + Send) -> Vec<Node> {
+        (0..self.len() as u32).into_par_iter().map(Node).filter(|&n| keep(n)).collect()
+    }
+
     /// The object id of node `n`.
     pub fn id(&self, n: Node) -> u64 {
         self.ids.id(n.0)
