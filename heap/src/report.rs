@@ -197,14 +197,31 @@ impl Heap {
         top: usize,
         leaks: &[crate::leaks::Leak],
     ) -> Report<'h> {
+        let mut report = self.analyze_report_sections(file, top);
+        self.add_leaks(&mut report, leaks);
+        report
+    }
+
+    /// The `analyze` report with the leak suspects `find` returns, and those suspects. The
+    /// suspects are found on one core while the sections that do not need them (the summary, the
+    /// threads, the duplicate strings) are made on the other: each is mostly one core's work.
+    pub fn analyze_report_finding_leaks<'h>(
+        &'h self,
+        file: &FileInfo<'_>,
+        top: usize,
+        find: impl FnOnce() -> Vec<crate::leaks::Leak> + Send,
+    ) -> (Report<'h>, Vec<crate::leaks::Leak>) {
+        let (leaks, mut report) = rayon::join(find, || self.analyze_report_sections(file, top));
+        self.add_leaks(&mut report, &leaks);
+        (report, leaks)
+    }
+
+    /// The `analyze` report but its leak suspects and the app's metadata.
+    fn analyze_report_sections<'h>(&'h self, file: &FileInfo<'_>, top: usize) -> Report<'h> {
         let span = crate::trace::span("report: summary");
         let mut report = self.analyze_report(file, top);
         drop(span);
         let v = &mut report.json;
-        let span = crate::trace::span("report: leaks");
-        v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
-        v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
-        drop(span);
         let span = crate::trace::span("report: threads, fds");
         // Every thread with its stack and locals; each group of threads of one name gains the
         // frames of the thread its `example` names.
@@ -222,6 +239,14 @@ impl Heap {
         v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
         self.index.release_pages();
         report
+    }
+
+    /// The leak suspects and the app's metadata, into `report`.
+    fn add_leaks(&self, report: &mut Report<'_>, leaks: &[crate::leaks::Leak]) {
+        let _span = crate::trace::span("report: leaks");
+        let v = &mut report.json;
+        v["leaks"] = crate::leaks::render::leaks_json(self, leaks);
+        v["metadata"] = crate::leaks::render::metadata_json(&crate::leaks::metadata::extract(self));
     }
 
     /// The `analyze` report as JSON, without leak suspects.

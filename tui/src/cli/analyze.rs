@@ -143,7 +143,7 @@ pub fn report(
     config: &heap::leaks::LeakConfig,
 ) -> anyhow::Result<()> {
     use heap::fmt::human_bytes;
-    let leaks = match baseline {
+    let find_leaks = || match baseline {
         Some(old) => heap::leaks::find_leaks_since(heap, config, old),
         None => heap::leaks::find_leaks(heap, config),
     };
@@ -153,7 +153,7 @@ pub fn report(
     let file = heap::report::FileInfo { path, bytes, cut_names: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
     match format {
         AnalyzeFormat::Json => {
-            let mut report = heap.analyze_report_with_leaks(&file, top, &leaks);
+            let (mut report, _) = heap.analyze_report_finding_leaks(&file, top, find_leaks);
             let v = &mut report.json;
             v["undecided"] = serde_json::json!(heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
@@ -165,6 +165,7 @@ pub fn report(
             print_pretty(&report)
         }
         AnalyzeFormat::Text => {
+            let leaks = find_leaks();
             let mut s = heap.analyze_text(&file, top, &leaks, &heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
                 s.push_str("\nSince the baseline\n");
@@ -194,11 +195,13 @@ pub fn report(
             super::print(&s)
         }
         AnalyzeFormat::Leakcanary => {
+            let leaks = find_leaks();
             let meta = heap::leaks::metadata::extract(heap);
             let ms = start.elapsed().as_millis();
             super::print(&heap::leaks::render::leakcanary_text(heap, &leaks, &meta, path, ms))
         }
         AnalyzeFormat::Koom => {
+            let leaks = find_leaks();
             let meta = heap::leaks::metadata::extract(heap);
             print_pretty(&heap::leaks::render::koom_json(heap, &leaks, &meta))
         }
