@@ -84,6 +84,15 @@ impl IdMap {
         Some(IdMap::with_buckets(lo, runs, min, pack))
     }
 
+    /// The map over values already packed from sorted ids (as [`IdMap::parts`] gives them),
+    /// trusted: for values just made from ids in order.
+    pub(crate) fn from_packed(lo: Slab<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
+        if lo.is_empty() {
+            return IdMap::new(Vec::new());
+        }
+        IdMap::with_buckets(lo, runs, min, pack)
+    }
+
     /// What [`IdMap::from_parts`] takes back: the lowest id, the packing shift, the low 32 bits
     /// of each value and the runs of high bits.
     pub fn parts(&self) -> (u64, u32, &[u32], &[(u32, u32)]) {

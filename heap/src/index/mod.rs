@@ -33,7 +33,7 @@ use classes::{java_name, Class, ClassId, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
 use ids::IdMap;
-use sizes::{detect_alignment_mat, detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
+use sizes::{detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use stacks::{StackRecords, Stacks, ThreadRoot};
 
 /// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
@@ -1150,8 +1150,9 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
 /// ids (a dump lists each stretch of memory in address order; HotSpot's parallel dumper writes
 /// the stretches in any order, 700 runs in the 1 GB benchmark dump): ordered by their first
 /// ids, runs that do not overlap are the sorted list, read where they lie. Otherwise
-/// (overlapping runs, repeated ids) the objects are sorted into one list. Gives MAT's alignment
-/// too, read off the sorted ids before they are packed.
+/// (overlapping runs, repeated ids) the objects are sorted into one list. The sorted list is
+/// then read in pieces, one per core and a few more (see [`number_objects`]). Gives MAT's
+/// alignment too, read off the sorted ids before they are packed.
 fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result<(u64, IdMap, Column<u32>)> {
     let order = match InOrder::of(&objects) {
         Some(order) => order,
@@ -1175,15 +1176,100 @@ fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result
             order
         }
     };
-    let runs: Vec<&[(u64, u64)]> = order.runs.iter().map(|&(k, a, b)| &objects[k].list[a..b]).collect();
-    let sorted = Merged { runs: Chained::new(&runs).peekable(), extra: order.extra.iter().peekable() };
-    let mat_align = detect_alignment_mat(sorted.clone().map(|o| o.0));
-    let (ids, offsets) = rayon::join(
-        || IdMap::from_sorted(sorted.clone().map(|o| o.0)),
-        || Column::<u32>::collect(sorted.clone().map(|o| o.1)),
-    );
+    let pieces = order.pieces(&objects, 4 * rayon::current_num_threads());
+    let (ids, offsets, mat_align) = number_objects(&pieces);
     let offsets = offsets.ok_or_else(|| Error::new(0, ErrorKind::TooLarge(Limit::FileSize)))?;
     Ok((mat_align, ids, offsets))
+}
+
+/// The id map, the file offsets by node and MAT's alignment, from the objects in sorted
+/// `pieces`, each piece on some core: one pass for what the values depend on (the lowest id,
+/// the bits every id shares, whether offsets need more than 32 bits, the steps between ids),
+/// one to write them. `None` for the offsets when one needs more than 40 bits.
+fn number_objects(pieces: &[Piece<'_>]) -> (IdMap, Option<Column<u32>>, u64) {
+    let len = pieces.last().map_or(0, |p| p.start + p.len);
+    let Some(min) = pieces.iter().find_map(|p| p.objects().next()).map(|o| o.0) else {
+        return (IdMap::new(Vec::new()), Column::collect(std::iter::empty()), sizes::mat_alignment(0));
+    };
+    /// What a piece's ids and offsets share, or how they step.
+    #[derive(Clone, Copy)]
+    struct Seen {
+        /// The bits set in any id's distance from the lowest.
+        common: u64,
+        /// The bits set in any offset.
+        offsets: u64,
+        /// The steps' greatest common divisor (see [`sizes::gcd_of_steps`]).
+        steps: u64,
+    }
+    let seen: Vec<Seen> = pieces
+        .par_iter()
+        .map(|p| {
+            let (mut common, mut offsets) = (0u64, 0u64);
+            let mut steps = sizes::Steps::default();
+            p.for_each(|_, id, off| {
+                common |= id - min;
+                offsets |= off;
+                steps.add(id);
+            });
+            Seen { common, offsets, steps: steps.gcd() }
+        })
+        .collect();
+    let common = seen.iter().fold(0, |a, s| a | s.common);
+    let wide = seen.iter().fold(0, |a, s| a | s.offsets);
+    // With the steps across pieces: from each piece's last id to the next one's first.
+    let mut steps = sizes::Steps::default();
+    for p in pieces {
+        if let Some((first, last)) = p.ends() {
+            steps.add(first);
+            steps.add(last);
+        }
+    }
+    let steps = seen.iter().map(|s| s.steps).fold(steps.gcd(), sizes::gcd);
+    let pack = if common == 0 { 0 } else { common.trailing_zeros() };
+    if wide > Column::<u32>::MAX {
+        return (IdMap::new(Vec::new()), None, sizes::mat_alignment(steps));
+    }
+    let wide = wide > u64::from(u32::MAX);
+    // Zeroed, so the pages are first touched by the core that writes them.
+    let mut lo = vec![0u32; len];
+    let mut offsets_lo = vec![0u32; len];
+    let mut offsets_hi = if wide { vec![0u8; len] } else { Vec::new() };
+    let mut jobs = Vec::with_capacity(pieces.len());
+    let (mut lo_rest, mut off_rest, mut hi_rest) = (&mut lo[..], &mut offsets_lo[..], &mut offsets_hi[..]);
+    for p in pieces {
+        let (l, lr) = std::mem::take(&mut lo_rest).split_at_mut(p.len);
+        let (o, or) = std::mem::take(&mut off_rest).split_at_mut(p.len);
+        let (h, hr) = std::mem::take(&mut hi_rest).split_at_mut(if wide { p.len } else { 0 });
+        (lo_rest, off_rest, hi_rest) = (lr, or, hr);
+        jobs.push((p, l, o, h));
+    }
+    // Each piece's runs of ids that share their high 32 bits, as (high bits, first position).
+    let piece_runs: Vec<Vec<(u32, u32)>> = jobs
+        .into_par_iter()
+        .map(|(p, lo, offsets, high)| {
+            let mut runs: Vec<(u32, u32)> = Vec::new();
+            p.for_each(|i, id, off| {
+                let v = (id - min) >> pack;
+                if runs.last().is_none_or(|r| r.0 != (v >> 32) as u32) {
+                    runs.push(((v >> 32) as u32, (p.start + i) as u32));
+                }
+                lo[i] = v as u32;
+                offsets[i] = off as u32;
+                if let Some(h) = high.get_mut(i) {
+                    *h = (off >> 32) as u8;
+                }
+            });
+            runs
+        })
+        .collect();
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for r in piece_runs.into_iter().flatten() {
+        if runs.last().is_none_or(|last| last.0 != r.0) {
+            runs.push(r);
+        }
+    }
+    let ids = IdMap::from_packed(lo.into(), runs, min, pack);
+    (ids, Column::from_parts(offsets_lo.into(), offsets_hi.into()), sizes::mat_alignment(steps))
 }
 
 /// GC roots as nodes; root records naming objects absent from the dump are counted in a warning.
@@ -1241,22 +1327,32 @@ impl InOrder {
     /// out of runs that a sort does better.
     fn of(lists: &[Objects]) -> Option<InOrder> {
         let total: usize = lists.iter().map(|o| o.list.len()).sum();
-        let mut runs = Vec::new();
-        for (k, o) in lists.iter().enumerate() {
-            let list = &o.list;
-            let mut bodies = o.bodies.iter().copied().peekable();
-            let mut start = 0;
-            for i in 1..=list.len() {
-                while bodies.next_if(|&b| b < i).is_some() {}
-                if i == list.len() || list[i].0 <= list[i - 1].0 || bodies.peek() == Some(&i) {
-                    runs.push((k, start, i));
-                    start = i;
-                    if runs.len() > 64 + total / 64 {
-                        return None;
+        // Each list's runs on some core, all of them counted as they are found: more runs than
+        // 1 in 64 objects, and a sort does better.
+        let bound = 64 + total / 64;
+        let found = std::sync::atomic::AtomicUsize::new(0);
+        let runs: Option<Vec<Vec<(usize, usize, usize)>>> = lists
+            .par_iter()
+            .enumerate()
+            .map(|(k, o)| {
+                let list = &o.list;
+                let mut runs = Vec::new();
+                let mut bodies = o.bodies.iter().copied().peekable();
+                let mut start = 0;
+                for i in 1..=list.len() {
+                    while bodies.next_if(|&b| b < i).is_some() {}
+                    if i == list.len() || list[i].0 <= list[i - 1].0 || bodies.peek() == Some(&i) {
+                        runs.push((k, start, i));
+                        start = i;
+                        if found.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= bound {
+                            return None;
+                        }
                     }
                 }
-            }
-        }
+                Some(runs)
+            })
+            .collect();
+        let mut runs: Vec<(usize, usize, usize)> = runs?.concat();
         let first = |&(k, a, _): &(usize, usize, usize)| lists[k].list[a].0;
         let last = |&(k, _, b): &(usize, usize, usize)| lists[k].list[b - 1].0;
         let len = |&(_, a, b): &(usize, usize, usize)| b - a;
@@ -1313,6 +1409,99 @@ impl InOrder {
     /// A list holding every object once, sorted: the order of its one run.
     fn whole(len: usize) -> InOrder {
         InOrder { runs: vec![(0, 0, len)], extra: Vec::new() }
+    }
+
+    /// The objects of `lists` in this order, cut into about `count` pieces of as many objects
+    /// each (the last may be shorter), each read on its own. The runs are ascending and apart,
+    /// so a piece is its stretch of runs (cut anywhere: each part of a run is ascending too) and
+    /// the objects moved apart whose ids fall in its range.
+    fn pieces<'a>(&'a self, lists: &'a [Objects], count: usize) -> Vec<Piece<'a>> {
+        let total: usize = self.runs.iter().map(|&(_, a, b)| b - a).sum();
+        let size = total.div_ceil(count.max(1)).max(1);
+        let mut cut: Vec<Vec<&'a [(u64, u64)]>> = vec![Vec::new()];
+        let mut room = size;
+        for &(k, a, b) in &self.runs {
+            let mut run = &lists[k].list[a..b];
+            while !run.is_empty() {
+                if room == 0 {
+                    cut.push(Vec::new());
+                    room = size;
+                }
+                let (here, rest) = run.split_at(run.len().min(room));
+                room -= here.len();
+                cut.last_mut().expect("one piece at least").push(here);
+                run = rest;
+            }
+        }
+        // A piece's objects moved apart: from the first id of its runs (the first piece: any
+        // below too) to the next piece's first.
+        let first_extra = |runs: &[&[(u64, u64)]]| match runs.first().and_then(|r| r.first()) {
+            Some(o) => self.extra.partition_point(|e| e.0 < o.0),
+            None => self.extra.len(),
+        };
+        let bounds: Vec<usize> = (0..cut.len()).map(|i| if i == 0 { 0 } else { first_extra(&cut[i]) }).collect();
+        let mut start = 0;
+        cut.into_iter()
+            .enumerate()
+            .map(|(i, runs)| {
+                let extra = &self.extra[bounds[i]..bounds.get(i + 1).copied().unwrap_or(self.extra.len())];
+                let len = runs.iter().map(|r| r.len()).sum::<usize>() + extra.len();
+                let piece = Piece { runs, extra, start, len };
+                start += len;
+                piece
+            })
+            .collect()
+    }
+}
+
+/// A stretch of the sorted objects (see [`InOrder::pieces`]): runs, the objects moved apart
+/// that fall among them, the position its first object takes and its length.
+struct Piece<'a> {
+    runs: Vec<&'a [(u64, u64)]>,
+    extra: &'a [(u64, u64)],
+    start: usize,
+    len: usize,
+}
+
+impl Piece<'_> {
+    /// Its objects, in id order.
+    fn objects(&self) -> Merged<'_> {
+        Merged { runs: Chained::new(&self.runs).peekable(), extra: self.extra.iter().peekable() }
+    }
+
+    /// Its lowest and highest ids.
+    fn ends(&self) -> Option<(u64, u64)> {
+        let first = self.runs.first().and_then(|r| r.first()).into_iter().chain(self.extra.first());
+        let last = self.runs.last().and_then(|r| r.last()).into_iter().chain(self.extra.last());
+        Some((first.map(|o| o.0).min()?, last.map(|o| o.0).max()?))
+    }
+
+    /// `f(position in the piece, id, offset)` for each of its objects, in id order: the runs
+    /// read as plain slices, cut only where an object moved apart falls among them.
+    #[inline]
+    fn for_each(&self, mut f: impl FnMut(usize, u64, u64)) {
+        let mut i = 0;
+        let mut each = |objects: &[(u64, u64)]| {
+            for &(id, off) in objects {
+                f(i, id, off);
+                i += 1;
+            }
+        };
+        let mut extra = self.extra;
+        for run in &self.runs {
+            let mut run: &[(u64, u64)] = run;
+            while let Some((x, rest)) = extra.split_first() {
+                let below = run.partition_point(|o| o.0 < x.0);
+                if below == run.len() {
+                    break;
+                }
+                each(&run[..below]);
+                each(std::slice::from_ref(x));
+                (run, extra) = (&run[below..], rest);
+            }
+            each(run);
+        }
+        each(extra);
     }
 }
 
@@ -1862,7 +2051,8 @@ impl Pass2<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Chained, InOrder, Merged, Objects};
+    use super::{Chained, Column, IdMap, InOrder, Merged, Objects};
+    use crate::index::sizes::detect_alignment_mat;
     use proptest::prelude::*;
 
     /// The objects of `lists` in the order `InOrder` reads them.
@@ -1935,8 +2125,46 @@ mod tests {
             want.sort_unstable();
             // Either the order reads the objects sorted, or the caller sorts them.
             if let Some(order) = InOrder::of(&lists) {
-                prop_assert_eq!(read(&lists, &order), want);
+                prop_assert_eq!(read(&lists, &order), want.clone());
+                // Cut into pieces, they read the same, each where it says it starts.
+                for count in [1, 2, 3, 8, 64] {
+                    let pieces = order.pieces(&lists, count);
+                    prop_assert!(pieces.len() <= count);
+                    let mut got = Vec::new();
+                    for p in &pieces {
+                        prop_assert_eq!(p.start, got.len());
+                        p.for_each(|i, id, off| got.push((i, id, off)));
+                        prop_assert!(got[p.start..].iter().enumerate().all(|(k, o)| o.0 == k));
+                        prop_assert_eq!(got.len(), p.start + p.len);
+                    }
+                    let got: Vec<(u64, u64)> = got.into_iter().map(|(_, id, off)| (id, off)).collect();
+                    prop_assert_eq!(&got, &want);
+                }
             }
+        }
+
+        /// The ids, offsets and alignment made piece by piece are those made from the whole
+        /// sorted list by the plain definitions, for ids of any alignment and offsets past 4 GB.
+        #[test]
+        fn numbered_in_pieces_as_in_one_list(
+            ids in proptest::collection::btree_set(0u64..1 << 44, 1..2000),
+            shift in 0u32..6,
+            base in 0u64..1 << 20,
+            far in any::<bool>(),
+            count in 1usize..20,
+        ) {
+            let want: Vec<(u64, u64)> =
+                ids.iter().enumerate().map(|(i, &id)| ((id << shift) + base, i as u64 * 977 + if far { 1 << 33 } else { 0 })).collect();
+            let lists = vec![Objects { list: want.clone(), bodies: vec![0] }];
+            let order = InOrder::whole(want.len());
+            let (map, offsets, align) = super::number_objects(&order.pieces(&lists, count));
+            let plain = IdMap::from_sorted(want.iter().map(|o| o.0));
+            prop_assert_eq!(map.parts(), plain.parts());
+            let column = Column::<u32>::collect(want.iter().map(|o| o.1)).unwrap();
+            let offsets = offsets.unwrap();
+            prop_assert_eq!(offsets.len(), column.len());
+            prop_assert!((0..want.len()).all(|i| offsets.get(i) == column.get(i)));
+            prop_assert_eq!(align, detect_alignment_mat(want.iter().map(|o| o.0)));
         }
     }
 

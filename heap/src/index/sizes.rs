@@ -203,25 +203,70 @@ pub fn detect_ref_size_mat(arrays: impl Iterator<Item = (u64, u32)>) -> bool {
 /// MAT's object alignment: the greatest common divisor of the gaps between sorted addresses,
 /// clamped to 8..=256.
 pub fn detect_alignment_mat(sorted_ids: impl IntoIterator<Item = u64>) -> u64 {
-    fn gcd(mut a: u64, mut b: u64) -> u64 {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    }
-    let mut g = 0u64;
-    let mut prev = None;
+    mat_alignment(gcd_of_steps(sorted_ids))
+}
+
+/// MAT's alignment from the greatest common divisor of the steps ([`gcd_of_steps`]).
+pub(crate) fn mat_alignment(steps: u64) -> u64 {
+    steps.clamp(8, 256)
+}
+
+/// The greatest common divisor of the steps between sorted ids, those from id 0 left out (0 for
+/// no step). It stops once at 8 or below: the alignment is 8 whatever follows, and the divisor
+/// of more steps, or of these and others, is at or below it too.
+pub(crate) fn gcd_of_steps(sorted_ids: impl IntoIterator<Item = u64>) -> u64 {
+    let mut steps = Steps::default();
     for id in sorted_ids {
-        let Some(p) = prev.replace(id) else { continue };
-        if p == 0 {
-            continue;
-        }
-        g = gcd(g, id - p);
-        if g != 0 && g <= 8 {
+        steps.add(id);
+        if steps.done() {
             break;
         }
     }
-    g.clamp(8, 256)
+    steps.gcd()
+}
+
+/// [`gcd_of_steps`] fed one id at a time, for a loop that does more with each.
+#[derive(Default)]
+pub(crate) struct Steps {
+    prev: Option<u64>,
+    /// The last step that changed nothing: most steps repeat it, and need no division.
+    same: u64,
+    gcd: u64,
+}
+
+impl Steps {
+    /// The next id, at or above the one before.
+    #[inline]
+    pub(crate) fn add(&mut self, id: u64) {
+        let Some(p) = self.prev.replace(id) else { return };
+        if p == 0 || self.done() {
+            return;
+        }
+        let step = id - p;
+        if step != self.same {
+            self.gcd = gcd(self.gcd, step);
+            self.same = step;
+        }
+    }
+
+    /// Whether the divisor is at 8 or below, where more steps change nothing of the alignment.
+    #[inline]
+    pub(crate) fn done(&self) -> bool {
+        self.gcd != 0 && self.gcd <= 8
+    }
+
+    /// The divisor so far.
+    pub(crate) fn gcd(&self) -> u64 {
+        self.gcd
+    }
+}
+
+/// The greatest common divisor (`gcd(0, b) = b`).
+pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 #[cfg(test)]
