@@ -1010,7 +1010,7 @@ impl Parts {
             heap_graph: None,
             java_lang_class: meta.java_lang_class,
             by_name: Default::default(),
-            strong_leaves: Default::default(),
+            edge_kinds: Default::default(),
             string_hashes: Default::default(),
         };
         let dominators = Dominators {

@@ -209,8 +209,9 @@ struct Preorder {
 impl Preorder {
     /// The DFS from every root, then the rounds that make more objects live: objects found so far
     /// keep their classes alive (strongly), then the referents of their References (weakly).
-    /// Each round looks at the objects the previous one added; the first looks at everything, in
-    /// node order so the arrays stream.
+    /// Each round looks at the objects the previous one added. The first looks at everything
+    /// found, in node order so the arrays stream: for classes, on every core; for referents, at
+    /// the objects that hold a weak reference only.
     fn of(index: &Index) -> Preorder {
         let n = index.len();
         let g = index.graph();
@@ -242,17 +243,60 @@ impl Preorder {
                 }
             }
         };
+        // The first look of each step, over every object found so far, on every core; the
+        // objects come out in node order, each chunk's once, as one core would find them.
+        let first_classes = |pre: &[u32]| -> Vec<u32> {
+            use rayon::prelude::*;
+            let chunks: Vec<Vec<u32>> = pre
+                .par_chunks(FIRST_LOOK)
+                .enumerate()
+                .map(|(k, chunk)| {
+                    let mut found = Vec::new();
+                    let mut seen = rustc_hash::FxHashSet::default();
+                    for (i, &p) in chunk.iter().enumerate() {
+                        if p != u32::MAX {
+                            if let Some(c) = class_node((k * FIRST_LOOK + i) as u32) {
+                                if pre[c.index()] == u32::MAX && seen.insert(c.0) {
+                                    found.push(c.0);
+                                }
+                            }
+                        }
+                    }
+                    found
+                })
+                .collect();
+            chunks.concat()
+        };
+        // Only objects with a weak reference can add referents; their classes were all found
+        // by the first step, which ran until it found no more.
+        let first_referents = |pre: &[u32]| -> Vec<u32> {
+            let mut found = Vec::new();
+            for (w, &word) in index.weak_holders().iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let v = (w * 64) as u32 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    if pre[v as usize] != u32::MAX {
+                        for &t in g.edges(v) {
+                            if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
+                                found.push(t & !WEAK);
+                            }
+                        }
+                    }
+                }
+            }
+            found
+        };
         // Leaves found by the rounds (their classes and referents are looked at too).
         let mut new_leaves: Vec<u32> = Vec::new();
         let mut leaf_tag = LEAF;
         let mut strong_end = 0;
-        for step in [&new_classes as &dyn Fn(u32, &[u32], &mut Vec<u32>), &new_referents] {
-            let mut found = Vec::new();
-            for v in 0..n as u32 {
-                if dfs.pre[v as usize] != u32::MAX {
-                    step(v, &dfs.pre, &mut found);
-                }
-            }
+        type Step<'s> = &'s dyn Fn(u32, &[u32], &mut Vec<u32>);
+        type Look<'s> = &'s dyn Fn(&[u32]) -> Vec<u32>;
+        for (first, step) in
+            [(&first_classes as Look<'_>, &new_classes as Step<'_>), (&first_referents, &new_referents)]
+        {
+            let mut found = first(&dfs.pre);
             loop {
                 let scanned = dfs.vertex.len();
                 new_leaves.clear();
@@ -674,6 +718,9 @@ pub(crate) fn children_rows(idom_n: &[u32], reached: usize) -> (crate::index::cs
     }
     (child_starts, children)
 }
+
+/// Objects per chunk in the first look of each of the DFS's later steps.
+const FIRST_LOOK: usize = 1 << 16;
 
 /// A leaf's entry in `pre` (see [`Dominators::compute`]).
 const LEAF: u32 = 1 << 31;

@@ -21,12 +21,15 @@ impl Csr {
         &self.targets[a..b]
     }
 
-    /// A bit per node, set for those with no strong reference (none at all, or only referents):
-    /// the leaves of the strong graph, 41 % of the objects of the 1 GB benchmark dump. Read on
-    /// both cores.
-    pub(crate) fn strong_leaves(&self) -> Vec<u64> {
+    /// Which objects hold no strong reference, and which hold a weak one, read on both cores
+    /// (see [`EdgeKinds`]).
+    pub(crate) fn kinds(&self) -> EdgeKinds {
         let n = self.starts.len().saturating_sub(1);
-        crate::bits::collect(n, |v| self.edges(v as u32).iter().all(|&t| t & WEAK != 0))
+        let (strong_leaves, weak_holders) = crate::bits::collect_pair(n, |v| {
+            let edges = self.edges(v as u32);
+            (edges.iter().all(|&t| t & WEAK != 0), edges.iter().any(|&t| t & WEAK != 0))
+        });
+        EdgeKinds { strong_leaves, weak_holders }
     }
 
     /// Starts bringing the row start of `n` into the cache.
@@ -50,6 +53,16 @@ impl Csr {
     pub fn is_empty(&self) -> bool {
         self.targets.is_empty()
     }
+}
+
+/// Two bits per node, from one read of every edge.
+pub(crate) struct EdgeKinds {
+    /// Set for objects with no strong reference (none at all, or only referents): the leaves of
+    /// the strong graph, 41 % of the objects of the 1 GB benchmark dump.
+    pub(crate) strong_leaves: Vec<u64>,
+    /// Set for objects with a weak reference (a Reference's referent): the few the search for
+    /// weakly reachable objects starts from.
+    pub(crate) weak_holders: Vec<u64>,
 }
 
 /// Marks a block of [`Starts`] kept whole; the rest of its `base` entry is its place in `wide`.

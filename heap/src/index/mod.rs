@@ -184,8 +184,8 @@ pub struct Index {
     pub(crate) java_lang_class: u32,
     /// Class table indexes by name, built on first use (reset when names change).
     pub(crate) by_name: std::sync::OnceLock<FxHashMap<String, Vec<ClassId>>>,
-    /// See [`Index::strong_leaves`].
-    pub(crate) strong_leaves: std::sync::OnceLock<Vec<u64>>,
+    /// See [`Index::strong_leaves`] and [`Index::weak_holders`].
+    pub(crate) edge_kinds: std::sync::OnceLock<csr::EdgeKinds>,
     /// What [`Options::hash_strings`] asked for, until the duplicate strings report takes it.
     pub(crate) string_hashes: std::sync::Mutex<Option<HashedStrings>>,
 }
@@ -603,12 +603,19 @@ impl Index {
         self.refs.edges(n.0).iter().map(|&t| (Node(t & !WEAK), t & WEAK != 0))
     }
 
-    /// A bit per node set for objects with no strong reference of their own (made on first use).
+    /// A bit per node set for objects with no strong reference of their own (made on first use,
+    /// with [`Index::weak_holders`]).
     pub(crate) fn strong_leaves(&self) -> &[u64] {
-        self.strong_leaves.get_or_init(|| self.refs.strong_leaves())
+        &self.edge_kinds.get_or_init(|| self.refs.kinds()).strong_leaves
     }
 
-    /// Whether `n` holds no strong reference (see [`Csr::strong_leaves`]).
+    /// A bit per node set for objects holding a weak reference (made on first use, with
+    /// [`Index::strong_leaves`]).
+    pub(crate) fn weak_holders(&self) -> &[u64] {
+        &self.edge_kinds.get_or_init(|| self.refs.kinds()).weak_holders
+    }
+
+    /// Whether `n` holds no strong reference (see [`csr::EdgeKinds`]).
     #[inline]
     pub(crate) fn is_strong_leaf(leaves: &[u64], n: u32) -> bool {
         crate::bits::get(leaves, n as usize)
@@ -1141,7 +1148,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         heap_graph: None,
         java_lang_class: table.java_lang_class,
         by_name: Default::default(),
-        strong_leaves: Default::default(),
+        edge_kinds: Default::default(),
         string_hashes: std::sync::Mutex::new(string_hashes.map(HashedStrings::PerString)),
     })
 }
