@@ -81,9 +81,46 @@ pub struct Starts {
 }
 
 impl Starts {
-    /// The starts in `v`, which must be ascending.
+    /// The starts in `v`, which must be ascending: runs of blocks on every core, each writing
+    /// its part of the lists; the blocks kept whole are then placed after those of the runs
+    /// before.
     pub fn new(v: &[u32]) -> Starts {
-        Starts::collect(v.iter().copied())
+        use rayon::prelude::*;
+        const RUN: usize = BLOCK << 12;
+        let mut base = vec![0u64; v.len().div_ceil(BLOCK)];
+        let mut rel = vec![0u16; v.len()];
+        let wides: Vec<Vec<u32>> = v
+            .par_chunks(RUN)
+            .zip(base.par_chunks_mut(RUN / BLOCK))
+            .zip(rel.par_chunks_mut(RUN))
+            .map(|((run, base), rel)| {
+                let mut wide = Vec::new();
+                for ((block, b), r) in run.chunks(BLOCK).zip(base).zip(rel.chunks_mut(BLOCK)) {
+                    let lo = block[0];
+                    if block[block.len() - 1] - lo <= u32::from(u16::MAX) {
+                        *b = u64::from(lo);
+                        for (r, &x) in r.iter_mut().zip(block) {
+                            *r = (x - lo) as u16;
+                        }
+                    } else {
+                        *b = WIDE | wide.len() as u64;
+                        wide.extend_from_slice(block);
+                    }
+                }
+                wide
+            })
+            .collect();
+        let mut wide: Vec<u32> = Vec::new();
+        for (w, bases) in wides.into_iter().zip(base.chunks_mut(RUN / BLOCK)) {
+            if !w.is_empty() && !wide.is_empty() {
+                let placed = wide.len() as u64;
+                for b in bases.iter_mut().filter(|b| **b & WIDE != 0) {
+                    *b += placed;
+                }
+            }
+            wide.extend_from_slice(&w);
+        }
+        Starts { base: base.into(), rel: rel.into(), wide: wide.into() }
     }
 
     /// The starts `values` yields, which must ascend (made a block at a time: no list of them
@@ -209,5 +246,20 @@ mod tests {
         // A narrow block whose entries would pass 32 bits (a damaged cache) is refused.
         assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 1].into(), vec![0, 5].into(), Slab::default()).is_none());
         assert!(Starts::from_parts(vec![u64::from(u32::MAX) - 5].into(), vec![0, 5].into(), Slab::default()).is_some());
+    }
+
+    /// Made on every core, the starts are the parts one core makes: blocks kept whole in several
+    /// runs of blocks (none in some) placed one after the other.
+    #[test]
+    fn starts_made_in_runs_are_those_made_in_one() {
+        let mut v = vec![0u32];
+        for i in 0..(3 << 18) + 1000u32 {
+            let step = if [5, 300_000, 300_070, 700_000].contains(&i) { 70_000 } else { i % 3 };
+            v.push(v.last().unwrap() + step);
+        }
+        let (a, b) = (Starts::new(&v), Starts::collect(v.iter().copied()));
+        assert_eq!(a.parts(), b.parts());
+        assert_eq!(a.wide.len(), 4 * BLOCK);
+        assert!(a.iter().eq(v.iter().copied()));
     }
 }

@@ -1838,7 +1838,6 @@ impl Slots<'_> {
 
 /// What the second pass gives before its chunks are joined.
 struct Pass2Out {
-    n: usize,
     strings: Option<StringLayout>,
     /// A slot per node (see [`Pass2::run`]).
     string_hashes: Vec<u64>,
@@ -1865,28 +1864,22 @@ impl Pass2Out {
     /// Joins the chunks: row starts made absolute, edges in one list, large sizes and class
     /// numbers into their maps. Counts the dangling references in a warning.
     fn merge(self, warnings: &mut Vec<String>) -> Result<ObjectColumns> {
-        let Pass2Out { n, strings, mut string_hashes, class_lo, shallow, mut starts, chunks } = self;
+        let Pass2Out { strings, mut string_hashes, class_lo, shallow, mut starts, mut chunks } = self;
         let total_edges: usize = chunks.iter().map(|c| c.targets.len()).sum();
         if total_edges >= u32::MAX as usize {
             return Err(Error::new(0, ErrorKind::TooLarge(Limit::References(total_edges as u64))));
         }
         let mut big_shallow = FxHashMap::default();
         let mut class_of = Column { lo: class_lo.into(), hi: Default::default() };
-        let mut targets = Vec::with_capacity(total_edges);
         let mut dangling = 0u64;
         let mut hashed = 0;
-        for (k, ch) in chunks.into_iter().enumerate() {
+        for (k, ch) in chunks.iter_mut().enumerate() {
             // Each chunk's hashes moved down behind the ones before (none when not asked for).
             if ch.strings > 0 {
                 string_hashes.copy_within(k * CHUNK..k * CHUNK + ch.strings, hashed);
                 hashed += ch.strings;
             }
-            let base = targets.len() as u32;
-            for e in &mut starts[1 + k * CHUNK..(1 + (k + 1) * CHUNK).min(n + 1)] {
-                *e += base;
-            }
-            targets.extend_from_slice(&ch.targets);
-            big_shallow.extend(ch.big);
+            big_shallow.extend(std::mem::take(&mut ch.big));
             class_of.set_high(ch.class_high.iter().map(|&(n, b)| (n as usize, b)));
             dangling += ch.dangling;
         }
@@ -1897,11 +1890,29 @@ impl Pass2Out {
         // its end is unmapped).
         string_hashes.truncate(hashed);
         string_hashes.shrink_to_fit();
+        // Each chunk's edges into its place in one list, and its row ends moved by as much, on
+        // every core. Zeroed, the list's pages are first touched by the core that copies.
+        let mut targets = vec![0u32; total_edges];
+        let mut places: Vec<(u32, &mut [u32])> = Vec::with_capacity(chunks.len());
+        let mut rest = &mut targets[..];
+        for ch in &chunks {
+            let base = (total_edges - rest.len()) as u32;
+            let (here, after) = std::mem::take(&mut rest).split_at_mut(ch.targets.len());
+            places.push((base, here));
+            rest = after;
+        }
+        starts[1..].par_chunks_mut(CHUNK).zip(chunks).zip(places).for_each(|((ends, ch), (base, place))| {
+            for e in ends {
+                *e += base;
+            }
+            place.copy_from_slice(&ch.targets);
+        });
+        let starts = csr::Starts::new(&starts);
         Ok(ObjectColumns {
             class_of,
             shallow,
             big_shallow,
-            refs: Csr { starts: csr::Starts::new(&starts), targets: targets.into() },
+            refs: Csr { starts, targets: targets.into() },
             string_hashes: strings.map(|l| StringHashes { class: ClassId(l.class), hashes: string_hashes }),
         })
     }
@@ -1936,7 +1947,7 @@ impl Pass2<'_> {
             .enumerate()
             .map(|(k, (((class_of, shallow), ends), hashes))| self.chunk(k * CHUNK, class_of, shallow, ends, hashes))
             .collect();
-        Pass2Out { n, strings: self.strings, string_hashes, class_lo, shallow, starts, chunks }
+        Pass2Out { strings: self.strings, string_hashes, class_lo, shallow, starts, chunks }
     }
 
     /// Nodes `from..from + class_of.len()`: class and size into the slices, the running end of
