@@ -412,47 +412,97 @@ impl Dfs<'_> {
 /// In chunks of objects on every core (the shortest paths on the other core are done by now,
 /// most often).
 fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) {
+    use rayon::prelude::*;
     const CHUNK: usize = 1 << 18;
-    type Part = (Vec<u64>, Vec<(u32, u32)>);
-    let Preorder { pre, parent, strong_end, .. } = order;
+    let Preorder { pre, parent, strong_end, vertex } = order;
     let (n, strong_end) = (index.len(), *strong_end);
-    let parts: Vec<Part> = {
-        use rayon::prelude::*;
-        (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|k| {
-                let (mut preds, mut leaf_preds) = (Vec::new(), Vec::new());
-                let range = k * CHUNK..((k + 1) * CHUNK).min(n);
-                for_each_tree_edge(index, pre, strong_end, range, |pv, t, pw| {
-                    if pw & LEAF == 0 {
-                        if parent[pw as usize] != pv {
-                            preds.push(u64::from(pw) << 32 | u64::from(pv));
-                        }
-                    } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
-                        leaf_preds.push((t, pv));
-                    }
-                });
-                (preds, leaf_preds)
-            })
-            .collect()
-    };
-    let mut preds: Vec<u64> = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum::<usize>() + 64);
-    let mut leaf_preds: Vec<(u32, u32)> = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
-    for (p, l) in parts {
-        preds.extend_from_slice(&p);
-        leaf_preds.extend_from_slice(&l);
-    }
-    for &(r, _) in index.roots() {
-        let pr = pre[r.index()];
-        if pr & LEAF == 0 && parent[pr as usize] != 0 {
-            preds.push(u64::from(pr) << 32);
+    // Each chunk's predecessors are put in order of their buckets (the top bits of `pw`) where
+    // they are made, in the core's cache; each bucket is then gathered from every chunk and
+    // sorted on its own, on every core. No sort of the whole list, and no list twice over but
+    // while a bucket is gathered.
+    let shift = (vertex.len().max(1) as u64).ilog2().saturating_sub(PRED_BUCKET_BITS);
+    let buckets = (vertex.len() >> shift) + 1;
+    let bucket = |p: u64| ((p >> 32) >> shift) as usize;
+    let in_buckets = |preds: Vec<u64>| -> Bucketed {
+        let mut starts = vec![0u32; buckets + 1];
+        for &p in &preds {
+            starts[bucket(p) + 1] += 1;
         }
+        for b in 0..buckets {
+            starts[b + 1] += starts[b];
+        }
+        let mut placed = vec![0u64; preds.len()];
+        let mut next = starts.clone();
+        for &p in &preds {
+            let slot = &mut next[bucket(p)];
+            placed[*slot as usize] = p;
+            *slot += 1;
+        }
+        Bucketed { preds: placed, starts }
+    };
+    let mut parts: Vec<(Bucketed, Vec<(u32, u32)>)> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|k| {
+            let (mut preds, mut leaf_preds) = (Vec::new(), Vec::new());
+            let range = k * CHUNK..((k + 1) * CHUNK).min(n);
+            for_each_tree_edge(index, pre, strong_end, range, |pv, t, pw| {
+                if pw & LEAF == 0 {
+                    if parent[pw as usize] != pv {
+                        preds.push(u64::from(pw) << 32 | u64::from(pv));
+                    }
+                } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
+                    leaf_preds.push((t, pv));
+                }
+            });
+            (in_buckets(preds), leaf_preds)
+        })
+        .collect();
+    let roots: Vec<u64> = index
+        .roots()
+        .iter()
+        .map(|&(r, _)| pre[r.index()])
+        .filter(|&pr| pr & LEAF == 0 && parent[pr as usize] != 0)
+        .map(|pr| u64::from(pr) << 32)
+        .collect();
+    parts.push((in_buckets(roots), Vec::new()));
+    let mut leaf_preds: Vec<(u32, u32)> = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+    for (_, l) in &mut parts {
+        leaf_preds.append(l);
     }
-    rayon::slice::ParallelSliceMut::par_sort_unstable(&mut preds[..]);
+    let parts: Vec<Bucketed> = parts.into_iter().map(|p| p.0).collect();
+    let sizes: Vec<usize> =
+        (0..buckets).map(|b| parts.iter().map(|p| (p.starts[b + 1] - p.starts[b]) as usize).sum()).collect();
+    let mut preds = vec![0u64; sizes.iter().sum()];
+    let mut slices: Vec<&mut [u64]> = Vec::with_capacity(buckets);
+    let mut rest = &mut preds[..];
+    for &size in &sizes {
+        let (here, after) = std::mem::take(&mut rest).split_at_mut(size);
+        slices.push(here);
+        rest = after;
+    }
+    slices.into_par_iter().enumerate().for_each(|(b, out)| {
+        let mut at = 0;
+        for p in &parts {
+            let from = &p.preds[p.starts[b] as usize..p.starts[b + 1] as usize];
+            out[at..at + from.len()].copy_from_slice(from);
+            at += from.len();
+        }
+        out.sort_unstable();
+    });
+    drop(parts);
     preds.dedup();
     preds.shrink_to_fit();
     (preds, leaf_preds)
 }
+
+/// A chunk's predecessors in order of their buckets, and where each bucket starts.
+struct Bucketed {
+    preds: Vec<u64>,
+    starts: Vec<u32>,
+}
+
+/// The predecessors are sorted in about 2^this buckets.
+const PRED_BUCKET_BITS: u32 = 10;
 
 /// Semi-NCA over the objects in preorder: semidominators from the predecessors (in reverse
 /// preorder, with LLVM's path-compressing `eval`), then each immediate dominator as the nearest
