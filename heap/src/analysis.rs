@@ -81,10 +81,13 @@ impl Heap {
         let span = crate::trace::span("dominators: strong leaves");
         index.strong_leaves();
         drop(span);
+        // Held by the steps of the two cores that each hold much memory for a moment (semi-NCA
+        // and the String copies' keys), so that the two moments never meet.
+        let peak = std::sync::Mutex::new(());
         let (tree, (mut paths, shallow)) = rayon::join(
             || {
                 let _span = crate::trace::span("dominators: tree");
-                Dominators::tree(&index)
+                Dominators::tree(&index, &peak)
             },
             || {
                 let span = crate::trace::span("paths");
@@ -93,7 +96,7 @@ impl Heap {
                 // The tree takes longer than the paths on every shape of dump measured: what
                 // needs no dominators fits in what is left of this core (the duplicate strings
                 // report's sort, the histogram's counts).
-                crate::leaks::waste::find_string_copies(&index);
+                crate::leaks::waste::find_string_copies(&index, &peak);
                 let _span = crate::trace::span("histogram: shallow");
                 (paths, shallow_histogram(&index))
             },

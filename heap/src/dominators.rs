@@ -132,11 +132,12 @@ impl Dominators {
     /// is the nearest common ancestor, in the tree of the others, of the objects referring to it
     /// (usually one: its DFS parent). The semi-NCA arrays then cover the other objects only.
     pub fn compute(index: &Index) -> Dominators {
-        Dominators::finish(index, Dominators::tree(index))
+        Dominators::finish(index, Dominators::tree(index, &std::sync::Mutex::new(())))
     }
 
     /// The immediate dominators and reach (the graph's part of [`compute`](Self::compute)).
-    pub(crate) fn tree(index: &Index) -> Tree {
+    /// Semi-NCA, where the tree's memory peaks, holds `peak` (see [`crate::Heap::analyse`]).
+    pub(crate) fn tree(index: &Index, peak: &std::sync::Mutex<()>) -> Tree {
         let span = crate::trace::span("dominators: dfs");
         let order = Preorder::of(index);
         drop(span);
@@ -145,7 +146,9 @@ impl Dominators {
         drop(span);
         let span = crate::trace::span("dominators: semi-nca");
         let Preorder { mut pre, vertex, parent, strong_end } = order;
+        let held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let idom = semi_nca(parent, preds);
+        drop(held);
         drop(span);
         let span = crate::trace::span("dominators: leaves");
         place_leaves(index, &mut pre, &idom, leaf_preds);

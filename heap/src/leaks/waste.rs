@@ -305,13 +305,17 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
 /// analysis calls this on the core the paths leave idle while the dominator tree is built:
 /// the report's sort of a key per String is then off the critical path (0.29 s of a dump of 14.6 M
 /// Strings).
-pub(crate) fn find_string_copies(idx: &crate::index::Index) {
+/// The copies' keys are made while `peak` is held (see [`crate::Heap::analyse`]).
+pub(crate) fn find_string_copies(idx: &crate::index::Index, peak: &std::sync::Mutex<()>) {
     // Not held while the copies are made: they are made on every core, and a core waiting for
     // its share may pick up any other job meanwhile.
     let lock = || idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let taken = lock().take();
     let made = match taken {
-        Some(HashedStrings::PerString(hashes)) => copies_of(idx, hashes).map(HashedStrings::Copies),
+        Some(HashedStrings::PerString(hashes)) => {
+            let _held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            copies_of(idx, hashes).map(HashedStrings::Copies)
+        }
         other => other,
     };
     *lock() = made;
