@@ -146,6 +146,7 @@ impl Dominators {
         drop(span);
         let span = crate::trace::span("dominators: semi-nca");
         let Preorder { mut pre, vertex, parent, strong_end } = order;
+        // Semi-NCA runs no job of the pool: holding `peak`, this thread never waits for one.
         let held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let idom = semi_nca(parent, preds);
         drop(held);
@@ -421,8 +422,9 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
     let (n, strong_end) = (index.len(), *strong_end);
     // Each chunk's predecessors are put in order of their buckets (the top bits of `pw`) where
     // they are made, in the core's cache; each bucket is then gathered from every chunk and
-    // sorted on its own, on every core. No sort of the whole list, and no list twice over but
-    // while a bucket is gathered.
+    // sorted on its own, on every core. No sort of the whole list; the chunks' lists and the
+    // gathered one are held together while the buckets are gathered, as the chunks' lists and
+    // the joined one were before.
     let shift = (vertex.len().max(1) as u64).ilog2().saturating_sub(PRED_BUCKET_BITS);
     let buckets = (vertex.len() >> shift) + 1;
     let bucket = |p: u64| ((p >> 32) >> shift) as usize;

@@ -203,8 +203,8 @@ impl Heap {
     }
 
     /// The `analyze` report with the leak suspects `find` returns, and those suspects. The
-    /// suspects are found on one core while the sections that do not need them (the summary, the
-    /// threads, the duplicate strings) are made on the other: each is mostly one core's work.
+    /// suspects are found while the sections that do not need them (the summary, the threads,
+    /// the duplicate strings) are made: side by side, as the pool shares them out.
     pub fn analyze_report_finding_leaks<'h>(
         &'h self,
         file: &FileInfo<'_>,

@@ -21,7 +21,7 @@ impl Csr {
         &self.targets[a..b]
     }
 
-    /// Which objects hold no strong reference, and which hold a weak one, read on both cores
+    /// Which objects hold no strong reference, and which hold a weak one, read on every core
     /// (see [`EdgeKinds`]).
     pub(crate) fn kinds(&self) -> EdgeKinds {
         let n = self.starts.len().saturating_sub(1);

@@ -1158,7 +1158,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
 /// the stretches in any order, 700 runs in the 1 GB benchmark dump): ordered by their first
 /// ids, runs that do not overlap are the sorted list, read where they lie. Otherwise
 /// (overlapping runs, repeated ids) the objects are sorted into one list. The sorted list is
-/// then read in pieces, one per core and a few more (see [`number_objects`]). Gives MAT's
+/// then read in pieces, four per core (see [`number_objects`]). Gives MAT's
 /// alignment too, read off the sorted ids before they are packed.
 fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result<(u64, IdMap, Column<u32>)> {
     let order = match InOrder::of(&objects) {

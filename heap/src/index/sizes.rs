@@ -229,7 +229,8 @@ pub(crate) fn gcd_of_steps(sorted_ids: impl IntoIterator<Item = u64>) -> u64 {
 #[derive(Default)]
 pub(crate) struct Steps {
     prev: Option<u64>,
-    /// The last step that changed nothing: most steps repeat it, and need no division.
+    /// The last step that differed from the one before it: the divisor divides it, and most
+    /// steps repeat it, so they need no division.
     same: u64,
     gcd: u64,
 }

@@ -305,10 +305,14 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
 /// analysis calls this on the core the paths leave idle while the dominator tree is built:
 /// the report's sort of a key per String is then off the critical path (0.29 s of a dump of 14.6 M
 /// Strings).
-/// The copies' keys are made while `peak` is held (see [`crate::Heap::analyse`]).
+///
+/// The copies are made while `peak` is held (see [`crate::Heap::analyse`]). A core waiting for
+/// its share of them may run any other job of the pool meanwhile; the only other holder of
+/// `peak` is semi-NCA, which the tree's own thread runs (never a job another core can take)
+/// and which waits for no job while it holds it. So no core waits for itself.
 pub(crate) fn find_string_copies(idx: &crate::index::Index, peak: &std::sync::Mutex<()>) {
-    // Not held while the copies are made: they are made on every core, and a core waiting for
-    // its share may pick up any other job meanwhile.
+    // The index's lock is not held while the copies are made, for the reason above: another
+    // job a waiting core runs may ask for the index's hashes.
     let lock = || idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let taken = lock().take();
     let made = match taken {
