@@ -24,29 +24,10 @@ impl ByClass {
     /// list starts in id order), then sorts each class's list by retained size, the classes
     /// spread over every core.
     pub(crate) fn build(index: &Index, dominators: &Dominators) -> ByClass {
-        let classes = index.classes.len();
-        let mut starts = vec![0u32; classes + 1];
-        for n in index.nodes() {
-            starts[index.class_of(n).index() + 1] += 1;
-        }
-        for c in 1..=classes {
-            starts[c] += starts[c - 1];
-        }
-        let mut fill = starts.clone();
-        let mut nodes = vec![Node(0); index.len()];
-        for n in index.nodes() {
-            let slot = &mut fill[index.class_of(n).index()];
-            nodes[*slot as usize] = n;
-            *slot += 1;
-        }
+        let (mut nodes, starts) =
+            crate::cut::grouped(index.nodes(), index.classes.len(), |n| index.class_of(n).index());
         // Each class's list as its own slice, so the cores can sort them apart.
-        let mut lists: Vec<&mut [Node]> = Vec::with_capacity(classes);
-        let mut rest: &mut [Node] = &mut nodes;
-        for c in 0..classes {
-            let (list, tail) = rest.split_at_mut((starts[c + 1] - starts[c]) as usize);
-            lists.push(list);
-            rest = tail;
-        }
+        let mut lists = crate::cut::by_lengths(&mut nodes, starts.windows(2).map(|w| (w[1] - w[0]) as usize));
         // The largest classes first, so that one of them is not left to the last core alone.
         lists.sort_unstable_by_key(|l| std::cmp::Reverse(l.len()));
         lists.into_par_iter().for_each(|list| sort_by_retained(list, dominators));

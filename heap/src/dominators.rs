@@ -429,21 +429,8 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
     let buckets = (vertex.len() >> shift) + 1;
     let bucket = |p: u64| ((p >> 32) >> shift) as usize;
     let in_buckets = |preds: Vec<u64>| -> Bucketed {
-        let mut starts = vec![0u32; buckets + 1];
-        for &p in &preds {
-            starts[bucket(p) + 1] += 1;
-        }
-        for b in 0..buckets {
-            starts[b + 1] += starts[b];
-        }
-        let mut placed = vec![0u64; preds.len()];
-        let mut next = starts.clone();
-        for &p in &preds {
-            let slot = &mut next[bucket(p)];
-            placed[*slot as usize] = p;
-            *slot += 1;
-        }
-        Bucketed { preds: placed, starts }
+        let (preds, starts) = crate::cut::grouped(preds.iter().copied(), buckets, bucket);
+        Bucketed { preds, starts }
     };
     let mut parts: Vec<(Bucketed, Vec<(u32, u32)>)> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -478,14 +465,7 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
     let sizes: Vec<usize> =
         (0..buckets).map(|b| parts.iter().map(|p| (p.starts[b + 1] - p.starts[b]) as usize).sum()).collect();
     let mut preds = vec![0u64; sizes.iter().sum()];
-    let mut slices: Vec<&mut [u64]> = Vec::with_capacity(buckets);
-    let mut rest = &mut preds[..];
-    for &size in &sizes {
-        let (here, after) = std::mem::take(&mut rest).split_at_mut(size);
-        slices.push(here);
-        rest = after;
-    }
-    slices.into_par_iter().enumerate().for_each(|(b, out)| {
+    crate::cut::by_lengths(&mut preds, sizes).into_par_iter().enumerate().for_each(|(b, out)| {
         let mut at = 0;
         for p in &parts {
             let from = &p.preds[p.starts[b] as usize..p.starts[b + 1] as usize];

@@ -22,6 +22,7 @@ pub mod bitmap;
 mod bits;
 pub mod by_class;
 pub mod cache;
+mod cut;
 pub mod data;
 pub mod diff;
 pub mod dominators;

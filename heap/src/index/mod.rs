@@ -1195,7 +1195,7 @@ fn sort_objects(mut objects: Vec<Objects>, warnings: &mut Vec<String>) -> Result
 /// one to write them. `None` for the offsets when one needs more than 40 bits.
 fn number_objects(pieces: &[Piece<'_>]) -> (IdMap, Option<Column<u32>>, u64) {
     let len = pieces.last().map_or(0, |p| p.start + p.len);
-    let Some(min) = pieces.iter().find_map(|p| p.objects().next()).map(|o| o.0) else {
+    let Some(min) = pieces.iter().find_map(|p| p.ends()).map(|(first, _)| first) else {
         return (IdMap::new(Vec::new()), Column::collect(std::iter::empty()), sizes::mat_alignment(0));
     };
     /// What a piece's ids and offsets share, or how they step.
@@ -1241,19 +1241,17 @@ fn number_objects(pieces: &[Piece<'_>]) -> (IdMap, Option<Column<u32>>, u64) {
     let mut lo = vec![0u32; len];
     let mut offsets_lo = vec![0u32; len];
     let mut offsets_hi = if wide { vec![0u8; len] } else { Vec::new() };
-    let mut jobs = Vec::with_capacity(pieces.len());
-    let (mut lo_rest, mut off_rest, mut hi_rest) = (&mut lo[..], &mut offsets_lo[..], &mut offsets_hi[..]);
-    for p in pieces {
-        let (l, lr) = std::mem::take(&mut lo_rest).split_at_mut(p.len);
-        let (o, or) = std::mem::take(&mut off_rest).split_at_mut(p.len);
-        let (h, hr) = std::mem::take(&mut hi_rest).split_at_mut(if wide { p.len } else { 0 });
-        (lo_rest, off_rest, hi_rest) = (lr, or, hr);
-        jobs.push((p, l, o, h));
-    }
+    let lengths = || pieces.iter().map(|p| p.len);
+    let (lo_parts, offsets_parts) =
+        (crate::cut::by_lengths(&mut lo, lengths()), crate::cut::by_lengths(&mut offsets_lo, lengths()));
+    let high_parts = crate::cut::by_lengths(&mut offsets_hi, lengths().map(|len| if wide { len } else { 0 }));
     // Each piece's runs of ids that share their high 32 bits, as (high bits, first position).
-    let piece_runs: Vec<Vec<(u32, u32)>> = jobs
-        .into_par_iter()
-        .map(|(p, lo, offsets, high)| {
+    let piece_runs: Vec<Vec<(u32, u32)>> = pieces
+        .par_iter()
+        .zip(lo_parts)
+        .zip(offsets_parts)
+        .zip(high_parts)
+        .map(|(((p, lo), offsets), high)| {
             let mut runs: Vec<(u32, u32)> = Vec::new();
             p.for_each(|i, id, off| {
                 let v = (id - min) >> pack;
@@ -1471,11 +1469,6 @@ struct Piece<'a> {
 }
 
 impl Piece<'_> {
-    /// Its objects, in id order.
-    fn objects(&self) -> Merged<'_> {
-        Merged { runs: Chained::new(&self.runs).peekable(), extra: self.extra.iter().peekable() }
-    }
-
     /// Its lowest and highest ids.
     fn ends(&self) -> Option<(u64, u64)> {
         let first = self.runs.first().and_then(|r| r.first()).into_iter().chain(self.extra.first());
@@ -1511,68 +1504,6 @@ impl Piece<'_> {
         each(extra);
     }
 }
-
-/// Two ascending streams of objects merged by id, as an iterator that knows its length.
-#[derive(Clone)]
-struct Merged<'a> {
-    runs: std::iter::Peekable<Chained<'a, (u64, u64)>>,
-    extra: std::iter::Peekable<std::slice::Iter<'a, (u64, u64)>>,
-}
-
-impl Iterator for Merged<'_> {
-    type Item = (u64, u64);
-
-    #[inline]
-    fn next(&mut self) -> Option<(u64, u64)> {
-        match (self.runs.peek(), self.extra.peek()) {
-            (Some(a), Some(b)) if b.0 < a.0 => self.extra.next().copied(),
-            (Some(_), _) => self.runs.next(),
-            (None, _) => self.extra.next().copied(),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.runs.len() + self.extra.len();
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for Merged<'_> {}
-
-/// The items of `runs`, one run after the other, as an iterator that knows its length.
-#[derive(Clone)]
-struct Chained<'a, T> {
-    runs: std::slice::Iter<'a, &'a [T]>,
-    run: std::slice::Iter<'a, T>,
-    left: usize,
-}
-
-impl<'a, T> Chained<'a, T> {
-    fn new(runs: &'a [&'a [T]]) -> Self {
-        Chained { runs: runs.iter(), run: [].iter(), left: runs.iter().map(|r| r.len()).sum() }
-    }
-}
-
-impl<T: Copy> Iterator for Chained<'_, T> {
-    type Item = T;
-
-    #[inline]
-    fn next(&mut self) -> Option<T> {
-        loop {
-            if let Some(&x) = self.run.next() {
-                self.left -= 1;
-                return Some(x);
-            }
-            self.run = self.runs.next()?.iter();
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.left, Some(self.left))
-    }
-}
-
-impl<T: Copy> ExactSizeIterator for Chained<'_, T> {}
 
 /// The size model for a dump: chosen by dialect unless named, its parameters detected as the
 /// model's peer detects them (`sorted_ids` for MAT's alignment; 8 without them).
@@ -1893,15 +1824,14 @@ impl Pass2Out {
         // Each chunk's edges into its place in one list, and its row ends moved by as much, on
         // every core. Zeroed, the list's pages are first touched by the core that copies.
         let mut targets = vec![0u32; total_edges];
-        let mut places: Vec<(u32, &mut [u32])> = Vec::with_capacity(chunks.len());
-        let mut rest = &mut targets[..];
-        for ch in &chunks {
-            let base = (total_edges - rest.len()) as u32;
-            let (here, after) = std::mem::take(&mut rest).split_at_mut(ch.targets.len());
-            places.push((base, here));
-            rest = after;
-        }
-        starts[1..].par_chunks_mut(CHUNK).zip(chunks).zip(places).for_each(|((ends, ch), (base, place))| {
+        // Where each chunk's edges start in it: the count of the chunks' before.
+        let bases: Vec<u32> = chunks
+            .iter()
+            .scan(0u32, |before, ch| Some(std::mem::replace(before, *before + ch.targets.len() as u32)))
+            .collect();
+        let places = crate::cut::by_lengths(&mut targets, chunks.iter().map(|ch| ch.targets.len()));
+        let jobs = chunks.into_par_iter().zip(bases).zip(places);
+        starts[1..].par_chunks_mut(CHUNK).zip(jobs).for_each(|(ends, ((ch, base), place))| {
             for e in ends {
                 *e += base;
             }
@@ -2069,16 +1999,18 @@ impl Pass2<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Chained, Column, IdMap, InOrder, Merged, Objects};
+    use super::{Column, IdMap, InOrder, Objects};
     use crate::index::sizes::detect_alignment_mat;
     use proptest::prelude::*;
 
     /// The objects of `lists` in the order `InOrder` reads them.
     fn read(lists: &[Objects], order: &InOrder) -> Vec<(u64, u64)> {
-        let runs: Vec<&[(u64, u64)]> = order.runs.iter().map(|&(k, a, b)| &lists[k].list[a..b]).collect();
-        let merged = Merged { runs: Chained::new(&runs).peekable(), extra: order.extra.iter().peekable() };
-        assert_eq!(merged.len(), lists.iter().map(|o| o.list.len()).sum::<usize>());
-        merged.collect()
+        let mut got = Vec::new();
+        for p in order.pieces(lists, 1) {
+            p.for_each(|_, id, off| got.push((id, off)));
+        }
+        assert_eq!(got.len(), lists.iter().map(|o| o.list.len()).sum::<usize>());
+        got
     }
 
     /// A dump as HotSpot's parallel dumper writes one: class objects first in no order, then

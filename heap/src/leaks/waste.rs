@@ -376,14 +376,8 @@ fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCo
     drop(hashes);
     drop(span);
     let span = crate::trace::span("copies: shared");
-    let mut buckets = Vec::with_capacity(ends.len());
-    let mut rest = &mut keys[..];
-    let mut start = 0;
-    for &end in &ends {
-        let (one, after) = rest.split_at_mut(end - start);
-        buckets.push(one);
-        (rest, start) = (after, end);
-    }
+    let buckets =
+        crate::cut::by_lengths(&mut keys, ends.iter().scan(0, |start, &end| Some(end - std::mem::replace(start, end))));
     let shared: Vec<usize> = buckets.into_par_iter().map_init(Table::default, |t, b| t.shared_first(b)).collect();
     drop(span);
     let _span = crate::trace::span("copies: compact");
