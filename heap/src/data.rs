@@ -65,6 +65,7 @@ impl Data {
         unsafe {
             libc::malloc_trim(0);
         }
+        crate::alloc::release();
     }
 
     /// Maps the file at `path`; a gzip or zstd file (a dump someone compressed, or a stripped

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
+pub mod alloc;
 pub mod analysis;
 pub mod bitmap;
 mod bits;

@@ -13,6 +13,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use heaptui::EXIT_BAD_INPUT;
 
+/// Large blocks kept for reuse between the engine's phases (see `heap::alloc`).
+#[global_allocator]
+static GLOBAL: heap::alloc::Recycler<std::alloc::System> = heap::alloc::Recycler(std::alloc::System);
+
 /// Keyboard-first heap triage for Android and JVM apps.
 #[derive(Parser)]
 #[command(name = "heaptui", version, about, args_conflicts_with_subcommands = true)]
