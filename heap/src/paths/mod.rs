@@ -206,21 +206,30 @@ impl GcPaths {
     }
 
     /// The parents that differ from the immediate dominators in `idom`: a bit per object, and
-    /// those parents in node order.
+    /// those parents in node order. In runs of words of the bits, on every core.
     pub(crate) fn differences(&self, idom: &[u32]) -> (Vec<u64>, Vec<u32>) {
+        use rayon::prelude::*;
+        const WORDS: usize = 1 << 12;
         let n = self.parents.len();
         let mut bits = vec![0u64; n.div_ceil(64)];
-        let mut values = Vec::new();
-        for v in 0..n {
-            let d = as_parent(idom.get(v).copied().unwrap_or(crate::dominators::raw::UNREACHABLE));
-            let p = self.parents.get(v as u32);
-            if p != d {
-                bits[v / 64] |= 1 << (v % 64);
-                values.push(p);
-            }
-        }
-        values.shrink_to_fit();
-        (bits, values)
+        let parts: Vec<Vec<u32>> = bits
+            .par_chunks_mut(WORDS)
+            .enumerate()
+            .map(|(k, words)| {
+                let start = k * WORDS * 64;
+                let mut values = Vec::new();
+                for v in start..(start + words.len() * 64).min(n) {
+                    let d = as_parent(idom.get(v).copied().unwrap_or(crate::dominators::raw::UNREACHABLE));
+                    let p = self.parents.get(v as u32);
+                    if p != d {
+                        words[(v - start) / 64] |= 1 << (v % 64);
+                        values.push(p);
+                    }
+                }
+                values
+            })
+            .collect();
+        (bits, parts.concat())
     }
 
     /// The path from a GC root to `target`, root first, with each reference named; empty if no
