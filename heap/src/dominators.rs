@@ -145,17 +145,17 @@ impl Dominators {
         let (preds, leaf_preds) = predecessors(index, &order);
         drop(span);
         let span = crate::trace::span("dominators: semi-nca");
-        let Preorder { mut pre, vertex, parent, strong_end } = order;
+        let Preorder { mut pre, vertex, parent, strong_end, mut twigs } = order;
         // Semi-NCA runs no job of the pool: holding `peak`, this thread never waits for one.
         let held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let idom = semi_nca(parent, preds);
         drop(held);
         drop(span);
         let span = crate::trace::span("dominators: leaves");
-        place_leaves(index, &mut pre, &idom, leaf_preds);
+        place_leaves(index, &mut pre, &idom, &mut twigs, leaf_preds);
         drop(span);
         let _span = crate::trace::span("dominators: to nodes");
-        to_nodes(pre, vertex, idom, strong_end)
+        to_nodes(pre, vertex, idom, twigs.node, strong_end)
     }
 
     /// Retained sizes and the children rows of `tree` (the sizes' part of
@@ -197,9 +197,15 @@ impl Dominators {
 /// The objects in DFS preorder from the GC roots, strongly reachable ones first.
 ///
 /// Per object, `pre` holds: unvisited (`u32::MAX`); a preorder number; or, for a leaf, `LEAF`
-/// (plus `LEAF_WEAK` when found in the weak part) and the preorder number of its immediate
-/// dominator so far. Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects or
-/// more keeps every object in semi-NCA instead.
+/// (plus `LEAF_WEAK` when found in the weak part) and its immediate dominator so far: a
+/// preorder number, or a twig's code. A twig's own entry is a leaf's holding its own code.
+/// Preorder numbers stay below `LEAF_WEAK`; a dump of a billion objects or more keeps every
+/// object in semi-NCA instead.
+///
+/// Twigs are objects whose strong references all lead to leaves (a String and its array): like
+/// leaves, they are nobody's predecessor or DFS ancestor in semi-NCA, only their leaves'. They
+/// are kept out of semi-NCA too: twig `k` is coded `LEAF_NODE - k`, above every preorder
+/// number (both count objects, fewer than `LEAF_WEAK`), and its dominator so far is kept apart.
 struct Preorder {
     pre: Vec<u32>,
     /// Preorder number -> object, for the objects in semi-NCA; slot 0 is the virtual root.
@@ -208,6 +214,33 @@ struct Preorder {
     parent: Vec<u32>,
     /// Preorder numbers below this are strongly reachable.
     strong_end: u32,
+    /// Twig `k`'s object, and its dominator so far in preorder space.
+    twigs: Twigs,
+}
+
+/// The twigs the DFS found (see [`Preorder`]).
+#[derive(Default)]
+struct Twigs {
+    node: Vec<u32>,
+    dom: Vec<u32>,
+}
+
+impl Twigs {
+    /// The lowest twig code: entries at or above it name twigs, those below preorder numbers.
+    fn floor(&self) -> u32 {
+        LEAF_NODE + 1 - self.node.len() as u32
+    }
+
+    /// The twig coded `code` (at or above [`floor`](Self::floor)).
+    fn index(code: u32) -> usize {
+        (LEAF_NODE - code) as usize
+    }
+
+    /// Whether `t`, whose entry in `pre` is `p` (a leaf's), is itself a twig; its index if so.
+    fn own(&self, t: u32, p: u32) -> Option<usize> {
+        let code = p & LEAF_NODE;
+        (code >= self.floor()).then(|| Self::index(code)).filter(|&k| self.node[k] == t)
+    }
 }
 
 impl Preorder {
@@ -227,6 +260,7 @@ impl Preorder {
             vertex: vec![raw::ROOT],
             parent: vec![0],
             stack: Vec::new(),
+            twigs: Twigs::default(),
         };
         for &(r, _) in index.roots() {
             dfs.visit(r.0, LEAF, None);
@@ -319,7 +353,7 @@ impl Preorder {
                 leaf_tag = LEAF | LEAF_WEAK;
             }
         }
-        Preorder { pre: dfs.pre, vertex: dfs.vertex, parent: dfs.parent, strong_end }
+        Preorder { pre: dfs.pre, vertex: dfs.vertex, parent: dfs.parent, strong_end, twigs: dfs.twigs }
     }
 }
 
@@ -334,17 +368,42 @@ struct Dfs<'a> {
     vertex: Vec<u32>,
     parent: Vec<u32>,
     stack: Vec<(u32, u32)>,
+    twigs: Twigs,
 }
 
 impl Dfs<'_> {
     /// Enters `s` unless visited, and everything it reaches that is not yet: leaves get `tag`
-    /// and their dominator so far (and go into `leaves` when given); the others a preorder
-    /// number and their parent.
+    /// and their dominator so far (and go into `leaves` when given, as twigs do); twigs a code
+    /// and theirs; the others a preorder number and their parent.
     #[inline]
     fn visit(&mut self, s: u32, tag: u32, mut leaves: Option<&mut Vec<u32>>) {
-        let Dfs { g, leaves: leaf_bits, prune, pre, vertex, parent, stack } = self;
+        let Dfs { g, leaves: leaf_bits, prune, pre, vertex, parent, stack, twigs } = self;
         let (g, prune, leaf_bits) = (*g, *prune, *leaf_bits);
         let is_leaf = |t: u32| prune && Index::is_strong_leaf(leaf_bits, t);
+        // `t` (no leaf) is a twig when its strong references all lead to leaves: entered with
+        // them, `dom` its dominator so far.
+        let mut twig = |t: u32, dom: u32, pre: &mut [u32], leaves: &mut Option<&mut Vec<u32>>| -> bool {
+            let row = &g.targets[g.starts.get(t as usize) as usize..g.starts.get(t as usize + 1) as usize];
+            if !prune || !row.iter().all(|&u| u & WEAK != 0 || Index::is_strong_leaf(leaf_bits, u)) {
+                return false;
+            }
+            let code = LEAF_NODE - twigs.node.len() as u32;
+            twigs.node.push(t);
+            twigs.dom.push(dom);
+            pre[t as usize] = tag | code;
+            if let Some(l) = leaves.as_deref_mut() {
+                l.push(t);
+            }
+            for &u in row {
+                if u & WEAK == 0 && pre[u as usize] == u32::MAX {
+                    pre[u as usize] = tag | code;
+                    if let Some(l) = leaves.as_deref_mut() {
+                        l.push(u);
+                    }
+                }
+            }
+            true
+        };
         // A row about to be scanned: the entries in `pre` of its first targets, and their row
         // starts, asked for at once (the scan would find each miss after the one before).
         let row = |v: u32, pre: &[u32]| {
@@ -365,6 +424,9 @@ impl Dfs<'_> {
             }
             return;
         }
+        if twig(s, 0, pre, &mut leaves) {
+            return;
+        }
         pre[s as usize] = vertex.len() as u32;
         vertex.push(s);
         parent.push(0);
@@ -382,7 +444,7 @@ impl Dfs<'_> {
                         if let Some(l) = leaves.as_deref_mut() {
                             l.push(t);
                         }
-                    } else {
+                    } else if !twig(t, pre[v as usize], pre, &mut leaves) {
                         next = Some(t);
                         break;
                     }
@@ -410,15 +472,16 @@ impl Dfs<'_> {
 /// also one the DFS reached first from another root.
 ///
 /// The same walk keeps the referrers of leaves other than the one that found them, as
-/// `(leaf, pv)`: few (a leaf is most often referred to once), and their dominators need them
-/// once semi-NCA is done. A leaf found in the strong part counts only referrers there.
+/// `(leaf, pv)`, and of twigs, as `(TWIG_PRED | k, pv)`: few (a leaf is most often referred to
+/// once), and their dominators need them once semi-NCA is done. A leaf or twig found in the
+/// strong part counts only referrers there.
 ///
 /// In chunks of objects on every core (the shortest paths on the other core are done by now,
 /// most often).
 fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) {
     use rayon::prelude::*;
     const CHUNK: usize = 1 << 18;
-    let Preorder { pre, parent, strong_end, vertex } = order;
+    let Preorder { pre, parent, strong_end, vertex, twigs } = order;
     let (n, strong_end) = (index.len(), *strong_end);
     // Each chunk's predecessors are put in order of their buckets (the top bits of `pw`) where
     // they are made, in the core's cache; each bucket is then gathered from every chunk and
@@ -439,11 +502,23 @@ fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) 
             let range = k * CHUNK..((k + 1) * CHUNK).min(n);
             for_each_tree_edge(index, pre, strong_end, range, |pv, t, pw| {
                 if pw & LEAF == 0 {
+                    // From a vertex of semi-NCA: leaves and twigs refer to leaves only.
                     if parent[pw as usize] != pv {
                         preds.push(u64::from(pw) << 32 | u64::from(pv));
                     }
-                } else if pw & LEAF_NODE != pv && !(pv >= strong_end && pw & LEAF_WEAK == 0) {
-                    leaf_preds.push((t, pv));
+                    return;
+                }
+                // Into a leaf or a twig, from a vertex or a twig (its code, its weakness).
+                let (from, weak) =
+                    if pv & LEAF == 0 { (pv, pv >= strong_end) } else { (pv & LEAF_NODE, pv & LEAF_WEAK != 0) };
+                if weak && pw & LEAF_WEAK == 0 {
+                    return;
+                }
+                match twigs.own(t, pw) {
+                    Some(k) if twigs.dom[k] != from => leaf_preds.push((TWIG_PRED | k as u32, from)),
+                    Some(_) => {}
+                    None if pw & LEAF_NODE != from => leaf_preds.push((t, from)),
+                    None => {}
                 }
             });
             (in_buckets(preds), leaf_preds)
@@ -485,6 +560,9 @@ struct Bucketed {
     preds: Vec<u64>,
     starts: Vec<u32>,
 }
+
+/// Marks a referrer of twig `k` in the list of leaves' referrers: `(TWIG_PRED | k, pv)`.
+const TWIG_PRED: u32 = 1 << 31;
 
 /// The predecessors are sorted in about 2^this buckets.
 const PRED_BUCKET_BITS: u32 = 10;
@@ -528,38 +606,90 @@ pub(crate) fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
     idom
 }
 
-/// Leaves: the nearest common ancestor of their referrers in the tree of the others (a GC
-/// root's is the virtual root), written into their entries in `pre`.
-fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], leaf_preds: Vec<(u32, u32)>) {
-    let nca = |mut a: u32, mut b: u32| {
+/// Leaves and twigs: the nearest common ancestor of their referrers in the tree of the others
+/// (a GC root's is the virtual root). The twigs' first, in `twigs` (their referrers are all in
+/// semi-NCA), then the leaves', written into their entries in `pre` (a twig, never anyone's
+/// ancestor but its leaves', stands for its dominator when it is not the answer itself); each
+/// twig's entry then gets its dominator, as a leaf's holds it.
+///
+/// On every core: an entry's ancestor only moves up, to the common ancestor of what it was and
+/// the referrer, so entries are updated in place by compare-and-swap in any order.
+fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], twigs: &mut Twigs, leaf_preds: Vec<(u32, u32)>) {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    const CHUNK: usize = 1 << 14;
+    let floor = twigs.floor();
+    let nca = |mut a: u32, mut b: u32, twig_dom: &[u32]| {
+        let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
         while a != b {
             if a > b {
-                a = idom[a as usize];
+                a = up(a);
             } else {
-                b = idom[b as usize];
+                b = up(b);
             }
         }
         a
     };
-    for (t, pv) in leaf_preds {
-        let slot = &mut pre[t as usize];
-        *slot = (*slot & !LEAF_NODE) | nca(*slot & LEAF_NODE, pv);
+    // `slot`'s ancestor (the bits of `LEAF_NODE`) moved up to its common ancestor with `pv`.
+    let meet = |slot: &AtomicU32, pv: u32, twig_dom: &[u32]| {
+        let _ = slot.fetch_update(Relaxed, Relaxed, |p| {
+            let d = nca(p & LEAF_NODE, pv, twig_dom);
+            (d != p & LEAF_NODE).then_some((p & !LEAF_NODE) | d)
+        });
+    };
+    for &(r, _) in index.roots() {
+        if let Some(k) = twigs.own(r.0, pre[r.index()]) {
+            twigs.dom[k] = 0;
+        }
     }
+    // The twigs' referrers are all in semi-NCA: `nca` reads no twig's entry here.
+    let doms = atomics(&mut twigs.dom);
+    leaf_preds.par_chunks(CHUNK).for_each(|chunk| {
+        for &(t, pv) in chunk.iter().filter(|e| e.0 & TWIG_PRED != 0) {
+            meet(&doms[(t & !TWIG_PRED) as usize], pv, &[]);
+        }
+    });
+    let slots = atomics(pre);
+    let twig_dom = &twigs.dom;
+    leaf_preds.par_chunks(CHUNK).for_each(|chunk| {
+        for &(t, pv) in chunk.iter().filter(|e| e.0 & TWIG_PRED == 0) {
+            meet(&slots[t as usize], pv, twig_dom);
+        }
+    });
     for &(r, _) in index.roots() {
         let slot = &mut pre[r.index()];
-        if *slot & LEAF != 0 {
+        if *slot & LEAF != 0 && twigs.own(r.0, *slot).is_none() {
             *slot &= !LEAF_NODE;
         }
     }
+    for (&t, &d) in twigs.node.iter().zip(&twigs.dom) {
+        let slot = &mut pre[t as usize];
+        *slot = (*slot & !LEAF_NODE) | d;
+    }
 }
 
-/// From preorder space to node space: each object's immediate dominator, leaves' included, and
-/// how it is reachable.
-fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) -> Tree {
+/// `values` as atomics, for updates from every core.
+fn atomics(values: &mut [u32]) -> &[std::sync::atomic::AtomicU32] {
+    const { assert!(std::mem::align_of::<std::sync::atomic::AtomicU32>() == std::mem::align_of::<u32>()) };
+    // SAFETY: `AtomicU32` has the size and bit validity of `u32` and here the same alignment;
+    // the exclusive borrow of `values` lasts as long as the atomics, so nothing else reads or
+    // writes them meanwhile.
+    unsafe { &*(values as *mut [u32] as *const [std::sync::atomic::AtomicU32]) }
+}
+
+/// From preorder space to node space: each object's immediate dominator, leaves' and twigs'
+/// included, and how it is reachable. The twigs follow the vertices of semi-NCA in `vertex`
+/// (the retained sizes' order: a twig is summed after its leaves, before its dominator).
+fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>, strong_end: u32) -> Tree {
     let n = pre.len();
     let count = vertex.len();
+    let floor = LEAF_NODE + 1 - twigs.len() as u32;
     let mut idom_n = vec![raw::UNREACHABLE; n];
-    let to_node = |d: u32| if d == 0 { raw::ROOT } else { vertex[d as usize] };
+    let to_node = |d: u32| match d {
+        0 => raw::ROOT,
+        d if d >= floor => twigs[Twigs::index(d)],
+        d => vertex[d as usize],
+    };
     for w in 1..count {
         if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
             prefetch::read(&idom_n, x as usize);
@@ -568,29 +698,45 @@ fn to_nodes(pre: Vec<u32>, vertex: Vec<u32>, idom: Vec<u32>, strong_end: u32) ->
         idom_n[vertex[w] as usize] = to_node(idom[w]);
     }
     drop(idom);
+    // Each object's reach, and the leaves' dominators, in chunks on every core.
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
     let mut reach = vec![REACH_NONE; n];
-    let (mut leaves, mut strong_leaves) = (0u64, 0u64);
-    for (v, &p) in pre.iter().enumerate() {
-        if let Some(&q) = pre.get(v + AHEAD).filter(|&&q| q != u32::MAX && q & LEAF != 0) {
-            prefetch::read(&vertex, (q & LEAF_NODE) as usize);
-        }
-        reach[v] = match p {
-            u32::MAX => REACH_NONE,
-            p if p & LEAF != 0 => {
-                idom_n[v] = to_node(p & LEAF_NODE);
-                leaves += 1;
-                if p & LEAF_WEAK == 0 {
-                    strong_leaves += 1;
-                    REACH_STRONG
-                } else {
-                    REACH_WEAK
+    let counts: Vec<(u64, u64)> = pre
+        .par_chunks(CHUNK)
+        .zip(idom_n.par_chunks_mut(CHUNK))
+        .zip(reach.par_chunks_mut(CHUNK))
+        .map(|((pre, idom_n), reach)| {
+            let (mut leaves, mut strong_leaves) = (0u64, 0u64);
+            for (v, &p) in pre.iter().enumerate() {
+                if let Some(&q) = pre.get(v + AHEAD).filter(|&&q| q != u32::MAX && q & LEAF != 0) {
+                    match q & LEAF_NODE {
+                        d if d >= floor => prefetch::read(&twigs, Twigs::index(d)),
+                        d => prefetch::read(&vertex, d as usize),
+                    }
                 }
+                reach[v] = match p {
+                    u32::MAX => REACH_NONE,
+                    p if p & LEAF != 0 => {
+                        idom_n[v] = to_node(p & LEAF_NODE);
+                        leaves += 1;
+                        if p & LEAF_WEAK == 0 {
+                            strong_leaves += 1;
+                            REACH_STRONG
+                        } else {
+                            REACH_WEAK
+                        }
+                    }
+                    p if p < strong_end => REACH_STRONG,
+                    _ => REACH_WEAK,
+                };
             }
-            p if p < strong_end => REACH_STRONG,
-            _ => REACH_WEAK,
-        };
-    }
+            (leaves, strong_leaves)
+        })
+        .collect();
+    let (leaves, strong_leaves) = counts.iter().fold((0, 0), |(a, b), &(c, d)| (a + c, b + d));
     drop(pre);
+    vertex.extend(twigs);
     Tree {
         idom: idom_n.into(),
         reach,
@@ -871,7 +1017,7 @@ impl<T: Lo> Packed<Vec<T>, Map> {
     }
 }
 
-/// Calls `f(pv, t, pw)` (the source's preorder number, the target and its entry in `pre`) for
+/// Calls `f(pv, t, pw)` (the source's entry in `pre`, the target and its entry) for
 /// every edge the dominator computation uses: strong edges between reached objects, except
 /// those from the weakly reachable part into the strong one. Sources are walked in node order,
 /// so the edge arrays are read front to back.
