@@ -612,50 +612,85 @@ pub(crate) fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
 /// ancestor but its leaves', stands for its dominator when it is not the answer itself); each
 /// twig's entry then gets its dominator, as a leaf's holds it.
 ///
-/// On every core: an entry's ancestor only moves up, to the common ancestor of what it was and
-/// the referrer, so entries are updated in place by compare-and-swap in any order.
+/// An entry's ancestor only moves up, to the common ancestor of what it was and the next
+/// referrer, so the referrers are taken in any order, on every core, each entry updated by
+/// compare-and-swap. A walk that goes on for more than [`SHORT`] steps is left for after: then
+/// the referrers left are taken leaf by leaf, and each walk marks what it passes with the leaf
+/// (see [`meet`]). Without that, a leaf that every link of a long chain refers to
+/// (`Boolean.TRUE` from each node of a list) had each link walk the chain up to the top: a
+/// million links, hours.
 fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], twigs: &mut Twigs, leaf_preds: Vec<(u32, u32)>) {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
     const CHUNK: usize = 1 << 14;
     let floor = twigs.floor();
-    let nca = |mut a: u32, mut b: u32, twig_dom: &[u32]| {
-        let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
-        while a != b {
-            if a > b {
-                a = up(a);
-            } else {
-                b = up(b);
-            }
-        }
-        a
-    };
-    // `slot`'s ancestor (the bits of `LEAF_NODE`) moved up to its common ancestor with `pv`.
-    let meet = |slot: &AtomicU32, pv: u32, twig_dom: &[u32]| {
-        let _ = slot.fetch_update(Relaxed, Relaxed, |p| {
-            let d = nca(p & LEAF_NODE, pv, twig_dom);
-            (d != p & LEAF_NODE).then_some((p & !LEAF_NODE) | d)
-        });
-    };
     for &(r, _) in index.roots() {
         if let Some(k) = twigs.own(r.0, pre[r.index()]) {
             twigs.dom[k] = 0;
         }
     }
-    // The twigs' referrers are all in semi-NCA: `nca` reads no twig's entry here.
-    let doms = atomics(&mut twigs.dom);
-    leaf_preds.par_chunks(CHUNK).for_each(|chunk| {
-        for &(t, pv) in chunk.iter().filter(|e| e.0 & TWIG_PRED != 0) {
-            meet(&doms[(t & !TWIG_PRED) as usize], pv, &[]);
+    // Moves `slot`'s ancestor (its bits of `LEAF_NODE`) up to the one it shares with `pv`;
+    // false when that is more than `SHORT` steps away.
+    let settle = |slot: &AtomicU32, pv: u32, twig_dom: &[u32]| -> bool {
+        let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
+        let mut p = slot.load(Relaxed);
+        loop {
+            let Some(d) = nca_near(p & LEAF_NODE, pv, up) else { return false };
+            if d == p & LEAF_NODE {
+                return true;
+            }
+            match slot.compare_exchange_weak(p, (p & !LEAF_NODE) | d, Relaxed, Relaxed) {
+                Ok(_) => return true,
+                Err(now) => p = now,
+            }
         }
-    });
-    let slots = atomics(pre);
-    let twig_dom = &twigs.dom;
-    leaf_preds.par_chunks(CHUNK).for_each(|chunk| {
-        for &(t, pv) in chunk.iter().filter(|e| e.0 & TWIG_PRED == 0) {
-            meet(&slots[t as usize], pv, twig_dom);
+    };
+    // The twigs' referrers are all in semi-NCA: no twig's entry is read while they change.
+    let far: Vec<(u32, u32)> = {
+        let doms = atomics(&mut twigs.dom);
+        leaf_preds
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                chunk
+                    .iter()
+                    .filter(|&&(t, pv)| t & TWIG_PRED != 0 && !settle(&doms[(t & !TWIG_PRED) as usize], pv, &[]))
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let mut marks = Vec::new();
+    for group in sorted_groups(far, &mut marks, idom.len()).chunk_by(|x, y| x.0 == y.0) {
+        let (t, k) = (group[0].0, (group[0].0 & !TWIG_PRED) as usize);
+        let mut at = twigs.dom[k];
+        for &(_, pv) in group {
+            at = meet(at, pv, t, &mut marks, idom, &twigs.dom, floor);
         }
-    });
+        twigs.dom[k] = at;
+    }
+    let far: Vec<(u32, u32)> = {
+        let slots = atomics(pre);
+        let twig_dom = &twigs.dom;
+        leaf_preds
+            .par_chunks(CHUNK)
+            .flat_map_iter(|chunk| {
+                chunk
+                    .iter()
+                    .filter(|&&(t, pv)| t & TWIG_PRED == 0 && !settle(&slots[t as usize], pv, twig_dom))
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    drop(leaf_preds);
+    for group in sorted_groups(far, &mut marks, idom.len()).chunk_by(|x, y| x.0 == y.0) {
+        let t = group[0].0;
+        let mut at = pre[t as usize] & LEAF_NODE;
+        for &(_, pv) in group {
+            at = meet(at, pv, t, &mut marks, idom, &twigs.dom, floor);
+        }
+        pre[t as usize] = (pre[t as usize] & !LEAF_NODE) | at;
+    }
     for &(r, _) in index.roots() {
         let slot = &mut pre[r.index()];
         if *slot & LEAF != 0 && twigs.own(r.0, *slot).is_none() {
@@ -675,6 +710,59 @@ fn atomics(values: &mut [u32]) -> &[std::sync::atomic::AtomicU32] {
     // the exclusive borrow of `values` lasts as long as the atomics, so nothing else reads or
     // writes them meanwhile.
     unsafe { &*(values as *mut [u32] as *const [std::sync::atomic::AtomicU32]) }
+}
+
+/// How many steps up a walk of [`place_leaves`] takes before it is left for later.
+const SHORT: u32 = 64;
+
+/// The nearest common ancestor of `a` and `b` by `up`, or `None` past [`SHORT`] steps.
+#[inline]
+fn nca_near(mut a: u32, mut b: u32, up: impl Fn(u32) -> u32) -> Option<u32> {
+    for _ in 0..SHORT {
+        if a == b {
+            return Some(a);
+        }
+        if a > b {
+            a = up(a);
+        } else {
+            b = up(b);
+        }
+    }
+    (a == b).then_some(a)
+}
+
+/// `far` in groups by leaf or twig, and `marks` (a slot per vertex) made once there is any.
+fn sorted_groups(mut far: Vec<(u32, u32)>, marks: &mut Vec<u32>, vertices: usize) -> Vec<(u32, u32)> {
+    use rayon::prelude::*;
+    if !far.is_empty() && marks.is_empty() {
+        *marks = vec![u32::MAX; vertices];
+    }
+    far.par_sort_unstable_by_key(|&(t, pv)| (t, pv));
+    far
+}
+
+/// The nearest common ancestor of `at` (the ancestor of `t`'s referrers so far) and `pv`, its
+/// next referrer, in the tree of preorder numbers and twig codes (a twig is never an ancestor
+/// here); the vertices on the way up from `pv` are marked `t` (see [`place_leaves`]).
+fn meet(at: u32, pv: u32, t: u32, marks: &mut [u32], idom: &[u32], twig_dom: &[u32], floor: u32) -> u32 {
+    let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
+    let marked = |marks: &[u32], x: u32| x < floor && marks[x as usize] == t;
+    let (mut a, mut b) = (at, pv);
+    while a != b && !marked(marks, b) {
+        if a > b {
+            a = up(a);
+        } else {
+            b = up(b);
+        }
+    }
+    let mut x = pv;
+    while x != a && !marked(marks, x) {
+        if x < floor {
+            marks[x as usize] = t;
+        }
+        x = up(x);
+    }
+    a
 }
 
 /// From preorder space to node space: each object's immediate dominator, leaves' and twigs'

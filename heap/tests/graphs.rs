@@ -382,3 +382,166 @@ fn merged_paths_count_every_path_through_a_node() {
         }
     }
 }
+
+/// A chain of 100,000 links, each referring to one shared object: a leaf (as `Boolean.TRUE` is
+/// to the nodes of a list of Booleans), or a twig (an object referring to a leaf only, as a
+/// String does). The shared object's dominator is the chain's head, which retains everything;
+/// the twig dominates its leaf. (Each link's walk up the chain to the head, once per link,
+/// took minutes at a million links: the walks now stop where an earlier one passed.)
+#[test]
+fn an_object_every_link_of_a_long_chain_refers_to() {
+    const LINKS: u32 = 100_000;
+    for twig in [false, true] {
+        let mut b = Builder::new("1.0.2");
+        b.string(0x10, "next").string(0x11, "shared");
+        b.class(0x100, "java/lang/Object", 0, &[]);
+        b.class(0x200, "Link", 0x100, &[(0x10, OBJ), (0x11, OBJ)]);
+        b.class(0x300, "Leaf", 0x100, &[]);
+        b.class(0x400, "Twig", 0x100, &[(0x10, OBJ)]);
+        let (shared, leaf, head) = (0x10_0000u32, 0x10_0008u32, 0x100_0000u32);
+        if twig {
+            b.instance(shared, 0x400, &[leaf]);
+            b.instance(leaf, 0x300, &[]);
+        } else {
+            b.instance(shared, 0x300, &[]);
+        }
+        for i in 0..LINKS {
+            let next = if i + 1 < LINKS { head + 8 * (i + 1) } else { 0 };
+            b.instance(head + 8 * i, 0x200, &[next, shared]);
+        }
+        b.root(head).root(0x100).root(0x200).root(0x300).root(0x400);
+        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        let node = |id: u32| h.index.node(u64::from(id)).unwrap();
+        assert_eq!(h.dominators.idom(node(shared)), node(head), "twig {twig}");
+        if twig {
+            assert_eq!(h.dominators.idom(node(leaf)), node(shared));
+        }
+        let shared_objects = if twig { 2 } else { 1 };
+        assert_eq!(h.dominators.retained_count(node(head)), LINKS + shared_objects, "twig {twig}");
+        assert_eq!(h.dominators.idom(node(head + 8 * (LINKS - 1))), node(head + 8 * (LINKS - 2)));
+    }
+}
+
+/// Immediate dominators by Cooper, Harvey and Kennedy's iteration over reverse postorder, for
+/// graphs too deep for [`naive_idoms`]' 64-bit sets; the same answer form (node 0 the virtual
+/// root, object `i` as `i + 1`).
+fn iterative_idoms(n: usize, edges: &[(usize, usize)], roots: &[usize]) -> Vec<Option<usize>> {
+    let total = n + 1;
+    let (mut succ, mut preds) = (vec![Vec::new(); total], vec![Vec::new(); total]);
+    for (a, b) in edges.iter().map(|&(a, b)| (a + 1, b + 1)).chain(roots.iter().map(|&r| (0, r + 1))) {
+        succ[a].push(b);
+        preds[b].push(a);
+    }
+    // Postorder numbers by an explicit-stack DFS from the virtual root.
+    let mut post = vec![usize::MAX; total];
+    let (mut seen, mut order, mut stack) = (vec![false; total], Vec::new(), vec![(0usize, 0usize)]);
+    seen[0] = true;
+    while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+        if let Some(&w) = succ[v].get(*i) {
+            *i += 1;
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            post[v] = order.len();
+            order.push(v);
+            stack.pop();
+        }
+    }
+    let mut idom = vec![usize::MAX; total];
+    idom[0] = 0;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().rev().filter(|&&v| v != 0) {
+            let mut new = usize::MAX;
+            for &p in preds[v].iter().filter(|&&p| idom[p] != usize::MAX) {
+                new = if new == usize::MAX {
+                    p
+                } else {
+                    let (mut a, mut b) = (p, new);
+                    while a != b {
+                        while post[a] < post[b] {
+                            a = idom[a];
+                        }
+                        while post[b] < post[a] {
+                            b = idom[b];
+                        }
+                    }
+                    a
+                };
+            }
+            if idom[v] != new {
+                idom[v] = new;
+                changed = true;
+            }
+        }
+    }
+    (1..total).map(|v| (idom[v] != usize::MAX).then_some(idom[v])).collect()
+}
+
+/// Deep random graphs: narrow trees hundreds of objects deep, each object referring now and then
+/// to one of a few shared leaves or twigs (objects referring to leaves only), and more rarely to
+/// an object a few further down; every dominator as the iteration above finds it. The
+/// shared objects' referrers lie far apart in the tree, so their common ancestors are found
+/// both by short walks and by the marked walks that long ones are left to.
+#[test]
+fn deep_graphs_with_shared_leaves_and_twigs() {
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    for round in 0..60 {
+        let n = 300 + rng.below(500) as usize;
+        let (mut b, fields) = builder();
+        b.class(0x200, "N", 0x100, &fields);
+        let (leaves, twigs) = (n - 8..n, n - 16..n - 8);
+        let mut vals = vec![[0u32; FIELDS]; n];
+        let mut edges = Vec::new();
+        let mut to = |vals: &mut Vec<[u32; FIELDS]>, i: usize, f: usize, t: usize| {
+            vals[i][f] = id(t);
+            edges.push((i, t));
+        };
+        // A narrow tree, hundreds deep: each object's parent one of the three before it, in the
+        // parent's field 0 or 2 (now and then none: reached by the random references alone).
+        for i in 1..twigs.start {
+            let from = i.saturating_sub(if rng.below(5) == 0 { 2 } else { 1 });
+            if let Some(f) = [0, 2].into_iter().find(|&f| vals[from][f] == 0) {
+                if rng.below(100) < 97 {
+                    to(&mut vals, from, f, i);
+                }
+            }
+        }
+        for i in 0..twigs.start {
+            if rng.below(10) < 7 {
+                to(&mut vals, i, 1, twigs.start + rng.below(16) as usize);
+            }
+            // Short cuts a few objects on, which keep the tree deep.
+            if vals[i][2] == 0 && rng.below(100) < 5 {
+                to(&mut vals, i, 2, (i + 2 + rng.below(5) as usize).min(twigs.start - 1));
+            }
+        }
+        for i in twigs.clone() {
+            to(&mut vals, i, 0, leaves.start + rng.below(8) as usize);
+        }
+        for (i, v) in vals.iter().enumerate() {
+            b.instance(id(i), 0x200, v);
+        }
+        // The tree's root, and now and then one more, so that most dominators are objects.
+        let roots: Vec<usize> =
+            std::iter::once(0).chain((0..rng.below(2)).map(|_| rng.below(n as u64) as usize)).collect();
+        for &r in &roots {
+            b.root(id(r));
+        }
+        b.root(0x100).root(0x200);
+        let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+        let expect = iterative_idoms(n, &edges, &roots);
+        for (i, e) in expect.iter().enumerate() {
+            let node = h.index.node(u64::from(id(i))).unwrap();
+            let got = match h.dominators.idom(node) {
+                UNREACHABLE => None,
+                ROOT => Some(0),
+                d => Some((h.index.id(d) as usize - 0x1000) / 8 + 1),
+            };
+            assert_eq!(got, *e, "round {round}, object {i} of {n}");
+        }
+    }
+}
