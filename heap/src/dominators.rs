@@ -618,7 +618,7 @@ pub(crate) fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
 /// the referrers left are taken leaf by leaf, and each walk marks what it passes with the leaf
 /// (see [`meet`]). Without that, a leaf that every link of a long chain refers to
 /// (`Boolean.TRUE` from each node of a list) had each link walk the chain up to the top: a
-/// million links, hours.
+/// million links, minutes.
 fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], twigs: &mut Twigs, leaf_preds: Vec<(u32, u32)>) {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
