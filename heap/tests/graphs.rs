@@ -24,6 +24,17 @@ impl Rng {
 
 const FIELDS: usize = 3;
 
+/// The engine's immediate dominator of the object with this id, in the references' answer form:
+/// `None` unreachable, `Some(0)` the virtual root, `Some(i + 1)` the `i`th object (id
+/// `0x1000 + 8 i`).
+fn idom_of(h: &Heap, object: u32) -> Option<usize> {
+    match h.dominators.idom(h.index.node(u64::from(object)).unwrap()) {
+        UNREACHABLE => None,
+        ROOT => Some(0),
+        d => Some((h.index.id(d) as usize - 0x1000) / 8 + 1),
+    }
+}
+
 /// Immediate dominators by the definition: bitsets of dominators, node 0 the virtual root.
 fn naive_idoms(n: usize, edges: &[(usize, usize)], roots: &[usize]) -> Vec<Option<usize>> {
     let total = n + 1;
@@ -134,13 +145,7 @@ fn semi_nca_agrees_with_the_definition_on_random_graphs() {
         let h = Heap::analyse(index, Options::default());
         let expect = naive_idoms(n, &edges, &roots);
         for (i, e) in expect.iter().enumerate() {
-            let node = h.index.node(u64::from(id(i))).unwrap();
-            let got = match h.dominators.idom(node) {
-                UNREACHABLE => None,
-                ROOT => Some(0),
-                d => Some((h.index.id(d) as usize - 0x1000) / 8 + 1),
-            };
-            assert_eq!(got, *e, "round {round}, node {i}, edges {edges:?}, roots {roots:?}");
+            assert_eq!(idom_of(&h, id(i)), *e, "round {round}, node {i}, edges {edges:?}, roots {roots:?}");
         }
         // Retained sizes add up: the virtual root's children retain everything reachable.
         let top: u64 = h.dominators.children(None).iter().map(|&c| h.dominators.retained(c)).sum();
@@ -535,13 +540,7 @@ fn deep_graphs_with_shared_leaves_and_twigs() {
         let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
         let expect = iterative_idoms(n, &edges, &roots);
         for (i, e) in expect.iter().enumerate() {
-            let node = h.index.node(u64::from(id(i))).unwrap();
-            let got = match h.dominators.idom(node) {
-                UNREACHABLE => None,
-                ROOT => Some(0),
-                d => Some((h.index.id(d) as usize - 0x1000) / 8 + 1),
-            };
-            assert_eq!(got, *e, "round {round}, object {i} of {n}");
+            assert_eq!(idom_of(&h, id(i)), *e, "round {round}, object {i} of {n}");
         }
     }
 }
