@@ -620,19 +620,50 @@ pub(crate) fn semi_nca(parent: Vec<u32>, preds: Vec<u64>) -> Vec<u32> {
 /// (`Boolean.TRUE` from each node of a list) had each link walk the chain up to the top: a
 /// million links, minutes.
 fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], twigs: &mut Twigs, leaf_preds: Vec<(u32, u32)>) {
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-    const CHUNK: usize = 1 << 14;
     let floor = twigs.floor();
     for &(r, _) in index.roots() {
         if let Some(k) = twigs.own(r.0, pre[r.index()]) {
             twigs.dom[k] = 0;
         }
     }
-    // Moves `slot`'s ancestor (its bits of `LEAF_NODE`) up to the one it shares with `pv`;
-    // false when that is more than `SHORT` steps away.
-    let settle = |slot: &AtomicU32, pv: u32, twig_dom: &[u32]| -> bool {
-        let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
+    let mut marks = Vec::new();
+    let twig = |t: u32| t & TWIG_PRED != 0;
+    // The twigs' referrers are all in semi-NCA: no twig's entry is read while they change.
+    settle(&leaf_preds, twig, |t| (t & !TWIG_PRED) as usize, &mut twigs.dom, &[], idom, floor, &mut marks);
+    settle(&leaf_preds, |t| !twig(t), |t| t as usize, pre, &twigs.dom, idom, floor, &mut marks);
+    drop(leaf_preds);
+    for &(r, _) in index.roots() {
+        let slot = &mut pre[r.index()];
+        if *slot & LEAF != 0 && twigs.own(r.0, *slot).is_none() {
+            *slot &= !LEAF_NODE;
+        }
+    }
+    for (&t, &d) in twigs.node.iter().zip(&twigs.dom) {
+        let slot = &mut pre[t as usize];
+        *slot = (*slot & !LEAF_NODE) | d;
+    }
+}
+
+/// [`place_leaves`] for the referrers `(t, pv)` that `pick` takes: entry `slots[at(t)]` (its
+/// bits of `LEAF_NODE`) moved up to the ancestor it shares with each `pv`. Short walks on every
+/// core by compare-and-swap; those left, leaf by leaf with `marks` (see [`meet`]).
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    refs: &[(u32, u32)],
+    pick: impl Fn(u32) -> bool + Sync,
+    at: impl Fn(u32) -> usize + Sync,
+    slots: &mut [u32],
+    twig_dom: &[u32],
+    idom: &[u32],
+    floor: u32,
+    marks: &mut Vec<u32>,
+) {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    const CHUNK: usize = 1 << 14;
+    let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
+    // False when the common ancestor is more than `SHORT` steps away.
+    let near = |slot: &AtomicU32, pv: u32| -> bool {
         let mut p = slot.load(Relaxed);
         loop {
             let Some(d) = nca_near(p & LEAF_NODE, pv, up) else { return false };
@@ -645,61 +676,21 @@ fn place_leaves(index: &Index, pre: &mut [u32], idom: &[u32], twigs: &mut Twigs,
             }
         }
     };
-    // The twigs' referrers are all in semi-NCA: no twig's entry is read while they change.
     let far: Vec<(u32, u32)> = {
-        let doms = atomics(&mut twigs.dom);
-        leaf_preds
-            .par_chunks(CHUNK)
+        let atomic = atomics(slots);
+        refs.par_chunks(CHUNK)
             .flat_map_iter(|chunk| {
-                chunk
-                    .iter()
-                    .filter(|&&(t, pv)| t & TWIG_PRED != 0 && !settle(&doms[(t & !TWIG_PRED) as usize], pv, &[]))
-                    .copied()
-                    .collect::<Vec<_>>()
+                chunk.iter().filter(|&&(t, pv)| pick(t) && !near(&atomic[at(t)], pv)).copied().collect::<Vec<_>>()
             })
             .collect()
     };
-    let mut marks = Vec::new();
-    for group in sorted_groups(far, &mut marks, idom.len()).chunk_by(|x, y| x.0 == y.0) {
-        let (t, k) = (group[0].0, (group[0].0 & !TWIG_PRED) as usize);
-        let mut at = twigs.dom[k];
+    for group in sorted_groups(far, marks, idom.len()).chunk_by(|x, y| x.0 == y.0) {
+        let (t, i) = (group[0].0, at(group[0].0));
+        let mut to = slots[i] & LEAF_NODE;
         for &(_, pv) in group {
-            at = meet(at, pv, t, &mut marks, idom, &twigs.dom, floor);
+            to = meet(to, pv, t, marks, idom, twig_dom, floor);
         }
-        twigs.dom[k] = at;
-    }
-    let far: Vec<(u32, u32)> = {
-        let slots = atomics(pre);
-        let twig_dom = &twigs.dom;
-        leaf_preds
-            .par_chunks(CHUNK)
-            .flat_map_iter(|chunk| {
-                chunk
-                    .iter()
-                    .filter(|&&(t, pv)| t & TWIG_PRED == 0 && !settle(&slots[t as usize], pv, twig_dom))
-                    .copied()
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    };
-    drop(leaf_preds);
-    for group in sorted_groups(far, &mut marks, idom.len()).chunk_by(|x, y| x.0 == y.0) {
-        let t = group[0].0;
-        let mut at = pre[t as usize] & LEAF_NODE;
-        for &(_, pv) in group {
-            at = meet(at, pv, t, &mut marks, idom, &twigs.dom, floor);
-        }
-        pre[t as usize] = (pre[t as usize] & !LEAF_NODE) | at;
-    }
-    for &(r, _) in index.roots() {
-        let slot = &mut pre[r.index()];
-        if *slot & LEAF != 0 && twigs.own(r.0, *slot).is_none() {
-            *slot &= !LEAF_NODE;
-        }
-    }
-    for (&t, &d) in twigs.node.iter().zip(&twigs.dom) {
-        let slot = &mut pre[t as usize];
-        *slot = (*slot & !LEAF_NODE) | d;
+        slots[i] = (slots[i] & !LEAF_NODE) | to;
     }
 }
 
