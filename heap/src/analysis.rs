@@ -540,14 +540,14 @@ fn retained_by_rows<R: Fn(Node) -> u32 + Sync>(index: &Index, dom: &Dominators, 
     let nc = index.classes.len();
     let totals = std::sync::Mutex::new(vec![0u64; nc]);
     let tops: Vec<Node> = dom.children(None).iter().copied().filter(|&t| dom.reach(t) == Reach::Strong).collect();
-    let shared = &totals;
+    let (shared, tops) = (&totals, &tops[..]);
     rayon::scope(|s| {
         // The virtual root's children in runs too.
         let (mut start, mut sum) = (0, 0u64);
         for (i, &t) in tops.iter().enumerate() {
             sum += u64::from(dom.retained_count(t));
             if sum > big || i + 1 == tops.len() {
-                let run = tops[start..=i].to_vec();
+                let run = &tops[start..=i];
                 s.spawn(move |s| walk(s, dom, row, big, shared, run, Vec::new()));
                 (start, sum) = (i + 1, 0);
             }
@@ -566,7 +566,7 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
     row: &'s R,
     big: u64,
     totals: &'s std::sync::Mutex<Vec<u64>>,
-    tops: Vec<Node>,
+    tops: &'s [Node],
     above: Vec<u32>,
 ) {
     let nc = totals.lock().map_or(0, |t| t.len());
@@ -575,7 +575,8 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
         active[c as usize] += 1;
     }
     let mut sums = vec![0u64; nc];
-    let mut enter = |v: Node, active: &mut [u32]| {
+    // Adds `v` where it counts; its row on the stack (`u32::MAX` for none).
+    let mut count = |v: Node, active: &[u32]| {
         let c = row(v);
         if c != u32::MAX && c & ALWAYS != 0 {
             sums[(c & !ALWAYS) as usize] += dom.retained(v);
@@ -587,15 +588,17 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
             if counted && active[c as usize] == 0 {
                 sums[c as usize] += dom.retained(v);
             }
-            active[c as usize] += 1;
             return c;
         }
         c
     };
     // (node, next child, its row, children walked here).
     let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
-    for top in tops {
-        let c = enter(top, &mut active);
+    for &top in tops {
+        let c = count(top, &active);
+        if c != u32::MAX {
+            active[c as usize] += 1;
+        }
         stack.push((top, 0, c, u32::MAX));
         while let Some(&(v, pos, c, mut end)) = stack.last() {
             let kids = dom.children(Some(v));
@@ -607,17 +610,28 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
                     let path: Vec<u32> =
                         above.iter().copied().chain(stack.iter().map(|f| f.2)).filter(|&c| c != u32::MAX).collect();
                     for &(a, b) in &runs[1..] {
-                        let (path, tops) = (path.clone(), kids[a..b].to_vec());
+                        let (path, tops) = (path.clone(), &kids[a..b]);
                         s.spawn(move |s| walk(s, dom, row, big, totals, tops, path));
                     }
                 }
             }
-            if pos < end.min(kids.len() as u32) {
+            let end = end.min(kids.len() as u32);
+            // The tree's leaves (most objects) are counted where they stand: nothing is above
+            // them but the path already on the stack.
+            let mut pos = pos;
+            while pos < end && dom.retained_count(kids[pos as usize]) == 1 {
+                count(kids[pos as usize], &active);
+                pos += 1;
+            }
+            if pos < end {
                 let w = kids[pos as usize];
                 if let Some(top) = stack.last_mut() {
                     (top.1, top.3) = (pos + 1, end);
                 }
-                let cw = enter(w, &mut active);
+                let cw = count(w, &active);
+                if cw != u32::MAX {
+                    active[cw as usize] += 1;
+                }
                 stack.push((w, 0, cw, u32::MAX));
             } else {
                 if c != u32::MAX {
