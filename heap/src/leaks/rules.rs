@@ -450,13 +450,7 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         }
         let share = d.retained(n) as f64 * 100.0 / total as f64;
         // What it holds, by class: the class whose objects retain the most of it.
-        let mut by_class: std::collections::HashMap<ClassId, (u64, u64)> = std::collections::HashMap::new();
-        for &k in kids {
-            let e = by_class.entry(heap.index.class_of(k)).or_default();
-            e.0 += 1;
-            e.1 += d.retained(k);
-        }
-        let what = by_class
+        let what = retained_by_class_of(heap, kids)
             .iter()
             // The most bytes; on a tie the lowest class number, whatever the map's order.
             .max_by_key(|(&c, (_, bytes))| (*bytes, std::cmp::Reverse(c)))
@@ -494,6 +488,44 @@ fn accumulation_points(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
         });
     }
     out
+}
+
+/// How many of `kids` each class has and what they retain. An accumulation point may be an
+/// array of millions of slots (22 M boxes in one `Object[]`): on every core, a run of one class
+/// summed before it meets the map.
+fn retained_by_class_of(heap: &Heap, kids: &[Node]) -> rustc_hash::FxHashMap<ClassId, (u64, u64)> {
+    use rayon::prelude::*;
+    type ByClass = rustc_hash::FxHashMap<ClassId, (u64, u64)>;
+    let add = |map: &mut ByClass, c: ClassId, (count, bytes): (u64, u64)| {
+        let e = map.entry(c).or_default();
+        (e.0, e.1) = (e.0 + count, e.1 + bytes);
+    };
+    kids.par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut map = ByClass::default();
+            let mut run: Option<(ClassId, (u64, u64))> = None;
+            for &k in chunk {
+                let (c, r) = (heap.index.class_of(k), heap.dominators.retained(k));
+                match &mut run {
+                    Some((rc, (count, bytes))) if *rc == c => (*count, *bytes) = (*count + 1, *bytes + r),
+                    _ => {
+                        if let Some((rc, sums)) = run.replace((c, (1, r))) {
+                            add(&mut map, rc, sums);
+                        }
+                    }
+                }
+            }
+            if let Some((rc, sums)) = run {
+                add(&mut map, rc, sums);
+            }
+            map
+        })
+        .reduce(ByClass::default, |mut a, b| {
+            for (c, sums) in b {
+                add(&mut a, c, sums);
+            }
+            a
+        })
 }
 
 fn huge_arrays(heap: &Heap, config: &LeakConfig) -> Vec<Suspect> {
