@@ -28,6 +28,12 @@ pub(crate) fn collect_pair(n: usize, f: impl Fn(usize) -> (bool, bool) + Sync) -
     (a, b)
 }
 
+/// Sets bit `i` of `bits`.
+#[inline]
+pub(crate) fn set(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
 /// Bit `i` of `bits`.
 #[inline]
 pub(crate) fn get(bits: &[u64], i: usize) -> bool {

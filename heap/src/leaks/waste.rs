@@ -531,25 +531,40 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
     let mut referrers: FxHashMap<Node, Vec<Node>> = open.iter().map(|&fd| (fd, Vec::new())).collect();
     if !open.is_empty() {
         let g = idx.graph();
-        // A bit per object says whether to look in the map: a map lookup for each of 58 M edges
-        // took 0.2 s of a dump of linked lists.
+        // Each edge's target is looked up in a bit per 64 objects first (a few kilobytes that
+        // stay in cache), then in a bit per object: a map lookup per edge took 0.2 s of a dump
+        // of linked lists, and a bit per object alone, missing the cache at every edge, 0.13 s.
+        let mut coarse = vec![0u64; idx.len().div_ceil(64 * 64)];
         let mut wanted = vec![0u64; idx.len().div_ceil(64)];
         for fd in &open {
-            wanted[fd.index() / 64] |= 1 << (fd.index() % 64);
+            crate::bits::set(&mut coarse, fd.index() / 64);
+            crate::bits::set(&mut wanted, fd.index());
         }
-        // On every core, a run of objects each; the runs' finds in node order.
+        // On every core, a run of objects each, its edges read as one slice (they are
+        // consecutive), the source of an edge found only for a hit; the finds in node order.
         use rayon::prelude::*;
         const RUN: usize = 1 << 20;
         let found: Vec<Vec<(u32, Node)>> = (0..idx.len().div_ceil(RUN))
             .into_par_iter()
             .map(|k| {
+                let (lo, hi) = (k * RUN, ((k + 1) * RUN).min(idx.len()));
+                let first = g.starts.get(lo) as usize;
                 let mut out = Vec::new();
-                for v in (k * RUN..((k + 1) * RUN).min(idx.len())).map(|v| Node(v as u32)) {
-                    for &t in g.edges(v.0) {
-                        let t = t & !crate::index::csr::WEAK;
-                        if crate::bits::get(&wanted, t as usize) {
-                            out.push((t, v));
+                for (i, &t) in g.targets[first..g.starts.get(hi) as usize].iter().enumerate() {
+                    let t = t & !crate::index::csr::WEAK;
+                    if crate::bits::get(&coarse, t as usize / 64) && crate::bits::get(&wanted, t as usize) {
+                        // The source: the last object whose edges start at or before this one.
+                        let e = (first + i) as u32;
+                        let (mut a, mut b) = (lo, hi);
+                        while b - a > 1 {
+                            let m = (a + b) / 2;
+                            if g.starts.get(m) <= e {
+                                a = m;
+                            } else {
+                                b = m;
+                            }
                         }
+                        out.push((t, Node(a as u32)));
                     }
                 }
                 out
