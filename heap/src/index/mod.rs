@@ -203,8 +203,9 @@ pub(crate) enum HashedStrings {
 /// `leaks::waste::find_string_copies`).
 pub(crate) struct StringCopies {
     pub(crate) class: ClassId,
-    /// The runs' Strings, one run after another.
-    pub(crate) nodes: Vec<u32>,
+    /// The runs' Strings, one run after another, each with its array: `array << 32 | node`
+    /// (the low half of its key, what the report reads a copy by).
+    pub(crate) nodes: Vec<u64>,
     /// Where each run ends in `nodes`.
     pub(crate) runs: Vec<u32>,
 }

@@ -255,12 +255,11 @@ fn top_copies(heap: &Heap, mut out: Vec<(u64, u64, Node)>, top: usize) -> Vec<Du
 
 /// The values held more than once among the strongly reachable Strings of `copies`: each one's
 /// copies, bytes wasted and kept String. A modern String's characters are its whole array, its
-/// first edge, so an extra array costs its shallow size.
+/// first edge (kept with it in `copies`), so an extra array costs its shallow size.
 fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)> {
     use rayon::prelude::*;
     let _span = crate::trace::span("duplicate strings: runs");
     let idx = &heap.index;
-    let g = idx.graph();
     let size = |n: u32| u64::from(cap(idx.shallow_size(Node(n))));
     let StringCopies { nodes, runs, .. } = copies;
     // Runs in stretches of about a 64th of them, on every core.
@@ -276,19 +275,16 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
                 start = end as usize;
                 strong.clear();
                 for at in run {
-                    // Each String's reach and row are cache misses: asked for some Strings
-                    // ahead, the row's start further ahead than its first edge.
-                    if let Some(&s) = nodes.get(at + 2 * AHEAD) {
-                        g.prefetch_start(s);
-                        crate::prefetch::read(&heap.dominators.reach, s as usize);
+                    // Each String's reach and size, and its array's size, are cache misses:
+                    // asked for some Strings ahead.
+                    if let Some(&copy) = nodes.get(at + AHEAD) {
+                        crate::prefetch::read(&heap.dominators.reach, copy as u32 as usize);
+                        crate::prefetch::read(&idx.shallow, copy as u32 as usize);
+                        crate::prefetch::read(&idx.shallow, (copy >> 32) as usize);
                     }
-                    if let Some(&s) = nodes.get(at + AHEAD) {
-                        g.prefetch_edges(s);
-                    }
-                    let s = nodes[at];
-                    if heap.dominators.reach(Node(s)) == Reach::Strong {
-                        let array = g.edges(s).first().map_or(0, |&t| t & !csr::WEAK);
-                        strong.push(u128::from(array) << 32 | u128::from(s));
+                    let copy = nodes[at];
+                    if heap.dominators.reach(Node(copy as u32)) == Reach::Strong {
+                        strong.push(u128::from(copy));
                     }
                 }
                 (strong.len() > 1).then(|| {
@@ -387,7 +383,7 @@ fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCo
     let mut start = 0;
     for (&end, &n) in ends.iter().zip(&shared) {
         for run in keys[start..start + n].chunk_by(|a, b| a >> 64 == b >> 64) {
-            nodes.extend(run.iter().map(|&k| k as u32));
+            nodes.extend(run.iter().map(|&k| k as u64));
             runs.push(nodes.len() as u32);
         }
         start = end;
