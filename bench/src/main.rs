@@ -58,8 +58,32 @@ const SETTLE_SECS: u64 = 30;
 
 const JFLUID: &str = "/usr/share/visualvm/visualvm/modules/org-graalvm-visualvm-lib-jfluid-heap.jar";
 
+/// What `--help` prints.
+const USAGE: &str = "\
+heaptui-bench: whole-engine runs on real dumps, each phase timed, peak memory measured
+(dumps are generated with the local OpenJDK and cached in $HEAPTUI_BENCH_CACHE,
+$XDG_CACHE_HOME/heaptui-bench or ~/.cache/heaptui-bench)
+
+  heaptui-bench [--sizes 100,1000] [--peer visualvm|hprof-analyzer] [--runs N]
+                [--no-android] [--no-mat] [FILE...]
+  heaptui-bench --shapes [--sizes 1000] [--runs N] [--peer ...]   every shape of dump
+  heaptui-bench --scale 1,4,32 [--keep]      HeapGen's dump repeated up to each size in GB
+  heaptui-bench --plot [TSV] OUT.svg         the scale run's plot
+  heaptui-bench --keys [FILE] [--cached]     the TUI's keypress latency
+  heaptui-bench --query [FILE]               SQL queries and the Parquet export
+  heaptui-bench --strip [FILE...]            stripped sizes and throughput
+  heaptui-bench --slurp [FILE...]            histogram alone, beside hprof-slurp
+  heaptui-bench --reopen [FILE...]           re-opening from the index cache
+  heaptui-bench --steps FILE                 paths and dominators alone, 3 times
+  heaptui-bench --one FILE                   one analysis in this process, each phase timed
+";
+
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return Ok(());
+    }
     if args.first().map(String::as_str) == Some("--one") {
         return one(Path::new(args.get(1).context("--one FILE")?));
     }
@@ -129,10 +153,7 @@ fn main() -> Result<()> {
                 scale = it.next().context("--scale GB,GB")?.split(',').map(str::parse).collect::<Result<_, _>>()?
             }
             "--keep" => keep = true,
-            f if f.starts_with("--") => bail!(
-                "unknown option {f}; see the top of bench/src/main.rs (--sizes, --shapes, --scale, --keep, --peer visualvm|hprof-analyzer, --runs, \
-                 --no-mat, --no-android, --one, --steps, --keys, --query, --strip, --slurp, --reopen)"
-            ),
+            f if f.starts_with("--") => bail!("unknown option {f}; heaptui-bench --help lists them"),
             f => files.push(PathBuf::from(f)),
         }
     }
