@@ -855,13 +855,14 @@ fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) ->
         prefetch::read(counts.small(), v as usize);
     };
     let over = |retained: &Summing<T>, counts: &Summing<T>| retained.wide() > cap || counts.wide() > cap;
-    for (i, &v) in vertex.iter().enumerate().skip(1) {
-        if let Some(&x) = vertex.get(i + AHEAD) {
-            ahead(&retained, &counts, x);
-            prefetch::read(&index.shallow, x as usize);
-        }
-        retained.set(v, index.shallow_size(Node(v)));
-        counts.set(v, 1);
+    // Every object reached starts with its own size and count: in node order, on every core
+    // (in the order of `vertex` this was a write at random per object, 0.09 s of the mix).
+    retained.start_each(idom_n, |v| index.shallow_size(Node(v)));
+    counts.start_each(idom_n, |_| 1);
+    // The leaves are the objects reached that are not vertices: theirs go to their dominators.
+    let mut vertices = vec![0u64; n.div_ceil(64)];
+    for &v in vertex.iter().skip(1) {
+        crate::bits::set(&mut vertices, v as usize);
     }
     let mut reachable_bytes = 0u64;
     for v in 0..n as u32 {
@@ -869,12 +870,10 @@ fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) ->
             ahead(&retained, &counts, x);
         }
         let d = idom_n[v as usize];
-        if d == raw::UNREACHABLE || counts.get(v) != 0 {
+        if d == raw::UNREACHABLE || crate::bits::get(&vertices, v as usize) {
             continue;
         }
-        let r = index.shallow_size(Node(v));
-        retained.set(v, r);
-        counts.set(v, 1);
+        let r = retained.get(v);
         if d == raw::ROOT {
             reachable_bytes += r;
         } else {
@@ -946,6 +945,38 @@ impl<T: Lo> Summing<T> {
                 self.held = Some((n, value));
             }
             _ => self.packed.set(n, value),
+        }
+    }
+
+    /// Sets each object `idom_n` reaches to `value(object)`, the others left alone; the list
+    /// written in node order on every core, the wide values gathered and set after.
+    fn start_each(&mut self, idom_n: &[u32], value: impl Fn(u32) -> u64 + Sync) {
+        use rayon::prelude::*;
+        const CHUNK: usize = 1 << 16;
+        self.put_back();
+        let wide: Vec<(u32, u64)> = self
+            .packed
+            .small
+            .par_chunks_mut(CHUNK)
+            .zip(idom_n.par_chunks(CHUNK))
+            .enumerate()
+            .flat_map_iter(|(k, (small, idom_n))| {
+                let mut wide = Vec::new();
+                for (i, (slot, &d)) in small.iter_mut().zip(idom_n).enumerate() {
+                    if d == raw::UNREACHABLE {
+                        continue;
+                    }
+                    let v = (k * CHUNK + i) as u32;
+                    match value(v) {
+                        x if x < T::MAX.widen() => *slot = T::truncate(x),
+                        x => wide.push((v, x)),
+                    }
+                }
+                wide
+            })
+            .collect();
+        for (v, x) in wide {
+            self.set(v, x);
         }
     }
 
