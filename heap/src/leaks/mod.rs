@@ -352,48 +352,59 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
     }
     let n = heap.index.len();
     let rank = |v: Node| rank_of[v.index()];
-    // Best rank strictly above each node on the chains walked.
-    let mut above: Vec<u8> = vec![UNSET; n];
-    let mut chain: Vec<Node> = Vec::new();
-    let mut best_above = |v: Node| -> u8 {
-        chain.clear();
-        let mut cur = v;
-        let mut base = NO;
-        while let Some(p) = heap.dominator(cur).flatten() {
-            let m = above[p.index()];
-            if m != UNSET {
-                base = m.min(rank(p));
-                break;
+    let items = || found.iter().flat_map(|f| &f.items);
+    // The two walks share nothing but what they read: one on each core.
+    let (above, below) = rayon::join(
+        || {
+            // Best rank strictly above each suspect, from a memo of it for each node on the
+            // chains walked.
+            let mut memo: Vec<u8> = vec![UNSET; n];
+            let mut chain: Vec<Node> = Vec::new();
+            let mut best_above = |v: Node| -> u8 {
+                chain.clear();
+                let mut cur = v;
+                let mut base = NO;
+                while let Some(p) = heap.dominator(cur).flatten() {
+                    let m = memo[p.index()];
+                    if m != UNSET {
+                        base = m.min(rank(p));
+                        break;
+                    }
+                    chain.push(p);
+                    cur = p;
+                }
+                for &p in chain.iter().rev() {
+                    memo[p.index()] = base;
+                    base = base.min(rank(p));
+                }
+                base
+            };
+            items().map(|&(node, _)| best_above(node)).collect::<Vec<u8>>()
+        },
+        || {
+            // Best rank strictly below each dominator of a suspect.
+            let mut below: Vec<u8> = vec![NO; n];
+            for &(node, _) in items() {
+                let r = &rank(node);
+                let mut cur = heap.dominator(node).flatten();
+                while let Some(a) = cur {
+                    let e = &mut below[a.index()];
+                    if *e <= *r {
+                        break;
+                    }
+                    *e = *r;
+                    cur = heap.dominator(a).flatten();
+                }
             }
-            chain.push(p);
-            cur = p;
-        }
-        for &p in chain.iter().rev() {
-            above[p.index()] = base;
-            base = base.min(rank(p));
-        }
-        base
-    };
-    // Best rank strictly below each dominator of a suspect.
-    let mut below: Vec<u8> = vec![NO; n];
-    for &(node, _) in found.iter().flat_map(|f| &f.items) {
-        let r = &rank(node);
-        let mut cur = heap.dominator(node).flatten();
-        while let Some(a) = cur {
-            let e = &mut below[a.index()];
-            if *e <= *r {
-                break;
-            }
-            *e = *r;
-            cur = heap.dominator(a).flatten();
-        }
-    }
+            below
+        },
+    );
     let mut kept = Vec::new();
     let mut base = 0u32;
+    let mut above = above.into_iter();
     for f in found {
-        for &(node, k) in &f.items {
+        for (&(node, k), a) in f.items.iter().zip(above.by_ref()) {
             let r = rank(node);
-            let a = best_above(node);
             let accumulation = f.kinds[k as usize].accumulation;
             if !(a < r || (a == r && accumulation) || below[node.index()] < r) {
                 kept.push((node, base + k));
