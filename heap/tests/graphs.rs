@@ -189,24 +189,7 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
         }
         let index = Index::from_bytes(b.finish(), Options::default()).unwrap();
         let h = Heap::analyse(index, Options::default());
-        let d = &h.dominators;
-        let mut expect = vec![0u64; h.index.classes.len()];
-        for i in 0..n {
-            let v = h.index.node(u64::from(id(i))).unwrap();
-            if d.reach(v) != heap::dominators::Reach::Strong {
-                continue;
-            }
-            let c = h.index.class_of(v);
-            let mut up = d.idom(v);
-            let mut nested = false;
-            while up != ROOT && up != UNREACHABLE {
-                nested |= h.index.class_of(up) == c && h.index.kind(up) != heap::ObjectKind::Class;
-                up = d.idom(up);
-            }
-            if !nested {
-                expect[c.index()] += d.retained(v);
-            }
-        }
+        let expect = retained_by_class_up_the_chains(&h, (0..n).map(|i| u64::from(id(i))));
         for &c in &classes {
             let c = (h.index.class_by_id(u64::from(c)).unwrap()).index();
             assert_eq!(h.histogram[c].retained_bytes, expect[c], "round {round}, class {c}");
@@ -214,6 +197,79 @@ fn retained_by_class_agrees_with_the_dominator_chains() {
         let rows: Vec<u64> = h.histogram.iter().map(|s| s.retained_bytes).collect();
         assert_eq!(h.retained_by_class_in_tasks(1), rows, "round {round}");
         assert_eq!(h.retained_by_class_in_tasks(u64::MAX), rows, "round {round}");
+    }
+}
+
+/// What each class's instances among `ids` retain where no instance of the class is above them
+/// in the dominator tree, each object's chain walked to the root.
+fn retained_by_class_up_the_chains(h: &Heap, ids: impl Iterator<Item = u64>) -> Vec<u64> {
+    let d = &h.dominators;
+    let mut expect = vec![0u64; h.index.classes.len()];
+    for id in ids {
+        let v = h.index.node(id).unwrap();
+        if d.reach(v) != heap::dominators::Reach::Strong {
+            continue;
+        }
+        let c = h.index.class_of(v);
+        let mut up = d.idom(v);
+        let mut nested = false;
+        while up != ROOT && up != UNREACHABLE {
+            nested |= h.index.class_of(up) == c && h.index.kind(up) != heap::ObjectKind::Class;
+            up = d.idom(up);
+        }
+        if !nested {
+            expect[c.index()] += d.retained(v);
+        }
+    }
+    expect
+}
+
+/// The same by class under an array of 70,000 slots, most of them leaves of the tree and some
+/// holding a child of their own: children that many are cut into tasks by their number, not
+/// their retained counts. The sums are the chains' however the children are cut.
+#[test]
+fn retained_by_class_under_a_huge_array() {
+    let mut rng = Rng(0x5851_F42D_4C95_7F2D);
+    let (mut b, classes) = three_classes();
+    let n = 70_000usize;
+    let slot = |i: usize| 0x10_0000 + 8 * i as u32;
+    let child = |i: usize| 0x100_0000 + 8 * i as u32;
+    let mut ids = Vec::new();
+    for i in 0..n {
+        let mut vals = [0u32; FIELDS];
+        if i % 7 == 0 {
+            vals[0] = child(i);
+            b.instance(child(i), classes[rng.below(3) as usize], &[0; FIELDS]);
+            ids.push(u64::from(child(i)));
+        }
+        b.instance(slot(i), classes[rng.below(3) as usize], &vals);
+        ids.push(u64::from(slot(i)));
+    }
+    let mut array = vec![0x22];
+    for word in [0x800u32, 0, n as u32, 0x500] {
+        array.extend_from_slice(&word.to_be_bytes());
+    }
+    for i in 0..n {
+        array.extend_from_slice(&slot(i).to_be_bytes());
+    }
+    b.raw(&array);
+    b.root(0x800);
+    b.root(0x100);
+    for &c in &classes {
+        b.root(c);
+    }
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let array = h.index.node(0x800).unwrap();
+    assert_eq!(h.dominators.children(Some(array)).len(), n);
+    let expect = retained_by_class_up_the_chains(&h, ids.into_iter());
+    for &c in &classes {
+        let c = (h.index.class_by_id(u64::from(c)).unwrap()).index();
+        assert!(expect[c] > 0);
+        assert_eq!(h.histogram[c].retained_bytes, expect[c], "class {c}");
+    }
+    let rows: Vec<u64> = h.histogram.iter().map(|s| s.retained_bytes).collect();
+    for big in [1, 1000, u64::MAX] {
+        assert_eq!(h.retained_by_class_in_tasks(big), rows, "tasks of {big} objects");
     }
 }
 
