@@ -594,13 +594,19 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
         }
         c
     }
-    // (node, next child, its row, children walked here).
-    let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
-    for &top in tops {
-        let c = count_in(top, row, dom, &active, &mut sums);
+    // [`count_in`], and its row marked on the path: `v` goes on the stack.
+    #[inline(always)]
+    fn enter<R: Fn(Node) -> u32>(v: Node, row: &R, dom: &Dominators, active: &mut [u32], sums: &mut [u64]) -> u32 {
+        let c = count_in(v, row, dom, active, sums);
         if c != u32::MAX {
             active[c as usize] += 1;
         }
+        c
+    }
+    // (node, next child, its row, children walked here).
+    let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
+    for &top in tops {
+        let c = enter(top, row, dom, &mut active, &mut sums);
         stack.push((top, 0, c, u32::MAX));
         while let Some(&(v, pos, c, mut end)) = stack.last() {
             let kids = dom.children(Some(v));
@@ -630,10 +636,7 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
                 if let Some(top) = stack.last_mut() {
                     (top.1, top.3) = (pos + 1, end);
                 }
-                let cw = count_in(w, row, dom, &active, &mut sums);
-                if cw != u32::MAX {
-                    active[cw as usize] += 1;
-                }
+                let cw = enter(w, row, dom, &mut active, &mut sums);
                 stack.push((w, 0, cw, u32::MAX));
             } else {
                 if c != u32::MAX {
@@ -651,9 +654,9 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
 }
 
 /// The children `kids` of one object (which retain `total` objects together) in runs of
-/// consecutive children retaining more than `big` objects together, as index ranges. What is left after the last full run joins it: every task
-/// walks more than `big` objects, so a deep chain (a list's node holding the rest of the list and
-/// its item) is not a task per link.
+/// consecutive children retaining more than `big` objects together, as index ranges. What is
+/// left after the last full run joins it: every task walks more than `big` objects, so a deep
+/// chain (a list's node holding the rest of the list and its item) is not a task per link.
 fn child_runs(dom: &Dominators, kids: &[Node], big: u64, total: u64) -> Vec<(usize, usize)> {
     // Children that retain four objects each or fewer on average (the slots of a huge array)
     // are cut by their number alone: reading each one's count first was a pass on one core over

@@ -688,7 +688,7 @@ fn settle(
         let (t, i) = (group[0].0, at(group[0].0));
         let mut to = slots[i] & LEAF_NODE;
         for &(_, pv) in group {
-            to = meet(to, pv, t, marks, idom, twig_dom, floor);
+            to = meet(to, pv, t, marks, floor, up);
         }
         slots[i] = (slots[i] & !LEAF_NODE) | to;
     }
@@ -733,10 +733,10 @@ fn sorted_groups(mut far: Vec<(u32, u32)>, marks: &mut Vec<u32>, vertices: usize
 }
 
 /// The nearest common ancestor of `at` (the ancestor of `t`'s referrers so far) and `pv`, its
-/// next referrer, in the tree of preorder numbers and twig codes (a twig is never an ancestor
-/// here); the vertices on the way up from `pv` are marked `t` (see [`place_leaves`]).
-fn meet(at: u32, pv: u32, t: u32, marks: &mut [u32], idom: &[u32], twig_dom: &[u32], floor: u32) -> u32 {
-    let up = |x: u32| if x >= floor { twig_dom[Twigs::index(x)] } else { idom[x as usize] };
+/// next referrer, in the tree of preorder numbers and twig codes that `up` climbs (a twig is
+/// never an ancestor here); the vertices on the way up from `pv` are marked `t` (see
+/// [`place_leaves`]).
+fn meet(at: u32, pv: u32, t: u32, marks: &mut [u32], floor: u32, up: impl Fn(u32) -> u32) -> u32 {
     let marked = |marks: &[u32], x: u32| x < floor && marks[x as usize] == t;
     let (mut a, mut b) = (at, pv);
     while a != b && !marked(marks, b) {
@@ -1256,13 +1256,7 @@ mod tests {
     /// others: every read sees the last write, and the list and map it leaves say the same.
     #[test]
     fn a_held_wide_value_reads_as_written() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
         let n = 40u32;
         let mut summing = Summing::<u16>::zeroed(n as usize);
         let mut model = vec![0u64; n as usize];

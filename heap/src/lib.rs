@@ -47,6 +47,8 @@ pub mod semantics;
 pub(crate) mod slab;
 pub mod spec;
 pub mod strip;
+#[cfg(test)]
+mod testing;
 pub mod threads;
 mod trace;
 pub mod values;

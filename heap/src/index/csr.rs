@@ -168,6 +168,21 @@ impl Starts {
         }
     }
 
+    /// The last of `rows` whose entry is at most `edge`: the row holding that edge, when the
+    /// first of `rows` starts at or before it (starts rise, so a binary search).
+    pub(crate) fn row_at(&self, edge: u32, rows: std::ops::Range<usize>) -> usize {
+        let (mut a, mut b) = (rows.start, rows.end);
+        while b - a > 1 {
+            let m = (a + b) / 2;
+            if self.get(m) <= edge {
+                a = m;
+            } else {
+                b = m;
+            }
+        }
+        a
+    }
+
     /// Starts bringing entry `i` into the cache.
     #[inline]
     pub(crate) fn prefetch(&self, i: usize) {

@@ -549,18 +549,8 @@ pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
                 for (i, &t) in g.targets[first..g.starts.get(hi) as usize].iter().enumerate() {
                     let t = t & !crate::index::csr::WEAK;
                     if crate::bits::get(&coarse, t as usize / 64) && crate::bits::get(&wanted, t as usize) {
-                        // The source: the last object whose edges start at or before this one.
-                        let e = (first + i) as u32;
-                        let (mut a, mut b) = (lo, hi);
-                        while b - a > 1 {
-                            let m = (a + b) / 2;
-                            if g.starts.get(m) <= e {
-                                a = m;
-                            } else {
-                                b = m;
-                            }
-                        }
-                        out.push((t, Node(a as u32)));
+                        let source = g.starts.row_at((first + i) as u32, lo..hi);
+                        out.push((t, Node(source as u32)));
                     }
                 }
                 out
@@ -596,13 +586,7 @@ mod tests {
     /// `SKIPPED` keys are left out.
     #[test]
     fn a_bucket_keeps_the_runs_a_sort_would() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
         let mut table = Table::default();
         for len in [0usize, 1, 2, 7, 100, 5000] {
             // Few values, so that most hashes come more than once; some keys `SKIPPED`.

@@ -1,0 +1,12 @@
+//! Helpers for the crate's unit tests.
+
+/// A xorshift generator from `seed` (not zero): numbers spread enough for random cases, the
+/// same on every run.
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
