@@ -1262,7 +1262,7 @@ mod tests {
         let mut model = vec![0u64; n as usize];
         for _ in 0..20_000 {
             // Mostly a few objects, so that the held one is written again and again.
-            let k = if next() % 4 == 0 { (next() % u64::from(n)) as u32 } else { (next() % 3) as u32 };
+            let k = if next().is_multiple_of(4) { (next() % u64::from(n)) as u32 } else { (next() % 3) as u32 };
             let value = match next() % 5 {
                 0 => next() % 70_000,
                 1 => u64::from(u16::MAX) - 1 + next() % 3,
