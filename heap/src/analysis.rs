@@ -77,7 +77,8 @@ impl Heap {
         }
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
-        // Both read which objects hold no strong reference (made on both cores first).
+        // Both read which objects hold no strong reference: noted as the index was built, or
+        // for an index from its cache made here on both cores first.
         let span = crate::trace::span("dominators: strong leaves");
         index.strong_leaves();
         drop(span);
