@@ -169,23 +169,29 @@ impl GcPaths {
         drop(span);
         let _span = crate::trace::span("paths: weak");
         // Second tier: what only a weak referent reaches, starting from those referents. The
-        // sources are scanned in node order (the edge arrays stream); usually there are few.
+        // sources are the objects that hold one (a bit each, noted with the index), taken in
+        // node order; a scan of every object's edges for them took 0.06–0.14 s.
         for (v, t) in std::mem::take(&mut deferred) {
             if parent[t as usize] == NONE {
                 parent[t as usize] = v;
                 order.push_back(t);
             }
         }
-        for v in 0..n as u32 {
-            if parent[v as usize] == NONE {
-                continue;
-            }
-            for &t in g.edges(v) {
-                let tn = (t & !WEAK) as usize;
-                if t & WEAK != 0 && parent[tn] == NONE {
-                    parent[tn] = v;
-                    weak_via[tn / 64] |= 1 << (tn % 64);
-                    order.push_back(tn as u32);
+        for (w, &word) in index.weak_holders().iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let v = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if parent[v] == NONE {
+                    continue;
+                }
+                for &t in g.edges(v as u32) {
+                    let tn = (t & !WEAK) as usize;
+                    if t & WEAK != 0 && parent[tn] == NONE {
+                        parent[tn] = v as u32;
+                        weak_via[tn / 64] |= 1 << (tn % 64);
+                        order.push_back(tn as u32);
+                    }
                 }
             }
         }
