@@ -325,15 +325,18 @@ pub(crate) fn find_string_copies(idx: &crate::index::Index, peak: &std::sync::Mu
 /// its class.
 ///
 /// The keys go straight into buckets by their hashes' top bits (one bucket below 4,096
-/// Strings; then 2,048 to 4,096 keys a bucket, up to 16,384 buckets), and in each bucket, on
+/// Strings; then 2,048 to 4,096 keys a bucket, up to 512 buckets), and in each bucket, on
 /// every core, a table in the core's cache finds the keys whose hash is there more than once;
-/// those alone are sorted and kept. Most Strings are one of a kind (11 M of 14.6 M on a dump of
+/// those alone are sorted and kept. Each bucket fills its own stretch of the keys, a stream of
+/// writes to a page of its own: with 16,384 buckets the streams' pages were more than the
+/// processor's TLB holds, a miss for nearly every key (keys 0.31 s on a dump of 14.6 M
+/// Strings, 0.21 s with 512 buckets, whose tables are then 0.01 s slower to probe). Most Strings are one of a kind (11 M of 14.6 M on a dump of
 /// long lists), so what is kept is a fraction of the keys.
 fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
     use rayon::prelude::*;
     let _span = crate::trace::span("duplicate strings: copies");
     let StringHashes { class, hashes } = hashed;
-    let bits = (usize::BITS - (hashes.len() >> 12).leading_zeros()).min(14);
+    let bits = (usize::BITS - (hashes.len() >> 12).leading_zeros()).min(9);
     let bucket = |h: u64| h.checked_shr(64 - bits).unwrap_or(0) as usize;
     let mut ends = vec![0usize; 1 << bits];
     for &h in hashes.iter().filter(|&&h| h != StringHashes::NONE) {
