@@ -769,17 +769,22 @@ fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>
         d if d >= floor => twigs[Twigs::index(d)],
         d => vertex[d as usize],
     };
-    for w in 1..count {
-        if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
-            prefetch::read(&idom_n, x as usize);
-            prefetch::read(&vertex, d as usize);
-        }
-        idom_n[vertex[w] as usize] = to_node(idom[w]);
+    // Each vertex's dominator, written at the vertex's node: a write at random per vertex, in
+    // runs on every core (vertices are distinct objects, so no two writes meet).
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 16;
+    {
+        let slots = atomics(&mut idom_n);
+        (1..count).into_par_iter().with_min_len(CHUNK).for_each(|w| {
+            if let (Some(&x), Some(&d)) = (vertex.get(w + AHEAD), idom.get(w + AHEAD)) {
+                prefetch::read(slots, x as usize);
+                prefetch::read(&vertex, d as usize);
+            }
+            slots[vertex[w] as usize].store(to_node(idom[w]), std::sync::atomic::Ordering::Relaxed);
+        });
     }
     drop(idom);
     // Each object's reach, and the leaves' dominators, in chunks on every core.
-    use rayon::prelude::*;
-    const CHUNK: usize = 1 << 16;
     let mut reach = vec![REACH_NONE; n];
     let counts: Vec<(u64, u64)> = pre
         .par_chunks(CHUNK)
