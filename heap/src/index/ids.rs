@@ -112,14 +112,32 @@ impl IdMap {
         map.shift = shift;
         let n_buckets = ((span >> shift) + 2) as usize;
         let mut buckets = vec![0u32; n_buckets + 1];
-        // buckets[b] = first position whose value falls in bucket b or later.
-        let mut pos = 0usize;
-        for (b, slot) in buckets.iter_mut().enumerate() {
-            while pos < len && (map.value(pos) >> shift) < b as u64 {
-                pos += 1;
+        // buckets[b] = first position whose value falls in bucket b or later: in runs of
+        // buckets on every core, each run's first position found by a binary search.
+        use rayon::prelude::*;
+        const RUN: usize = 1 << 16;
+        let first_in = |b: u64| {
+            let (mut lo, mut hi) = (0usize, len);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if map.value(mid) >> shift < b {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-            *slot = pos as u32;
-        }
+            lo
+        };
+        buckets.par_chunks_mut(RUN).enumerate().for_each(|(k, run)| {
+            let mut pos = first_in((k * RUN) as u64);
+            for (i, slot) in run.iter_mut().enumerate() {
+                let b = (k * RUN + i) as u64;
+                while pos < len && (map.value(pos) >> shift) < b {
+                    pos += 1;
+                }
+                *slot = pos as u32;
+            }
+        });
         map.buckets = buckets;
         map
     }
@@ -226,6 +244,25 @@ mod tests {
         check(heap, &[base - 8, base + 4, base + 1000 * 32, u64::MAX, 0], 1);
         // 4-byte ids (Android), any alignment.
         check(vec![0x12c0_0001, 0x12c0_0003, 0x12c0_0010, 0xffff_fff0], &[0x12c0_0002, 0, 0x12c0_0000], 1);
+        // Enough ids for several runs of buckets (the table is made in runs of 65,536 on
+        // every core), with gaps of every size: bursts of neighbours, and stretches a run of
+        // buckets long with no id at all.
+        let mut next = 0x1000u64;
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let spread: Vec<u64> = (0..1_000_000)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                next += match i % 100_000 {
+                    0 => 8 << 20,
+                    _ => 8 * (1 + x % 16),
+                };
+                next
+            })
+            .collect();
+        let gaps: Vec<u64> = spread.windows(2).filter(|w| w[1] - w[0] > 8).map(|w| w[0] + 8).take(1000).collect();
+        check(spread, &gaps, 1);
         // One id, and none.
         check(vec![42], &[0, 41, 43], 1);
         assert_eq!(IdMap::new(vec![]).node(5), None);
