@@ -201,3 +201,15 @@ fn test_instance_sizes_sun_jdk6_30_x64_compressed_oops() {
 fn test_instance_sizes_sun_jdk5_13_x32() {
     check_histogram("jvm/eclipse-mat__sun_jdk5_13_x32.hprof", 1);
 }
+
+/// A HotSpot dump holds one heap: its totals are every object the file's records hold (the
+/// summary's classes and instances, counted from the records) and every shallow byte (the
+/// histogram's rows and the class objects, summed another way).
+#[test]
+fn one_heap_holds_every_object_and_byte() {
+    for name in [JDK5_64, JDK6_32, "jvm/eclipse-mat__sun_jdk6_18_x64.hprof"] {
+        let h = mat(name);
+        let s = h.summary();
+        assert_eq!(h.heap_totals(), [("default".to_string(), s.classes + s.instances, s.shallow_bytes)], "{name}");
+    }
+}
