@@ -28,6 +28,20 @@ pub(crate) fn collect_pair(n: usize, f: impl Fn(usize) -> (bool, bool) + Sync) -
     (a, b)
 }
 
+/// The positions of the set bits of `words`, in order.
+pub(crate) fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut left = word;
+        std::iter::from_fn(move || {
+            (left != 0).then(|| {
+                let i = left.trailing_zeros() as usize;
+                left &= left - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
+
 /// Sets bit `i` of `bits`.
 #[inline]
 pub(crate) fn set(bits: &mut [u64], i: usize) {
@@ -38,4 +52,20 @@ pub(crate) fn set(bits: &mut [u64], i: usize) {
 #[inline]
 pub(crate) fn get(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 != 0
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every set bit once, in order, across words, from bit 0 to bit 63, past empty words.
+    #[test]
+    fn ones_are_the_set_bits_in_order() {
+        let words = [0b1011, 0, 1 << 63 | 1, 0];
+        assert_eq!(super::ones(&words).collect::<Vec<_>>(), [0, 1, 3, 128, 191]);
+        assert_eq!(super::ones(&[]).count(), 0);
+        let mut bits = vec![0u64; 3];
+        for i in [5, 64, 100, 130] {
+            super::set(&mut bits, i);
+        }
+        assert_eq!(super::ones(&bits).collect::<Vec<_>>(), [5, 64, 100, 130]);
+    }
 }

@@ -309,16 +309,11 @@ impl Preorder {
         // by the first step, which ran until it found no more.
         let first_referents = |pre: &[u32]| -> Vec<u32> {
             let mut found = Vec::new();
-            for (w, &word) in index.weak_holders().iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    let v = (w * 64) as u32 + bits.trailing_zeros();
-                    bits &= bits - 1;
-                    if pre[v as usize] != u32::MAX {
-                        for &t in g.edges(v) {
-                            if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
-                                found.push(t & !WEAK);
-                            }
+            for v in crate::bits::ones(index.weak_holders()) {
+                if pre[v] != u32::MAX {
+                    for &t in g.edges(v as u32) {
+                        if t & WEAK != 0 && pre[(t & !WEAK) as usize] == u32::MAX {
+                            found.push(t & !WEAK);
                         }
                     }
                 }

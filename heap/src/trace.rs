@@ -2,9 +2,9 @@
 //! the benchmarks' phase lines are made of, for profiling without a profiler. Each line also
 //! gives the resident set at the step's end and its peak so far (`VmRSS`, `VmHWM`), to find the
 //! step where memory peaks, how much of it is the mapped dump's pages (`RssFile`) and freed
-//! blocks the allocator keeps for reuse (`heap::alloc`), and the page faults the process took during the step (on every
-//! core, so steps that run side by side share theirs): in a virtual machine a fault that
-//! brings in a fresh page can cost more than the work that wanted it.
+//! blocks the allocator keeps for reuse (`heap::alloc`), and the page faults the process took
+//! during the step (on every core, so steps that run side by side share theirs): in a virtual
+//! machine a fault that brings in a fresh page can cost more than the work that wanted it.
 
 use std::sync::OnceLock;
 use std::time::Instant;

@@ -187,17 +187,7 @@ impl<V: Copy + Send + Sync + 'static> Escapes<V> {
     /// The positions and values, in order.
     #[cfg(test)]
     pub(crate) fn iter(&self) -> impl Iterator<Item = (u32, V)> + '_ {
-        let positions = self.bits.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut b = bits;
-            std::iter::from_fn(move || {
-                (b != 0).then(|| {
-                    let i = b.trailing_zeros();
-                    b &= b - 1;
-                    (w * 64) as u32 + i
-                })
-            })
-        });
-        positions.zip(self.values.iter().copied())
+        crate::bits::ones(&self.bits).map(|i| i as u32).zip(self.values.iter().copied())
     }
 
     /// One past the highest position with a value (0 when none).

@@ -330,8 +330,9 @@ pub(crate) fn find_string_copies(idx: &crate::index::Index, peak: &std::sync::Mu
 /// those alone are sorted and kept. Each bucket fills its own stretch of the keys, a stream of
 /// writes to a page of its own: with 16,384 buckets the streams' pages were more than the
 /// processor's TLB holds, a miss for nearly every key (keys 0.31 s on a dump of 14.6 M
-/// Strings, 0.21 s with 512 buckets, whose tables are then 0.01 s slower to probe). Most Strings are one of a kind (11 M of 14.6 M on a dump of
-/// long lists), so what is kept is a fraction of the keys.
+/// Strings, 0.21 s with 512 buckets, whose tables are then 0.01 s slower to probe). Most
+/// Strings are one of a kind (11 M of 14.6 M on a dump of long lists), so what is kept is a
+/// fraction of the keys.
 fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
     use rayon::prelude::*;
     let _span = crate::trace::span("duplicate strings: copies");

@@ -177,21 +177,16 @@ impl GcPaths {
                 order.push_back(t);
             }
         }
-        for (w, &word) in index.weak_holders().iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let v = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if parent[v] == NONE {
-                    continue;
-                }
-                for &t in g.edges(v as u32) {
-                    let tn = (t & !WEAK) as usize;
-                    if t & WEAK != 0 && parent[tn] == NONE {
-                        parent[tn] = v as u32;
-                        weak_via[tn / 64] |= 1 << (tn % 64);
-                        order.push_back(tn as u32);
-                    }
+        for v in crate::bits::ones(index.weak_holders()) {
+            if parent[v] == NONE {
+                continue;
+            }
+            for &t in g.edges(v as u32) {
+                let tn = (t & !WEAK) as usize;
+                if t & WEAK != 0 && parent[tn] == NONE {
+                    parent[tn] = v as u32;
+                    weak_via[tn / 64] |= 1 << (tn % 64);
+                    order.push_back(tn as u32);
                 }
             }
         }
