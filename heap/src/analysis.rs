@@ -412,11 +412,22 @@ pub fn shallow_histogram(index: &Index) -> Vec<ClassStats> {
 /// The objects and their shallow bytes in each of `groups` groups, `group(object)` saying
 /// which (`None`: in none); on every core, in runs of a million objects.
 pub(crate) fn count_by(index: &Index, groups: usize, group: impl Fn(Node) -> Option<usize> + Sync) -> Vec<(u64, u64)> {
+    count_by_each_run(index, groups, || &group)
+}
+
+/// [`count_by`] with a `group` of each run's own, made by `make`: one that keeps state from an
+/// object to the next in node order.
+pub(crate) fn count_by_each_run<G: FnMut(Node) -> Option<usize>>(
+    index: &Index,
+    groups: usize,
+    make: impl Fn() -> G + Sync,
+) -> Vec<(u64, u64)> {
     const RUN: u32 = 1 << 20;
     let n = index.len() as u32;
     (0..n.div_ceil(RUN))
         .into_par_iter()
         .map(|k| {
+            let mut group = make();
             let mut counts = vec![(0u64, 0u64); groups];
             for v in (k * RUN..k.saturating_add(1).saturating_mul(RUN).min(n)).map(Node) {
                 if let Some(e) = group(v).and_then(|g| counts.get_mut(g)) {

@@ -170,7 +170,10 @@ impl Heap {
         let t = if heaps <= 1 {
             crate::analysis::count_by(idx, heaps, |_| Some(0))
         } else {
-            crate::analysis::count_by(idx, heaps, |n| Some(idx.heap_of(n).min(heaps - 1)))
+            crate::analysis::count_by_each_run(idx, heaps, || {
+                let mut run = 0;
+                move |n| Some(idx.heap_of_from(n, &mut run).min(heaps - 1))
+            })
         };
         idx.heaps.iter().zip(t).filter(|(_, (o, _))| *o > 0).map(|(h, (o, b))| (h.name.clone(), o, b)).collect()
     }

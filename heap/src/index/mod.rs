@@ -303,6 +303,24 @@ impl HeapRuns {
         }
     }
 
+    /// [`HeapRuns::heap_at`] starting from `run`, the number of runs that started at or before
+    /// the offset looked up last, and moving it: objects read in node order mostly lie in the
+    /// run of the one before (Android writes each heap's objects together), where a search of
+    /// every run's start took 0.08 s for the heap totals of a 14 M-object dump.
+    #[inline]
+    pub(crate) fn heap_at_from(&self, off: u64, run: &mut usize) -> usize {
+        let k = *run;
+        let here = (k == 0 || self.starts.get(k - 1).is_some_and(|&s| s <= off))
+            && self.starts.get(k).is_none_or(|&s| off < s);
+        if !here {
+            *run = self.starts.partition_point(|&s| s <= off);
+        }
+        match *run {
+            0 => 0,
+            k => self.heaps[k - 1] as usize,
+        }
+    }
+
     fn enter(&mut self, off: u64, heap: u32) {
         if self.heaps.last().copied().unwrap_or(0) != heap {
             self.starts.push(off);
@@ -582,6 +600,12 @@ impl Index {
     /// Heap (index into `heaps`) of node `n`.
     pub fn heap_of(&self, n: Node) -> usize {
         self.heap_runs.heap_at(self.offset(n))
+    }
+
+    /// [`Index::heap_of`] for objects asked in about node order: `run` (0 at first) is where
+    /// the last lookup ended (see [`HeapRuns::heap_at_from`]).
+    pub(crate) fn heap_of_from(&self, n: Node, run: &mut usize) -> usize {
+        self.heap_runs.heap_at_from(self.offset(n), run)
     }
 
     /// What kind of object node `n` is.
@@ -2023,6 +2047,23 @@ mod tests {
     use super::{Column, IdMap, InOrder, Objects};
     use crate::index::sizes::detect_alignment_mat;
     use proptest::prelude::*;
+
+    /// A lookup that starts from the run the last one found gives what a search of every
+    /// run's start gives, in any order of offsets: ascending (as objects are read in node
+    /// order), descending, and jumping back and forth across runs.
+    #[test]
+    fn a_heap_found_from_the_last_run_is_the_heap_searched_for() {
+        let runs = super::HeapRuns { starts: vec![100, 200, 350, 351, 1000], heaps: vec![2, 1, 2, 0, 1] };
+        let mut offsets: Vec<u64> = (0..1200).step_by(7).collect();
+        offsets.extend((0..1200).rev().step_by(13));
+        offsets.extend([5, 1100, 99, 100, 101, 350, 351, 352, 999, 1000, 0, 2000]);
+        let mut run = 0;
+        for off in offsets {
+            assert_eq!(runs.heap_at_from(off, &mut run), runs.heap_at(off), "offset {off}");
+        }
+        let none = super::HeapRuns::default();
+        assert_eq!(none.heap_at_from(42, &mut 0), 0);
+    }
 
     /// The two bits per object noted while the second pass's edges were merged are those of a
     /// read of every edge afterwards, on real dumps with weak referents (the JDK's and ART's
