@@ -614,9 +614,7 @@ fn one(path: &Path) -> Result<()> {
     // As `analyze` makes it: the suspects found while the other sections are made, so the
     // phase called "leaks" holds the report's sections too, and "report" is the writing.
     let file = heap::report::FileInfo { path: &path.display().to_string(), bytes: 0, cut_names: false };
-    let (report, leaks) = heap.analyze_report_finding_leaks(&file, 20, || {
-        heap::leaks::find_leaks(&heap, &heap::leaks::LeakConfig::default())
-    });
+    let (report, leaks) = heap.analyze_report_finding_leaks(&file, 20, &heap::leaks::LeakConfig::default(), None);
     let t_leaks = Instant::now();
     mem("report");
     // Written out as `analyze --format json` writes it.

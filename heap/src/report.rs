@@ -206,46 +206,74 @@ impl Heap {
         top: usize,
         leaks: &[crate::leaks::Leak],
     ) -> Report<'h> {
-        let mut report = self.analyze_report_sections(file, top);
+        let mut report = self.analyze_report_sections(file, top, None);
         self.add_leaks(&mut report, leaks);
         report
     }
 
-    /// The `analyze` report with the leak suspects `find` returns, and those suspects. The
-    /// suspects are found while the sections that do not need them (the summary, the threads,
-    /// the duplicate strings) are made: side by side, as the pool shares them out.
+    /// The `analyze` report with its leak suspects, and those suspects: the rules' thresholds
+    /// in `config`; with a `baseline` (an earlier dump of the same app), the collections that
+    /// grew since are suspects too, and the rules that could not decide are listed.
+    ///
+    /// The rules run first, side by side on every core. Then the suspects are nested, traced
+    /// and grouped (a chain of steps that keeps one core, two at times) while the sections that
+    /// need no suspects are made, each a task the other core takes: the tracing used to wait
+    /// for the last rule while that core made the sections alone, and idled once they were
+    /// done.
     pub fn analyze_report_finding_leaks<'h>(
         &'h self,
         file: &FileInfo<'_>,
         top: usize,
-        find: impl FnOnce() -> Vec<crate::leaks::Leak> + Send,
+        config: &crate::leaks::LeakConfig,
+        baseline: Option<&Heap>,
     ) -> (Report<'h>, Vec<crate::leaks::Leak>) {
-        let (leaks, mut report) = rayon::join(find, || self.analyze_report_sections(file, top));
+        let ran = crate::leaks::run_rules_for(self, config, baseline);
+        let (leaks, mut report) =
+            rayon::join(|| ran.leaks(self, config), || self.analyze_report_sections(file, top, Some(config)));
         self.add_leaks(&mut report, &leaks);
         (report, leaks)
     }
 
-    /// The `analyze` report but its leak suspects and the app's metadata.
-    fn analyze_report_sections<'h>(&'h self, file: &FileInfo<'_>, top: usize) -> Report<'h> {
-        let span = crate::trace::span("report: summary");
-        let mut report = self.analyze_report(file, top);
-        drop(span);
+    /// The `analyze` report but its leak suspects and the app's metadata, each section a task;
+    /// with a `config`, the rules it leaves enabled that could not decide.
+    fn analyze_report_sections<'h>(
+        &'h self,
+        file: &FileInfo<'_>,
+        top: usize,
+        config: Option<&crate::leaks::LeakConfig>,
+    ) -> Report<'h> {
+        let summary = || {
+            let _span = crate::trace::span("report: summary");
+            self.analyze_report(file, top)
+        };
+        let threads = || {
+            let _span = crate::trace::span("report: threads, fds");
+            // Every thread with its stack and locals; each group of threads of one name gains
+            // the frames of the thread its `example` names.
+            let threads = self.threads();
+            let mut groups = json!(crate::leaks::waste::thread_groups(self));
+            for g in groups.as_array_mut().into_iter().flatten() {
+                let example = threads.iter().find(|t| t.name.as_deref() == g["example"].as_str() && t.frames.is_some());
+                g["frames"] = example.map_or(Json::Null, |t| t.to_json(self)["frames"].take());
+            }
+            let stacks: Json = threads.iter().map(|t| t.to_json(self)).collect();
+            (groups, stacks, json!(crate::leaks::waste::fd_groups(self)))
+        };
+        let strings = || {
+            let _span = crate::trace::span("report: duplicate strings");
+            json!(crate::leaks::waste::duplicate_strings(self, top))
+        };
+        let undecided = || config.map(|c| json!(crate::leaks::undecided(self, c)));
+        let (mut report, ((groups, stacks, fds), (strings, undecided))) =
+            rayon::join(summary, || rayon::join(threads, || rayon::join(strings, undecided)));
         let v = &mut report.json;
-        let span = crate::trace::span("report: threads, fds");
-        // Every thread with its stack and locals; each group of threads of one name gains the
-        // frames of the thread its `example` names.
-        let threads = self.threads();
-        let mut groups = json!(crate::leaks::waste::thread_groups(self));
-        for g in groups.as_array_mut().into_iter().flatten() {
-            let example = threads.iter().find(|t| t.name.as_deref() == g["example"].as_str() && t.frames.is_some());
-            g["frames"] = example.map_or(Json::Null, |t| t.to_json(self)["frames"].take());
-        }
         v["threads"] = groups;
-        v["thread_stacks"] = threads.iter().map(|t| t.to_json(self)).collect();
-        v["file_descriptors"] = json!(crate::leaks::waste::fd_groups(self));
-        drop(span);
-        let _span = crate::trace::span("report: duplicate strings");
-        v["duplicate_strings"] = json!(crate::leaks::waste::duplicate_strings(self, top));
+        v["thread_stacks"] = stacks;
+        v["file_descriptors"] = fds;
+        v["duplicate_strings"] = strings;
+        if let Some(undecided) = undecided {
+            v["undecided"] = undecided;
+        }
         self.index.release_pages();
         report
     }

@@ -152,13 +152,34 @@ pub fn default_path_policy(heap: &Heap) -> PathPolicy {
 
 /// Finds, traces and groups every suspect.
 pub fn find_leaks(heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
-    find(heap, config, Vec::new())
+    run_rules_for(heap, config, None).leaks(heap, config)
 }
 
 /// As [`find_leaks`], with the collections that grew since `baseline` (an earlier dump of the
 /// same app) as suspects too: rule `growing`.
 pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Vec<Leak> {
-    let extra = crate::diff::growing_collections(baseline, heap, config.growth_min_bytes)
+    run_rules_for(heap, config, Some(baseline)).leaks(heap, config)
+}
+
+/// What the rules found, before suspects nested in others are dropped and the rest traced
+/// and grouped ([`Ran::leaks`]). The two steps are apart so that a caller can give the rules
+/// every core and do other work beside the second, which takes one or two.
+pub struct Ran {
+    found: Vec<Findings>,
+    rank_of: Vec<u8>,
+}
+
+/// Runs every rule not disabled in `config`, side by side; with a `baseline` (an earlier dump
+/// of the same app), the collections that grew since are suspects too (rule `growing`).
+pub fn run_rules_for(heap: &Heap, config: &LeakConfig, baseline: Option<&Heap>) -> Ran {
+    let extra = baseline.map_or_else(Vec::new, |old| growing_suspects(heap, config, old));
+    let (found, rank_of) = run_rules(heap, config, extra);
+    Ran { found, rank_of }
+}
+
+/// The collections that grew since `baseline`, as suspects of rule `growing`.
+fn growing_suspects(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Vec<Suspect> {
+    crate::diff::growing_collections(baseline, heap, config.growth_min_bytes)
         .into_iter()
         .map(|g| Suspect {
             node: g.node,
@@ -175,13 +196,19 @@ pub fn find_leaks_since(heap: &Heap, config: &LeakConfig, baseline: &Heap) -> Ve
             accumulation: true,
             group: None,
         })
-        .collect();
-    find(heap, config, extra)
+        .collect()
 }
 
-fn find(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> Vec<Leak> {
+impl Ran {
+    /// The suspects found, nested ones dropped, traced and grouped.
+    pub fn leaks(self, heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
+        let Ran { found, rank_of } = self;
+        find(heap, config, found, rank_of)
+    }
+}
+
+fn find(heap: &Heap, config: &LeakConfig, found: Vec<Findings>, rank_of: Vec<u8>) -> Vec<Leak> {
     let meta = metadata::extract(heap);
-    let (found, rank_of) = run_rules(heap, config, extra);
     let span = crate::trace::span("leaks: nesting");
     let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
     let suspects = outermost(heap, &found, &rank_of);

@@ -153,9 +153,8 @@ pub fn report(
     let file = heap::report::FileInfo { path, bytes, cut_names: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
     match format {
         AnalyzeFormat::Json => {
-            let (mut report, _) = heap.analyze_report_finding_leaks(&file, top, find_leaks);
+            let (mut report, _) = heap.analyze_report_finding_leaks(&file, top, config, baseline);
             let v = &mut report.json;
-            v["undecided"] = serde_json::json!(heap::leaks::undecided(heap, config));
             if let Some((deltas, growing)) = &since {
                 v["diff"] = serde_json::json!({
                     "classes": deltas.iter().take(top.max(1)).collect::<Vec<_>>(),
