@@ -212,8 +212,9 @@ impl Heap {
     }
 
     /// The `analyze` report with its leak suspects, and those suspects: the rules' thresholds
-    /// in `config`; with a `baseline` (an earlier dump of the same app), the collections that
-    /// grew since are suspects too, and the rules that could not decide are listed.
+    /// in `config`, and the rules it leaves enabled that could not decide listed; with a
+    /// `baseline` (an earlier dump of the same app), the collections that grew since are
+    /// suspects too.
     ///
     /// The rules run first, side by side on every core. Then the suspects are nested, traced
     /// and grouped (a chain of steps that keeps one core, two at times) while the sections that
