@@ -203,50 +203,48 @@ impl Ran {
     /// The suspects found, nested ones dropped, traced and grouped.
     pub fn leaks(self, heap: &Heap, config: &LeakConfig) -> Vec<Leak> {
         let Ran { found, rank_of } = self;
-        find(heap, config, found, rank_of)
-    }
-}
-
-fn find(heap: &Heap, config: &LeakConfig, found: Vec<Findings>, rank_of: Vec<u8>) -> Vec<Leak> {
-    let meta = metadata::extract(heap);
-    let span = crate::trace::span("leaks: nesting");
-    let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
-    let suspects = outermost(heap, &found, &rank_of);
-    drop((found, rank_of, span));
-    let _span = crate::trace::span("leaks: traces");
-    let custom = custom_paths(heap, config);
-    let paths = custom.as_ref().unwrap_or_else(|| heap.paths());
-    let mut traced = Traced::choose(&suspects, &kinds, paths);
-    let mut groups = traced.group(heap, paths, &suspects, &kinds, meta.sdk_int, meta.manufacturer.as_deref());
-    // A group's key, found once for each finding of that group (655,000 suspects on the mix
-    // share a few).
-    let group_keys: Vec<Option<(LeakKind, String)>> = kinds
-        .iter()
-        .map(|s| {
-            let g = s.group.as_deref()?;
-            traced.representative.get(g).and_then(|r| traced.keys.get(&r.0)).cloned()
-        })
-        .collect();
-    for (i, &(node, k)) in suspects.iter().enumerate() {
-        let key = match &group_keys[k as usize] {
-            Some(key) => Some(key),
-            None if kinds[k as usize].group.is_some() => None,
-            None => traced.keys.get(&i),
-        };
-        if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
-            entry.instances.push(node);
-            entry.retained_bytes += heap.dominators.retained(node);
-            entry.retained_objects += u64::from(heap.dominators.retained_count(node));
+        let meta = metadata::extract(heap);
+        let span = crate::trace::span("leaks: nesting");
+        let kinds: Vec<Suspect> = found.iter().flat_map(|f| f.kinds.iter().cloned()).collect();
+        let suspects = outermost(heap, &found, &rank_of);
+        drop((found, rank_of, span));
+        let _span = crate::trace::span("leaks: traces");
+        let custom = custom_paths(heap, config);
+        let paths = custom.as_ref().unwrap_or_else(|| heap.paths());
+        let mut traced = Traced::choose(&suspects, &kinds, paths);
+        let mut groups = traced.group(heap, paths, &suspects, &kinds, meta.sdk_int, meta.manufacturer.as_deref());
+        // A group's key, found once for each finding of that group (655,000 suspects on the mix
+        // share a few).
+        let group_keys: Vec<Option<(LeakKind, String)>> = kinds
+            .iter()
+            .map(|s| {
+                let g = s.group.as_deref()?;
+                traced.representative.get(g).and_then(|r| traced.keys.get(&r.0)).cloned()
+            })
+            .collect();
+        for (i, &(node, k)) in suspects.iter().enumerate() {
+            let key = match &group_keys[k as usize] {
+                Some(key) => Some(key),
+                None if kinds[k as usize].group.is_some() => None,
+                None => traced.keys.get(&i),
+            };
+            if let Some(entry) = key.and_then(|k| groups.get_mut(k)) {
+                entry.instances.push(node);
+                entry.retained_bytes += heap.dominators.retained(node);
+                entry.retained_objects += u64::from(heap.dominators.retained_count(node));
+            }
         }
+        let mut leaks: Vec<Leak> = groups.into_values().collect();
+        for l in leaks.iter_mut().filter(|l| l.rule == "accumulation.class") {
+            explain_remainder(heap, l);
+        }
+        leaks.extend(unreachable_groups(heap));
+        leaks.sort_by(|a, b| {
+            a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class))
+        });
+        heap.index.release_pages();
+        leaks
     }
-    let mut leaks: Vec<Leak> = groups.into_values().collect();
-    for l in leaks.iter_mut().filter(|l| l.rule == "accumulation.class") {
-        explain_remainder(heap, l);
-    }
-    leaks.extend(unreachable_groups(heap));
-    leaks.sort_by(|a, b| a.kind.cmp(&b.kind).then(b.retained_bytes.cmp(&a.retained_bytes)).then(a.class.cmp(&b.class)));
-    heap.index.release_pages();
-    leaks
 }
 
 /// A rule that could not decide on some objects: they are of the classes it judges, but the
