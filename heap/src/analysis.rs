@@ -57,7 +57,7 @@ impl Heap {
     }
 
     /// Analyses an index.
-    pub fn analyse(index: Index, options: Options<'_>) -> Heap {
+    pub fn analyse(mut index: Index, options: Options<'_>) -> Heap {
         if let Some(cb) = options.progress {
             cb(Phase::Dominators, 0, 1);
         }
@@ -75,6 +75,9 @@ impl Heap {
             heap.semantics = options.semantics;
             return heap;
         }
+        // Past the second pass an analysis reads an id now and then, never in bulk: the map's
+        // memory goes to the dominator tree instead (ids are then read from the records).
+        index.thin_ids();
         // The shortest paths from the roots (for leak traces) on the other core: both are one
         // sequential sweep of the graph.
         // Both read which objects hold no strong reference: noted as the index was built, or

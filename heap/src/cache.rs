@@ -466,7 +466,7 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     let idx = &heap.index;
     let dom = &heap.dominators;
     let paths = heap.paths();
-    let (ids_min, ids_pack, ids_lo, ids_runs) = idx.ids.parts();
+    let (ids_min, ids_pack, ids_lo, ids_runs) = idx.id_map().parts();
     let meta = Meta {
         header: idx.header,
         classes: idx.classes.clone(),
@@ -992,7 +992,7 @@ impl Parts {
             classes: meta.classes,
             class_by_id: self.by_id_k.into_iter().zip(self.by_id_v).collect(),
             class_by_node,
-            ids: self.ids,
+            ids: crate::index::ids::Ids::whole(self.ids),
             offsets,
             heap_runs: HeapRuns { starts: self.run_starts, heaps: self.run_heaps },
             class_of,

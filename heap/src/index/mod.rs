@@ -32,7 +32,7 @@ use crate::spec::{heap_type, record};
 use classes::{java_name, Class, ClassId, ClassKind, Field, Static, Strength};
 use column::Column;
 use csr::{Csr, WEAK};
-use ids::IdMap;
+use ids::{IdMap, Ids};
 use sizes::{detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use stacks::{StackRecords, Stacks, ThreadRoot};
 
@@ -157,7 +157,7 @@ pub struct Index {
     pub classes: Vec<Class>,
     pub(crate) class_by_id: FxHashMap<u64, u32>,
     pub(crate) class_by_node: FxHashMap<u32, u32>,
-    pub(crate) ids: IdMap,
+    pub(crate) ids: Ids,
     pub(crate) offsets: Column<u32>,
     pub(crate) heap_runs: HeapRuns,
     pub(crate) class_of: Column<u16>,
@@ -400,7 +400,7 @@ impl Index {
         let mut index = Index::from_bytes(crate::perfetto::hprof::write(graph), options)?;
         let mut shallow = std::mem::take(&mut index.shallow).into_vec();
         let mut set = |id: u64, size: u64| {
-            let Some(n) = index.ids.node(id) else { return };
+            let Some(n) = index.ids.map().and_then(|m| m.node(id)) else { return };
             if size >= u64::from(BIG_SHALLOW) {
                 shallow[n as usize] = BIG_SHALLOW;
                 index.big_shallow.insert(n, size);
@@ -517,7 +517,7 @@ impl Index {
 
     /// Whether the dump holds no objects.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.ids.len() == 0
     }
 
     /// Every node, in order.
@@ -532,12 +532,55 @@ impl Index {
 
     /// The object id of node `n`.
     pub fn id(&self, n: Node) -> u64 {
-        self.ids.id(n.0)
+        match self.ids.map() {
+            Some(map) => map.id(n.0),
+            None => self.id_in_record(n.index()),
+        }
     }
 
     /// The node of object `id`.
     pub fn node(&self, id: u64) -> Option<Node> {
-        self.ids.node(id).map(Node)
+        if let Some(map) = self.ids.map() {
+            return map.node(id).map(Node);
+        }
+        // A search of one stretch of nodes between two samples, by their records' ids.
+        let mut stretch = self.ids.stretch_of(id)?;
+        while !stretch.is_empty() {
+            let mid = stretch.start + stretch.len() / 2;
+            match self.id_in_record(mid).cmp(&id) {
+                std::cmp::Ordering::Less => stretch.start = mid + 1,
+                std::cmp::Ordering::Greater => stretch.end = mid,
+                std::cmp::Ordering::Equal => return Some(Node(mid as u32)),
+            }
+        }
+        None
+    }
+
+    /// Node `n`'s id as its record in the dump gives it: the first field after the tag, in
+    /// every kind of object record.
+    fn id_in_record(&self, n: usize) -> u64 {
+        let at = self.offsets.get(n) as usize + 1;
+        self.bytes().get(at..).map_or(0, |b| read_id(b, self.header.id_size))
+    }
+
+    /// Every id at hand, for a caller about to read many (an export, SQL): once an analysis
+    /// has let the map go ([`Index::thin_ids`]), it is made again from the records, the
+    /// dump's pages given back behind the read, and then kept.
+    pub fn id_map(&self) -> &IdMap {
+        self.ids.rebuild(
+            |n| self.id_in_record(n),
+            |nodes| {
+                let offsets = nodes.map(|n| self.offsets.get(n) as usize);
+                if let (Some(lo), Some(hi)) = (offsets.clone().min(), offsets.max()) {
+                    self.data.release(lo..hi + 1);
+                }
+            },
+        )
+    }
+
+    /// Lets the id map go (see [`ids::Ids`]): ids are then read from the dump's records.
+    pub(crate) fn thin_ids(&mut self) {
+        self.ids.thin();
     }
 
     /// The class (table index) of node `n`; for class objects, `java.lang.Class`.
@@ -1153,7 +1196,7 @@ fn build(data: Data, header: Header, mut p: Pass1, options: Options<'_>) -> Resu
         classes,
         class_by_id: table.by_id,
         class_by_node,
-        ids,
+        ids: Ids::whole(ids),
         offsets,
         heap_runs: p.heap_runs,
         class_of,
@@ -1996,11 +2039,11 @@ impl Pass2<'_> {
     }
 
     #[inline]
-    fn push_ref(&self, raw: u64, weak: bool, out: &mut ChunkOut) {
+    fn push_ref(&self, raw: u64, weak: bool, near: usize, out: &mut ChunkOut) {
         if raw == 0 || self.skip_references {
             return;
         }
-        match self.ids.node(raw) {
+        match self.ids.node_near(raw, near as u32) {
             Some(t) => out.targets.push(if weak { t | WEAK } else { t }),
             None => out.dangling += 1,
         }
@@ -2030,7 +2073,7 @@ impl Pass2<'_> {
                 let edges = out.targets.len();
                 for &o in &cls.ref_offsets {
                     if let Some(b) = data.get(o as usize..o as usize + id) {
-                        self.push_ref(read_id(b, self.id_size), Some(o) == referent, out);
+                        self.push_ref(read_id(b, self.id_size), Some(o) == referent, n, out);
                     }
                 }
                 if self.strings.is_some_and(|l| l.class == ci) {
@@ -2043,7 +2086,7 @@ impl Pass2<'_> {
             Ok(SubRecord::ObjectArray { class_id, elements, length, .. }) => {
                 let ci = classes.get(class_id, self.class_by_id).unwrap_or(self.object_array_class);
                 for b in elements.chunks_exact(id) {
-                    self.push_ref(read_id(b, self.id_size), false, out);
+                    self.push_ref(read_id(b, self.id_size), false, n, out);
                 }
                 (ci, self.sizer.array_size(BasicType::Object, length))
             }
@@ -2054,12 +2097,12 @@ impl Pass2<'_> {
             Ok(SubRecord::Class(cd)) => {
                 for s in &cd.statics {
                     if s.ty == BasicType::Object {
-                        self.push_ref(read_id(s.value, self.id_size), false, out);
+                        self.push_ref(read_id(s.value, self.id_size), false, n, out);
                     }
                 }
                 // A class keeps its defining loader and its superclass alive, as in the JVM.
-                self.push_ref(cd.loader_id, false, out);
-                self.push_ref(cd.super_id, false, out);
+                self.push_ref(cd.loader_id, false, n, out);
+                self.push_ref(cd.super_id, false, n, out);
                 let size = self.class_by_id.get(&cd.id).map_or(0, |&ci| self.class_obj_sizes[ci as usize]);
                 (self.java_lang_class, size)
             }
@@ -2136,6 +2179,44 @@ mod tests {
             assert!(noted.weak_holders.iter().any(|&w| w != 0), "{name}: no weak referent");
             assert_eq!(noted.strong_leaves, read.strong_leaves, "{name}");
             assert_eq!(noted.weak_holders, read.weak_holders, "{name}");
+        }
+    }
+
+    /// Once the id map is let go, ids read from the records are the map's: every node's id,
+    /// every id's node, no node for an id between two objects' or beyond either end, and the
+    /// map made again from the records is the map let go. On dumps with 4-byte ids (ART's, a
+    /// 32-bit HotSpot's) and 8-byte ones, each of many stretches of sampled nodes.
+    #[test]
+    fn ids_read_from_the_records_are_the_maps() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
+        for name in [
+            "android/ahat-art__test-dump.hprof",
+            "jvm/eclipse-mat__sun_jdk5_13_x32.hprof",
+            "jvm/eclipse-mat__openjdk_jdk11_04_x64.hprof.gz",
+        ] {
+            let mut index = super::Index::open(&dir.join(name), super::Options::default()).expect(name);
+            let map = index.ids.map().expect("whole while built");
+            let ids: Vec<u64> = map.ids().collect();
+            let (min, pack, lo, runs) = map.parts();
+            let parts = (min, pack, lo.to_vec(), runs.to_vec());
+            let absent: Vec<u64> = ids
+                .windows(2)
+                .filter(|w| w[1] - w[0] > 1)
+                .map(|w| w[0] + 1)
+                .chain([0, ids[0] - 1, ids[ids.len() - 1] + 1, u64::MAX])
+                .collect();
+            assert!(ids.len() > 2 * super::ids::SAMPLE, "{name}: {} objects", ids.len());
+            index.thin_ids();
+            assert!(index.ids.map().is_none(), "{name}: the map let go");
+            for (n, &id) in ids.iter().enumerate() {
+                assert_eq!(index.id(super::Node(n as u32)), id, "{name}: node {n}");
+                assert_eq!(index.node(id), Some(super::Node(n as u32)), "{name}: id {id:#x}");
+            }
+            for &id in &absent {
+                assert_eq!(index.node(id), None, "{name}: id {id:#x}");
+            }
+            let (min, pack, lo, runs) = index.id_map().parts();
+            assert_eq!((min, pack, lo.to_vec(), runs.to_vec()), parts, "{name}: the map made again");
         }
     }
 

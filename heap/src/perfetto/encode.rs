@@ -35,6 +35,8 @@ fn kind_of(index: &Index, c: usize) -> i32 {
 
 /// The trace's bytes for `index`'s heap, at `pid` and `timestamp`.
 pub fn encode(index: &Index, pid: i32, timestamp: u64) -> Vec<u8> {
+    // Every object's id and every reference's: the whole map, not a read of each record.
+    index.id_map();
     let mut field_names: Vec<proto::InternedString> = Vec::new();
     let mut interned: HashMap<String, u64> = HashMap::new();
     let mut intern = |s: String| -> u64 {

@@ -358,6 +358,9 @@ unsafe impl<'vtab, T: Table> VTab<'vtab> for Tab<T> {
     }
 
     fn open(&'vtab mut self) -> rusqlite::Result<Cursor<T>> {
+        // A scan may read an id on every row: the whole map, not a read of each record (made
+        // again once, after an analysis let it go).
+        self.heap.index.id_map();
         Ok(Cursor {
             base: ffi::sqlite3_vtab_cursor::default(),
             heap: self.heap.clone(),
