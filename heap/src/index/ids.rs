@@ -207,48 +207,7 @@ impl IdMap {
         let i = self.lo.get(lo..hi)?.binary_search(&(v as u32)).ok()?;
         Some((lo + i) as u32)
     }
-
-    /// The node of `id`, as [`node`](Self::node), looked for first among the [`NEAR`] nodes on
-    /// either side of node `near`. Most references lead to an object a few places away in
-    /// address order (a String's array, a list's next node, a map entry's key): 71 % of them in
-    /// the 1 GB mix, 99.6 % in the dump of lists. Those are found by comparing one cache line
-    /// of ids, already at hand as the objects are read in order, with no bucket to look up
-    /// and no binary search, whose branches the processor cannot guess. Only in a heap of
-    /// one run of high bits (under 32 GB at 8-byte alignment); any other id goes to `node`.
-    #[inline]
-    pub fn node_near(&self, id: u64, near: u32) -> Option<u32> {
-        if self.runs.len() == 1 {
-            if let Some(found) = self.near(id, near as usize) {
-                return Some(found);
-            }
-        }
-        self.node(id)
-    }
-
-    /// `id`'s node when it lies within [`NEAR`] places of `near`.
-    #[inline]
-    fn near(&self, id: u64, near: usize) -> Option<u32> {
-        let off = id.checked_sub(self.min)?;
-        if off & ((1u64 << self.pack) - 1) != 0 || off >> self.pack >> 32 != 0 {
-            return None;
-        }
-        let v = (off >> self.pack) as u32;
-        let here = *self.lo.get(near)?;
-        // The window's first place: after `near` for a higher id, before it for a lower one.
-        let first = match v.cmp(&here) {
-            std::cmp::Ordering::Equal => return Some(near as u32),
-            std::cmp::Ordering::Greater => near + 1,
-            std::cmp::Ordering::Less => near.checked_sub(NEAR)?,
-        };
-        let window: &[u32; NEAR] = self.lo.get(first..first + NEAR)?.try_into().ok()?;
-        // Sorted: the count of ids below `v` is where `v` would be. Counted without branches.
-        let below = window.iter().map(|&x| usize::from(x < v)).sum::<usize>();
-        (window.get(below) == Some(&v)).then_some((first + below) as u32)
-    }
 }
-
-/// How many nodes on each side of a hint [`IdMap::node_near`] compares before it searches.
-pub const NEAR: usize = 8;
 
 /// One sampled id per this many nodes once the map is let go ([`Ids::thin`]).
 pub(crate) const SAMPLE: usize = 32;
@@ -427,39 +386,5 @@ mod tests {
         assert!(IdMap::from_parts(min, 64, lo.clone().into(), runs.clone()).is_none(), "a shift of 64");
         assert!(IdMap::from_parts(min, pack, lo.into(), Vec::new()).is_none(), "no runs");
         assert_eq!(IdMap::from_parts(0, 0, Slab::default(), Vec::new()).unwrap().len(), 0);
-    }
-
-    /// A lookup near a hint gives what the search gives, for every hint and every id: the
-    /// map's own, the gaps between them, misaligned ids and ids beyond either end, in maps with
-    /// stretches of small objects (many ids to a cache line) between wide gaps, and in a map
-    /// of several runs of high bits (where the hint is not used).
-    #[test]
-    fn a_node_found_near_a_hint_is_the_node_searched_for() {
-        let mut next = crate::testing::xorshift(0x9e37_79b9);
-        for (len, spread) in [(3usize, 1u64), (40, 2), (300, 64), (300, 1 << 20)] {
-            let mut ids = Vec::with_capacity(len);
-            let mut at = 0x7000_0000u64;
-            for _ in 0..len {
-                // Mostly neighbours 16 or 24 bytes apart, now and then a wide gap.
-                at += 8 * (2 + next() % 2) + if next().is_multiple_of(7) { 8 * (next() % spread) } else { 0 };
-                ids.push(at);
-            }
-            let m = IdMap::new(ids.clone());
-            let mut asked: Vec<u64> = ids.iter().flat_map(|&id| [id, id + 8, id - 8, id + 3]).collect();
-            asked.extend([0, ids[0] - 8, ids[len - 1] + 8, u64::MAX]);
-            for near in 0..len as u32 {
-                for &id in &asked {
-                    assert_eq!(m.node_near(id, near), m.node(id), "id {id:#x} near {near} of {len}");
-                }
-            }
-        }
-        let runs: Vec<u64> = (0..3u64).flat_map(|r| (0..20u64).map(move |i| 0x1000 + r * (3 << 35) + i * 16)).collect();
-        let m = IdMap::new(runs.clone());
-        for near in 0..runs.len() as u32 {
-            for (i, &id) in runs.iter().enumerate() {
-                assert_eq!(m.node_near(id, near), Some(i as u32));
-                assert_eq!(m.node_near(id + 8, near), None);
-            }
-        }
     }
 }

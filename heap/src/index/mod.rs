@@ -2039,11 +2039,11 @@ impl Pass2<'_> {
     }
 
     #[inline]
-    fn push_ref(&self, raw: u64, weak: bool, near: usize, out: &mut ChunkOut) {
+    fn push_ref(&self, raw: u64, weak: bool, out: &mut ChunkOut) {
         if raw == 0 || self.skip_references {
             return;
         }
-        match self.ids.node_near(raw, near as u32) {
+        match self.ids.node(raw) {
             Some(t) => out.targets.push(if weak { t | WEAK } else { t }),
             None => out.dangling += 1,
         }
@@ -2073,7 +2073,7 @@ impl Pass2<'_> {
                 let edges = out.targets.len();
                 for &o in &cls.ref_offsets {
                     if let Some(b) = data.get(o as usize..o as usize + id) {
-                        self.push_ref(read_id(b, self.id_size), Some(o) == referent, n, out);
+                        self.push_ref(read_id(b, self.id_size), Some(o) == referent, out);
                     }
                 }
                 if self.strings.is_some_and(|l| l.class == ci) {
@@ -2086,7 +2086,7 @@ impl Pass2<'_> {
             Ok(SubRecord::ObjectArray { class_id, elements, length, .. }) => {
                 let ci = classes.get(class_id, self.class_by_id).unwrap_or(self.object_array_class);
                 for b in elements.chunks_exact(id) {
-                    self.push_ref(read_id(b, self.id_size), false, n, out);
+                    self.push_ref(read_id(b, self.id_size), false, out);
                 }
                 (ci, self.sizer.array_size(BasicType::Object, length))
             }
@@ -2097,12 +2097,12 @@ impl Pass2<'_> {
             Ok(SubRecord::Class(cd)) => {
                 for s in &cd.statics {
                     if s.ty == BasicType::Object {
-                        self.push_ref(read_id(s.value, self.id_size), false, n, out);
+                        self.push_ref(read_id(s.value, self.id_size), false, out);
                     }
                 }
                 // A class keeps its defining loader and its superclass alive, as in the JVM.
-                self.push_ref(cd.loader_id, false, n, out);
-                self.push_ref(cd.super_id, false, n, out);
+                self.push_ref(cd.loader_id, false, out);
+                self.push_ref(cd.super_id, false, out);
                 let size = self.class_by_id.get(&cd.id).map_or(0, |&ci| self.class_obj_sizes[ci as usize]);
                 (self.java_lang_class, size)
             }
