@@ -272,6 +272,7 @@ impl Ids {
         done: impl Fn(std::ops::Range<usize>) + Sync,
     ) -> &IdMap {
         self.map.get_or_init(|| {
+            let _span = crate::trace::span("index: ids again");
             use rayon::prelude::*;
             const CHUNK: usize = 1 << 16;
             let mut lo = vec![0u32; self.len];
