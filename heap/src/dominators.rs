@@ -832,29 +832,14 @@ fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>
 /// Summed in 16 bits, the values of 64 KB (65,535 objects) and more in a map: a few percent of
 /// the objects in most dumps, and half the memory of 32-bit sums. In a dump of deep chains most
 /// objects retain that much, and the map would take 2.3 s and 0.7 GB for 20 M objects; once it
-/// holds more than one object in 64, the sums start again in 32 bits (a map only for 4 GB and
-/// more). Either way the values are kept in 16 bits, the wide ones in [`Escapes`].
+/// holds more than one object in 64, the sums so far are widened to 32 bits and go on from
+/// where they stopped (a map only for 4 GB and more). Either way the values are kept in 16
+/// bits, the wide ones in [`Escapes`].
 fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
     let _span = crate::trace::span("dominators: retained");
-    let cap = index.len() / 64 + 1024;
-    if let Some(sums) = sums_in::<u16>(index, idom_n, &vertex, cap) {
-        return sums;
-    }
-    let _span = crate::trace::span("dominators: retained (32 bits)");
-    sums_in::<u32>(index, idom_n, &vertex, usize::MAX).expect("without a cap the sums run to the end")
-}
-
-/// [`retained_sizes`] summed in `T`; `None` once either map holds more than `cap` values.
-fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) -> Option<Sums> {
     let n = index.len();
-    let mut retained = Summing::<T>::zeroed(n);
-    let mut counts = Summing::<T>::zeroed(n);
-    // Each loop asks for what it reads or writes at random some steps ahead.
-    let ahead = |retained: &Summing<T>, counts: &Summing<T>, v: u32| {
-        prefetch::read(retained.small(), v as usize);
-        prefetch::read(counts.small(), v as usize);
-    };
-    let over = |retained: &Summing<T>, counts: &Summing<T>| retained.wide() > cap || counts.wide() > cap;
+    let mut retained = Summing::<u16>::zeroed(n);
+    let mut counts = Summing::<u16>::zeroed(n);
     // Every object reached starts with its own size and count: in node order, on every core
     // (in the order of `vertex` this was a write at random per object, 0.09 s of the mix).
     retained.start_each(idom_n, |v| index.shallow_size(Node(v)));
@@ -864,50 +849,112 @@ fn sums_in<T: Sum>(index: &Index, idom_n: &[u32], vertex: &[u32], cap: usize) ->
     for &v in vertex.iter().skip(1) {
         crate::bits::set(&mut vertices, v as usize);
     }
-    let mut reachable_bytes = 0u64;
-    for v in 0..n as u32 {
-        if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < raw::ROOT) {
-            ahead(&retained, &counts, x);
-        }
-        let d = idom_n[v as usize];
-        if d == raw::UNREACHABLE || crate::bits::get(&vertices, v as usize) {
-            continue;
-        }
-        let r = retained.get(v);
-        if d == raw::ROOT {
-            reachable_bytes += r;
-        } else {
-            retained.set(d, retained.get(d) + r);
-            counts.set(d, counts.get(d) + 1);
-        }
-        if over(&retained, &counts) {
-            return None;
-        }
-    }
-    for i in (1..vertex.len()).rev() {
-        if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
-            prefetch::read(idom_n, x as usize);
-            ahead(&retained, &counts, x);
-        }
-        if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
-            if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < raw::ROOT) {
-                ahead(&retained, &counts, d);
+    let mut bytes = 0u64;
+    let order = Order { idom_n, vertex: &vertex, vertices: &vertices };
+    let cap = n / 64 + 1024;
+    let Some(at) = order.sum(&mut retained, &mut counts, &mut bytes, Step::Leaves(0), cap) else {
+        return Sums {
+            retained: u16::finish(retained.finish()),
+            counts: u16::finish(counts.finish()),
+            reachable_bytes: bytes,
+        };
+    };
+    // Too many wide values for 16 bits: the sums so far go on in 32 (made again from the start,
+    // they took 0.51 s on a dump of deep chains; widened, 0.40 s).
+    let _span = crate::trace::span("dominators: retained (32 bits)");
+    let mut retained = retained.widen();
+    let mut counts = counts.widen();
+    let done = order.sum(&mut retained, &mut counts, &mut bytes, at, usize::MAX);
+    debug_assert!(done.is_none(), "without a cap the sums run to the end");
+    Sums { retained: u32::finish(retained.finish()), counts: u32::finish(counts.finish()), reachable_bytes: bytes }
+}
+
+/// Where [`Order::sum`] goes on from: the leaves from this node on, or the vertices below this
+/// preorder number, last first.
+#[derive(Clone, Copy)]
+enum Step {
+    Leaves(u32),
+    Vertices(usize),
+}
+
+/// The order the retained sums are made in: leaves into their dominators, then the others
+/// children before parents (reverse preorder; a leaf dominates nothing).
+struct Order<'a> {
+    idom_n: &'a [u32],
+    vertex: &'a [u32],
+    /// A bit per object in `vertex`.
+    vertices: &'a [u64],
+}
+
+impl Order<'_> {
+    /// Adds each object's sums into its dominator's from `from` on, and the virtual root's
+    /// into `reachable_bytes`; where it stopped when either map came to hold more than `cap`
+    /// values, `None` when done.
+    fn sum<T: Sum>(
+        &self,
+        retained: &mut Summing<T>,
+        counts: &mut Summing<T>,
+        reachable_bytes: &mut u64,
+        from: Step,
+        cap: usize,
+    ) -> Option<Step> {
+        let Order { idom_n, vertex, vertices } = *self;
+        // Each loop asks for what it reads or writes at random some steps ahead.
+        let ahead = |retained: &Summing<T>, counts: &Summing<T>, v: u32| {
+            prefetch::read(retained.small(), v as usize);
+            prefetch::read(counts.small(), v as usize);
+        };
+        let over = |retained: &Summing<T>, counts: &Summing<T>| retained.wide() > cap || counts.wide() > cap;
+        let end = match from {
+            Step::Leaves(first) => {
+                for v in first..idom_n.len() as u32 {
+                    if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < raw::ROOT) {
+                        ahead(retained, counts, x);
+                    }
+                    let d = idom_n[v as usize];
+                    if d == raw::UNREACHABLE || crate::bits::get(vertices, v as usize) {
+                        continue;
+                    }
+                    let r = retained.get(v);
+                    if d == raw::ROOT {
+                        *reachable_bytes += r;
+                    } else {
+                        retained.set(d, retained.get(d) + r);
+                        counts.set(d, counts.get(d) + 1);
+                    }
+                    if over(retained, counts) {
+                        return Some(Step::Leaves(v + 1));
+                    }
+                }
+                vertex.len()
+            }
+            Step::Vertices(end) => end,
+        };
+        for i in (1..end).rev() {
+            if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
+                prefetch::read(idom_n, x as usize);
+                ahead(retained, counts, x);
+            }
+            if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
+                if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < raw::ROOT) {
+                    ahead(retained, counts, d);
+                }
+            }
+            let v = vertex[i];
+            let d = idom_n[v as usize];
+            let r = retained.get(v);
+            if d == raw::ROOT {
+                *reachable_bytes += r;
+            } else {
+                retained.set(d, retained.get(d) + r);
+                counts.set(d, counts.get(d) + counts.get(v));
+            }
+            if over(retained, counts) {
+                return Some(Step::Vertices(i));
             }
         }
-        let v = vertex[i];
-        let d = idom_n[v as usize];
-        let r = retained.get(v);
-        if d == raw::ROOT {
-            reachable_bytes += r;
-        } else {
-            retained.set(d, retained.get(d) + r);
-            counts.set(d, counts.get(d) + counts.get(v));
-        }
-        if over(&retained, &counts) {
-            return None;
-        }
+        None
     }
-    Some(Sums { retained: T::finish(retained.finish()), counts: T::finish(counts.finish()), reachable_bytes })
 }
 
 /// A [`Packed`] list being summed into, the wide value last written held aside until another
@@ -999,6 +1046,30 @@ impl<T: Lo> Summing<T> {
     fn finish(mut self) -> Packed<Vec<T>, Map> {
         self.put_back();
         self.packed
+    }
+}
+
+impl Summing<u16> {
+    /// The same values in 32 bits, for sums that outgrew 16: the map keeps only those of 4 GB
+    /// and more (or 2^32 − 1 objects). The 16-bit list is let go first thing after its copy.
+    fn widen(mut self) -> Summing<u32> {
+        use rayon::prelude::*;
+        self.put_back();
+        let Packed { small, mut big } = self.packed;
+        let mut wide: Vec<u32> = small.par_iter().map(|&s| u32::from(s)).collect();
+        drop(small);
+        // A value marked wide in 16 bits is in the map.
+        big.retain(|&k, v| match u32::try_from(*v) {
+            Ok(x) if x < u32::MAX => {
+                wide[k as usize] = x;
+                false
+            }
+            _ => {
+                wide[k as usize] = u32::MAX;
+                true
+            }
+        });
+        Summing { packed: Packed { small: wide, big }, held: None }
     }
 }
 
@@ -1299,5 +1370,107 @@ mod tests {
         assert_eq!(packed.get(0), 4 << 30);
         packed.set(4, 7);
         assert_eq!((packed.get(4), packed.big.len()), (7, 3));
+    }
+
+    /// Sums that outgrow 16 bits part way, in the leaves' loop or in the vertices', go on in 32
+    /// bits to the sums of every object's dominated objects, as summed one by one up the
+    /// tree: on a random tree with leaves, unreachable objects, roots and nodes numbered out of
+    /// preorder, with values of 4 GB and more among them.
+    #[test]
+    fn sums_widened_part_way_are_the_sums() {
+        use super::{raw, Order, Step};
+        let mut next = crate::testing::xorshift(0xD1B5_4A32_D192_ED03);
+        let (m, leaves, lost) = (2000usize, 3000usize, 50usize);
+        let n = m + leaves + lost;
+        // Node numbers shuffled: preorder `i` (1..=m) is node `node[i]`, then leaves, then lost.
+        let mut node: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            node.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        let mut idom_n = vec![raw::UNREACHABLE; n];
+        let mut vertex = vec![0u32; m + 1];
+        for i in 1..=m {
+            vertex[i] = node[i - 1];
+            let parent =
+                if i == 1 || next().is_multiple_of(500) { 0 } else { i - 1 - (next() % 3).min(i as u64 - 2) as usize };
+            idom_n[node[i - 1] as usize] = if parent == 0 { raw::ROOT } else { vertex[parent] };
+        }
+        for l in 0..leaves {
+            let d = if next().is_multiple_of(40) { raw::ROOT } else { vertex[1 + (next() % m as u64) as usize] };
+            idom_n[node[m + l] as usize] = d;
+        }
+        let mut vertices = vec![0u64; n.div_ceil(64)];
+        for &v in &vertex[1..] {
+            crate::bits::set(&mut vertices, v as usize);
+        }
+        // Leaves of 20 KB and more, so that the leaves' loop makes wide values too.
+        let size = |v: u32| match v {
+            v if v % 997 == 0 => 5 << 30,
+            v if !crate::bits::get(&vertices, v as usize) => 20_000 + u64::from(v % 7) * 1000,
+            v => 100 + u64::from(v % 7) * 50,
+        };
+        // A leaf counts one (as every object does in an analysis); vertices 200, so that counts
+        // outgrow 16 bits too.
+        let count = |v: u32| if crate::bits::get(&vertices, v as usize) { 200 } else { 1 };
+        let mut want = (vec![0u64; n], vec![0u64; n], 0u64);
+        for v in 0..n as u32 {
+            if idom_n[v as usize] == raw::UNREACHABLE {
+                continue;
+            }
+            want.2 += size(v);
+            let mut a = v;
+            loop {
+                want.0[a as usize] += size(v);
+                want.1[a as usize] += count(v);
+                match idom_n[a as usize] {
+                    raw::ROOT => break,
+                    d => a = d,
+                }
+            }
+        }
+        assert!(want.1.iter().filter(|&&c| c >= 65535).count() > 100, "counts too wide for 16 bits");
+        assert!(want.0.iter().filter(|&&r| (65535..1 << 32).contains(&r)).count() > 100);
+        assert!(want.0.iter().any(|&r| r >= 1 << 32), "sizes too wide for 32 bits");
+        let order = Order { idom_n: &idom_n, vertex: &vertex, vertices: &vertices };
+        // Caps that stop in the leaves' loop at several places, in the vertices' loop, and never.
+        let mut stopped = (0, 0);
+        for cap in [2, 8, 13, 21, 34, 55, 100, 200, 400, 800, usize::MAX] {
+            let mut retained = Summing::<u16>::zeroed(n);
+            let mut counts = Summing::<u16>::zeroed(n);
+            retained.start_each(&idom_n, size);
+            counts.start_each(&idom_n, count);
+            let mut bytes = 0;
+            let (retained, counts) = match order.sum(&mut retained, &mut counts, &mut bytes, Step::Leaves(0), cap) {
+                None => (retained.finish(), counts.finish()),
+                Some(at) => {
+                    match at {
+                        Step::Leaves(_) => stopped.0 += 1,
+                        Step::Vertices(_) => stopped.1 += 1,
+                    }
+                    let (mut retained, mut counts) = (retained.widen(), counts.widen());
+                    assert!(order.sum(&mut retained, &mut counts, &mut bytes, at, usize::MAX).is_none());
+                    let (r, c) = (retained.finish(), counts.finish());
+                    let get = |p: &Packed<Vec<u32>, super::Map>| (0..n as u32).map(|v| p.get(v)).collect::<Vec<_>>();
+                    let got = (get(&r), get(&c), bytes);
+                    let first = (0..n).find(|&v| (got.0[v], got.1[v]) != (want.0[v], want.1[v]));
+                    assert!(
+                        first.is_none() && got.2 == want.2,
+                        "cap {cap}: node {first:?} {:?}",
+                        first.map(|v| (got.0[v], want.0[v], got.1[v], want.1[v], idom_n[v]))
+                    );
+                    continue;
+                }
+            };
+
+            let get = |p: &Packed<Vec<u16>, super::Map>| (0..n as u32).map(|v| p.get(v)).collect::<Vec<_>>();
+            let got = (get(&retained), get(&counts), bytes);
+            let first = (0..n).find(|&v| (got.0[v], got.1[v]) != (want.0[v], want.1[v]));
+            assert!(
+                first.is_none() && got.2 == want.2,
+                "cap {cap}, in 16 bits: node {first:?} {:?}",
+                first.map(|v| (got.0[v], want.0[v], got.1[v], want.1[v], idom_n[v]))
+            );
+        }
+        assert!(stopped.0 >= 4 && stopped.1 >= 2, "{stopped:?}");
     }
 }
