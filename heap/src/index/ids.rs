@@ -264,7 +264,7 @@ impl Ids {
         Some(k * SAMPLE..((k + 1) * SAMPLE).min(self.len))
     }
 
-    /// The map made again from every id in order (`id_at` gives node `i`'s), `chunk` ids at a
+    /// The map made again from every id in order (`id_at` gives node `i`'s), 65,536 ids at a
     /// time on every core; `done` is told each stretch of nodes read.
     pub(crate) fn rebuild(
         &self,
