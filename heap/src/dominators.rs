@@ -865,7 +865,7 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
     let mut retained = retained.widen();
     let mut counts = counts.widen();
     let done = order.sum(&mut retained, &mut counts, &mut bytes, at, usize::MAX);
-    debug_assert!(done.is_none(), "without a cap the sums run to the end");
+    assert!(done.is_none(), "without a cap the sums run to the end");
     Sums { retained: u32::finish(retained.finish()), counts: u32::finish(counts.finish()), reachable_bytes: bytes }
 }
 

@@ -567,15 +567,7 @@ impl Index {
     /// has let the map go ([`Index::thin_ids`]), it is made again from the records, the
     /// dump's pages given back behind the read, and then kept.
     pub fn id_map(&self) -> &IdMap {
-        self.ids.rebuild(
-            |n| self.id_in_record(n),
-            |nodes| {
-                let offsets = nodes.map(|n| self.offsets.get(n) as usize);
-                if let (Some(lo), Some(hi)) = (offsets.clone().min(), offsets.max()) {
-                    self.data.release(lo..hi + 1);
-                }
-            },
-        )
+        self.ids.rebuild(|n| self.id_in_record(n), |nodes| release_records(&self.data, &self.offsets, nodes))
     }
 
     /// Lets the id map go (see [`ids::Ids`]): ids are then read from the dump's records.
@@ -1882,6 +1874,15 @@ struct ObjectColumns {
     string_hashes: Option<StringHashes>,
 }
 
+/// Gives back the pages of the records of `nodes`. Dumps list objects in about the order of
+/// their ids, so this is the stretch of file they were read from.
+fn release_records(data: &Data, offsets: &Column<u32>, nodes: std::ops::Range<usize>) {
+    let offs = nodes.map(|n| offsets.get(n) as usize);
+    if let (Some(lo), Some(hi)) = (offs.clone().min(), offs.max()) {
+        data.release(lo..hi);
+    }
+}
+
 /// Nodes per chunk of the second pass.
 const CHUNK: usize = 1 << 15;
 
@@ -2029,12 +2030,8 @@ impl Pass2<'_> {
             ends[i] = out.targets.len() as u32;
         }
         out.strings = hashes.filled;
-        // Done with the chunk's records: give their pages back. Dumps list objects in about the
-        // order of their ids, so this is the stretch of file the chunk read.
-        let offs = (from..from + len).map(|n| self.offsets.get(n) as usize);
-        if let (Some(lo), Some(hi)) = (offs.clone().min(), offs.max()) {
-            self.data.release(lo..hi);
-        }
+        // Done with the chunk's records: give their pages back.
+        release_records(self.data, self.offsets, from..from + len);
         out
     }
 

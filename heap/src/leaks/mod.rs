@@ -857,11 +857,9 @@ mod tests {
         let n = heap.index.len();
         let mut rank_of = vec![NO; n];
         let mut found: Vec<Findings> = (0..3).map(|_| Findings::default()).collect();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
         for v in heap.index.nodes() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = next();
             if heap.dominator(v).is_none() || !x.is_multiple_of(3) {
                 continue;
             }
