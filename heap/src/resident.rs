@@ -1,5 +1,5 @@
 //! Zeroed arrays whose pages are made writable up front, for loops that read an element
-//! before they write it (counters, running sums).
+//! before they write it (counters, running sums); and arrays of one value filled on every core.
 //!
 //! A zeroed vector of more than a few hundred kilobytes comes from the kernel as pages nobody
 //! has touched. Reading such a page first maps the kernel's shared zero page there; the write
@@ -17,6 +17,16 @@
 pub(crate) fn zeroed<T: bytemuck::Pod>(n: usize) -> Vec<T> {
     let mut v = vec![T::zeroed(); n];
     make_writable(bytemuck::cast_slice_mut(&mut v));
+    v
+}
+
+/// `n` copies of `value`, written on every core. A fresh array of a few hundred megabytes is
+/// mostly its page faults; filled on one core, the other waits for them (0.03–0.05 s of the
+/// dominator tree on a dump of 58 M objects, where nothing else was left to run beside it).
+pub(crate) fn filled<T: Copy + Send + Sync>(value: T, n: usize) -> Vec<T> {
+    use rayon::prelude::*;
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(value, n));
     v
 }
 
@@ -64,6 +74,11 @@ mod tests {
         let mut bytes = vec![0u8; 5 * super::PAGE + 7];
         super::touch(&mut bytes);
         assert!(bytes.iter().all(|&x| x == 0));
+        for n in [0usize, 1, 1 << 20, (1 << 20) + 3] {
+            let v = super::filled(u32::MAX - 1, n);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().all(|&x| x == u32::MAX - 1));
+        }
     }
 
     /// The pages are in memory before anything reads or writes them (`mincore` says which

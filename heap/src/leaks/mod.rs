@@ -387,6 +387,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
     // The two walks share nothing but what they read: one on each core.
     let (above, below) = rayon::join(
         || {
+            let _span = crate::trace::span("nesting: above");
             // Best rank strictly above each suspect, from a memo of it for each node on the
             // chains walked and each suspect. (Suspects in a chain, one dominating the next, are
             // found in a row: each then stops at the one before, 10 M of them on a dump of
@@ -419,6 +420,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             items().map(|&(node, _)| best_above(node)).collect::<Vec<u8>>()
         },
         || {
+            let _span = crate::trace::span("nesting: below");
             // Best rank strictly below each dominator of a suspect.
             let mut below: Vec<u8> = vec![NO; n];
             for &(node, _) in items() {
@@ -436,6 +438,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             below
         },
     );
+    let _span = crate::trace::span("nesting: keep");
     let mut kept = Vec::new();
     let mut base = 0u32;
     let mut above = above.into_iter();
