@@ -1415,7 +1415,7 @@ mod tests {
         let mut want = vec![0u64; n];
         for (k, w) in want.iter_mut().enumerate() {
             *w = match next() % 6 {
-                0 | 1 | 2 => next() % 65_535,
+                0..=2 => next() % 65_535,
                 3 => 65_535,
                 4 => 65_536 + next() % (1 << 31),
                 _ => (1 << 32) + next() % (1 << 40),
