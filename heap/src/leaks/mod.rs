@@ -384,6 +384,9 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
     let n = heap.index.len();
     let rank = |v: Node| rank_of[v.index()];
     let items = || found.iter().flat_map(|f| &f.items);
+    // An object's immediate dominator as a number: the virtual root and "unreachable" are the
+    // two highest, at or above `raw::ROOT`, and end a walk up.
+    let idom = |v: u32| heap.dominators.idom(Node(v)).0;
     // The two walks share nothing but what they read: one on each core.
     let (above, below) = rayon::join(
         || {
@@ -393,46 +396,47 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             // found in a row: each then stops at the one before, 10 M of them on a dump of
             // chains, where without their own entries each walked one step more.)
             let mut memo: Vec<u8> = vec![UNSET; n];
-            let mut chain: Vec<Node> = Vec::new();
-            let mut best_above = |v: Node| -> u8 {
-                if memo[v.index()] != UNSET {
-                    return memo[v.index()];
-                }
-                chain.clear();
-                let mut cur = v;
-                let mut base = NO;
-                while let Some(p) = heap.dominator(cur).flatten() {
-                    let m = memo[p.index()];
-                    if m != UNSET {
-                        base = m.min(rank(p));
-                        break;
+            let mut chain: Vec<u32> = Vec::new();
+            // A list of the right size, not collected from the findings' iterator, which grew
+            // it by doubling: with the plain loop, 0.052 -> 0.034 s on the chains dump.
+            let mut above = Vec::with_capacity(found.iter().map(|f| f.items.len()).sum());
+            for &(v, _) in items() {
+                let v = v.0;
+                let mut base = memo[v as usize];
+                if base == UNSET {
+                    // Up to the first node with a memo; those passed get theirs on the way back.
+                    chain.clear();
+                    let mut p = idom(v);
+                    base = loop {
+                        if p >= crate::dominators::raw::ROOT {
+                            break NO;
+                        }
+                        match memo[p as usize] {
+                            UNSET => chain.push(p),
+                            m => break m.min(rank_of[p as usize]),
+                        }
+                        p = idom(p);
+                    };
+                    for &p in chain.iter().rev() {
+                        memo[p as usize] = base;
+                        base = base.min(rank_of[p as usize]);
                     }
-                    chain.push(p);
-                    cur = p;
+                    memo[v as usize] = base;
                 }
-                for &p in chain.iter().rev() {
-                    memo[p.index()] = base;
-                    base = base.min(rank(p));
-                }
-                memo[v.index()] = base;
-                base
-            };
-            items().map(|&(node, _)| best_above(node)).collect::<Vec<u8>>()
+                above.push(base);
+            }
+            above
         },
         || {
             let _span = crate::trace::span("nesting: below");
             // Best rank strictly below each dominator of a suspect.
             let mut below: Vec<u8> = vec![NO; n];
             for &(node, _) in items() {
-                let r = &rank(node);
-                let mut cur = heap.dominator(node).flatten();
-                while let Some(a) = cur {
-                    let e = &mut below[a.index()];
-                    if *e <= *r {
-                        break;
-                    }
-                    *e = *r;
-                    cur = heap.dominator(a).flatten();
+                let r = rank(node);
+                let mut a = idom(node.0);
+                while a < crate::dominators::raw::ROOT && below[a as usize] > r {
+                    below[a as usize] = r;
+                    a = idom(a);
                 }
             }
             below
