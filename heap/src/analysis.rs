@@ -621,6 +621,13 @@ fn walk<'s, R: Fn(Node) -> u32 + Sync>(
     // (node, next child, its row, children walked here).
     let mut stack: Vec<(Node, u32, u32, u32)> = Vec::new();
     for &top in tops {
+        // A leaf among the tops (the slots of a huge array cut into runs) is counted where it
+        // stands, as the leaves below are: a frame of its own each, and a look at its (empty)
+        // row of children, took most of the arrays dump's walk.
+        if dom.retained_count(top) == 1 {
+            count_in(top, row, dom, &active, &mut sums);
+            continue;
+        }
         let c = enter(top, row, dom, &mut active, &mut sums);
         stack.push((top, 0, c, u32::MAX));
         while let Some(&(v, pos, c, mut end)) = stack.last() {
