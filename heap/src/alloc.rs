@@ -22,7 +22,8 @@
 //! index, of the tree and its sums, of the histogram, of the leak rules and the report's steps.
 //! Between two such points, what one step frees is there for the next (pass 1's list of
 //! objects for pass 2's arrays); where the next makes mostly smaller blocks, the kept ones add
-//! to its peak (the arrays dump's pass 2: 40 MB). Smaller blocks, and blocks aligned beyond a
+//! to its peak (the arrays dump's pass 2: 40 MB); a step that knows about what it will take
+//! gives back the rest first ([`keep_at_most`]: the tree's sums and rows). Smaller blocks, and blocks aligned beyond a
 //! page, go to the inner allocator. Elsewhere than Linux everything does.
 
 use std::alloc::{GlobalAlloc, Layout};
@@ -53,6 +54,31 @@ fn ours(layout: &Layout) -> bool {
 pub fn release() {
     let kept = std::mem::replace(&mut *lock(), [(0, 0); SLOTS]);
     for (addr, len) in kept {
+        if len != 0 {
+            unmap(addr, len);
+        }
+    }
+}
+
+/// Gives back kept blocks beyond about `bytes` of them, the largest kept first: for a step that
+/// knows about what it will allocate, so that what it will not take does not sit resident
+/// through its peak.
+pub fn keep_at_most(bytes: usize) {
+    // Unmapped after the lock is let go, as `release` does.
+    let mut out = [(0, 0); SLOTS];
+    {
+        let mut kept = lock();
+        kept.sort_unstable_by_key(|k| std::cmp::Reverse(k.1));
+        let mut total = 0;
+        for (slot, gone) in kept.iter_mut().zip(out.iter_mut()) {
+            if total >= bytes {
+                *gone = std::mem::take(slot);
+            } else {
+                total += slot.1;
+            }
+        }
+    }
+    for (addr, len) in out {
         if len != 0 {
             unmap(addr, len);
         }
@@ -348,6 +374,8 @@ mod tests {
         Alloc(usize, bool),
         Grow(usize, usize),
         Free(usize),
+        /// `keep_at_most` of this many bytes.
+        Trim(usize),
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -356,13 +384,15 @@ mod tests {
             (size.clone(), any::<bool>()).prop_map(|(s, z)| Op::Alloc(s, z)),
             (any::<usize>(), size).prop_map(|(i, s)| Op::Grow(i, s)),
             any::<usize>().prop_map(Op::Free),
+            (0..6 * LARGE).prop_map(Op::Trim),
         ]
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
         /// Any mix of allocations, reallocations (across the large size both ways, and of blocks
-        /// put together from pieces) and frees: every live block keeps what was written to it.
+        /// put together from pieces), frees and kept blocks given back: every live block keeps
+        /// what was written to it.
         #[test]
         fn blocks_keep_their_contents(ops in proptest::collection::vec(op(), 1..40)) {
             let mut live: Vec<(*mut u8, usize, u8)> = Vec::new();
@@ -388,6 +418,7 @@ mod tests {
                         fill(q, s, seed);
                         live.push((q, s, seed));
                     }
+                    Op::Trim(bytes) => super::keep_at_most(bytes),
                     Op::Free(i) if !live.is_empty() => {
                         let (p, s, seed) = live.swap_remove(i % live.len());
                         prop_assert!(holds(p, s, seed));

@@ -162,6 +162,11 @@ impl Dominators {
     /// [`compute`](Self::compute)): they read the immediate dominators only, one on each core.
     pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
         let Tree { idom, reach, vertex, reached, strong_objects } = tree;
+        // The freed blocks kept past what the sums and rows are about to take (three lists of
+        // 16 bits, the rows' starts and a slot for each object reached) would only add to
+        // their peak, the analysis's: 120–190 MB on dumps of small maps and linked lists.
+        let n = idom.len();
+        crate::alloc::keep_at_most(8 * n + 4 * reached + (n >> 3) + (16 << 20));
         let idom_n: &[u32] = &idom;
         let (sums, rows) = rayon::join(|| retained_sizes(index, idom_n, vertex), || children_rows(idom_n, reached));
         Dominators::assemble(idom, reach, sums, rows, reached as u64, strong_objects)
