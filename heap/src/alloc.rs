@@ -23,8 +23,9 @@
 //! Between two such points, what one step frees is there for the next (pass 1's list of
 //! objects for pass 2's arrays); where the next makes mostly smaller blocks, the kept ones add
 //! to its peak (the arrays dump's pass 2: 40 MB); a step that knows about what it will take
-//! gives back the rest first ([`keep_at_most`]: the tree's sums and rows). Smaller blocks, and blocks aligned beyond a
-//! page, go to the inner allocator. Elsewhere than Linux everything does.
+//! gives back the rest first ([`keep_at_most`]: the tree's sums and rows). Smaller blocks, and
+//! blocks aligned beyond a page, go to the inner allocator. Elsewhere than Linux everything
+//! does.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::sync::Mutex;

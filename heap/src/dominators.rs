@@ -1273,7 +1273,8 @@ impl<T: Lo> Packed<Vec<T>, Map> {
                 }
             },
         );
-        // A bit for every 64 positions and a value for each bit set: `from_parts` cannot refuse them.
+        // A bit for every 64 positions and a value for each bit set: `from_parts` cannot refuse
+        // them.
         Packed { big: Escapes::from_parts(n, bits.into(), values.into()).unwrap_or_default(), small }
     }
 

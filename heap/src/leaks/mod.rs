@@ -378,6 +378,7 @@ fn run_rules(heap: &Heap, config: &LeakConfig, extra: Vec<Suspect>) -> (Vec<Find
 /// dominator chains with memos, so millions of suspects under one table cost one walk of the
 /// chains they share, not one each.
 fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)> {
+    use crate::dominators::raw::ROOT;
     if found.iter().all(|f| f.items.is_empty()) {
         return Vec::new();
     }
@@ -408,7 +409,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
                     chain.clear();
                     let mut p = idom(v);
                     base = loop {
-                        if p >= crate::dominators::raw::ROOT {
+                        if p >= ROOT {
                             break NO;
                         }
                         match memo[p as usize] {
@@ -434,7 +435,7 @@ fn outermost(heap: &Heap, found: &[Findings], rank_of: &[u8]) -> Vec<(Node, u32)
             for &(node, _) in items() {
                 let r = rank(node);
                 let mut a = idom(node.0);
-                while a < crate::dominators::raw::ROOT && below[a as usize] > r {
+                while a < ROOT && below[a as usize] > r {
                     below[a as usize] = r;
                     a = idom(a);
                 }
