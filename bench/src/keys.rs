@@ -32,8 +32,9 @@ fn reopened(path: &std::path::Path) -> Result<heap::Heap> {
 
 /// The keys replayed: every screen, then the workbench's prompts and places. `id` is an object's
 /// id (the largest retained), to go to with `:`; `array` the largest `HashMap$Node[]`'s (a
-/// million slots), whose contents the Inspector pages.
-fn script(id: u64, array: u64) -> Vec<KeyCode> {
+/// million slots), whose contents the Inspector pages; `last` the id of the object in the last
+/// filled slot of the largest object array, whose path the Inspector names by finding that slot.
+fn script(id: u64, array: u64, last: u64) -> Vec<KeyCode> {
     use KeyCode::*;
     let mut k = Vec::new();
     let chars = |s: &str| s.chars().map(Char).collect::<Vec<_>>();
@@ -119,6 +120,9 @@ fn script(id: u64, array: u64) -> Vec<KeyCode> {
     // A million-slot array in the Inspector: its first page, the last row, the next page.
     k.extend(chars(&format!(":{array:#x}")));
     k.extend([Enter, PageDown, End, Enter, PageDown, End, Home, Esc]);
+    // An object whose path crosses the largest array at its end, and a few keys on it.
+    k.extend(chars(&format!(":{last:#x}")));
+    k.extend([Enter, Down, Down, Up, Esc]);
     k
 }
 
@@ -150,7 +154,18 @@ pub fn run(file: Option<PathBuf>, cached: bool) -> Result<()> {
             l.heap.instances_by_retained(class).first().map(|&n| l.heap.index.id(n))
         })
         .unwrap_or(0);
-    for (step, code) in script(id, array).into_iter().enumerate() {
+    let last = app
+        .loaded()
+        .and_then(|l| {
+            let idx = &l.heap.index;
+            let largest = idx
+                .nodes()
+                .filter(|&n| idx.kind(n) == heap::ObjectKind::ObjectArray)
+                .max_by_key(|&n| idx.array_length(n))?;
+            idx.references(largest).last().map(|n| idx.id(n))
+        })
+        .unwrap_or(0);
+    for (step, code) in script(id, array, last).into_iter().enumerate() {
         let start = Instant::now();
         let effects = app.update(Msg::Input(Event::Key(KeyEvent::new(code, KeyModifiers::NONE))));
         terminal.draw(|f| heaptui::ui::view::draw(f, &app))?;

@@ -204,6 +204,59 @@ fn low_priority_and_excluded_references_reroute_paths() {
     assert_eq!(RefPattern::parse("nofield"), None);
 }
 
+/// Steps through arrays of more than 256 slots are named by the slot that holds the next object,
+/// the first one when several do: slots found among the array's references (every slot filled)
+/// and among its record's (nulls and an id the dump lacks before the slot shift the references),
+/// for one path and for eight crossing one array at once.
+#[test]
+fn steps_through_long_arrays_name_their_slots() {
+    let mut b = Builder::new("1.0.2");
+    b.class(0x100, "java/lang/Object", 0, &[]).class(0x110, "java/lang/Object[]", 0x100, &[]);
+    let filler = |i: u32| 0x10_0000 + 16 * i;
+    let target = |k: u32| 0x2000 + 16 * k;
+    // Full: every slot a distinct object; the targets 0..8 at slots 100 + 100 k, target 0 again
+    // at slot 950 (its first slot is 100).
+    let mut full: Vec<u32> = (0..1000).map(filler).collect();
+    for k in 0..8 {
+        full[100 + 100 * k as usize] = target(k);
+    }
+    full[950] = target(0);
+    // Gaps: nulls in slots 0..10 and 850..950, an id no record has at slot 20; target 8 at slot
+    // 600 (the array's reference 589, counting from 0: the gaps spread evenly would put it
+    // further on), target 9 at slots 650 and 720 (where that spread would put the first).
+    let mut gaps: Vec<u32> = (1000..2000).map(filler).collect();
+    gaps[..10].fill(0);
+    gaps[850..950].fill(0);
+    gaps[20] = 0xdead_0000;
+    gaps[600] = target(8);
+    gaps[650] = target(9);
+    gaps[720] = target(9);
+    b.object_array(0x1000, 0x110, &full).object_array(0x1100, 0x110, &gaps);
+    for i in 0..2000 {
+        b.instance(filler(i), 0x100, &[]);
+    }
+    for k in 0..10 {
+        b.instance(target(k), 0x100, &[]);
+    }
+    b.root(0x1000).root(0x1100);
+    let h = open(b.finish()).unwrap();
+    let n = |id: u32| h.index.node(u64::from(id)).unwrap();
+    let refs = |path: &[heap::paths::Step]| path.iter().map(|s| s.reference.clone()).collect::<Vec<_>>();
+    let slot = |i: usize| vec![None, Some(format!("[{i}]"))];
+    assert_eq!(refs(&h.paths().path(&h.index, n(target(3)))), slot(400));
+    assert_eq!(refs(&h.paths().path(&h.index, n(target(0)))), slot(100));
+    assert_eq!(refs(&h.paths().path(&h.index, n(target(8)))), slot(600));
+    assert_eq!(refs(&h.paths().path(&h.index, n(target(9)))), slot(650));
+    assert_eq!(refs(&h.paths().path(&h.index, n(filler(1030)))), slot(30));
+    // Eight paths through the full array and one through the other, named at once.
+    let mut paths: Vec<Vec<heap::paths::Step>> =
+        (0..9).map(|k| h.paths().path_unnamed(&h.index, n(target(k)))).collect();
+    heap::paths::name_references(&h.index, &mut paths);
+    let named: Vec<_> = paths.iter().map(|p| refs(p)).collect();
+    let expected: Vec<_> = (0..8).map(|k| slot(100 + 100 * k)).chain([slot(600)]).collect();
+    assert_eq!(named, expected);
+}
+
 /// Every Android sub-record of SPEC.md §5 in one hand-built dump: HEAP DUMP INFO switching heaps,
 /// roots 0x89–0x8E, 0x90 UNREACHABLE and 0xC3 PRIMITIVE ARRAY NODATA (an array whose values a
 /// stripper removed: its length and size stay).

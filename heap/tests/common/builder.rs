@@ -151,6 +151,20 @@ impl Builder {
         self
     }
 
+    /// An object array of class `class` holding `elements` (0 for null).
+    pub fn object_array(&mut self, id: u32, class: u32, elements: &[u32]) -> &mut Self {
+        let h = &mut self.heap;
+        h.push(0x22);
+        h.extend_from_slice(&id.to_be_bytes());
+        h.extend_from_slice(&0u32.to_be_bytes());
+        h.extend_from_slice(&(elements.len() as u32).to_be_bytes());
+        h.extend_from_slice(&class.to_be_bytes());
+        for e in elements {
+            h.extend_from_slice(&e.to_be_bytes());
+        }
+        self
+    }
+
     pub fn root(&mut self, id: u32) -> &mut Self {
         self.heap.push(0xFF);
         self.heap.extend_from_slice(&id.to_be_bytes());

@@ -49,6 +49,9 @@ pub struct Loaded {
     /// What the Threads screen's filter matches for each thread (its name, class and frames),
     /// made once: a dump's 200,000 frames would otherwise be formatted again on each keystroke.
     pub thread_text: Vec<String>,
+    /// The Inspector's object and its path from a GC root, kept while it is shown: the rows are
+    /// made again on every key, and naming a step through a table of millions of slots scans it.
+    pub inspected_path: std::sync::Mutex<Option<(Node, Arc<Vec<heap::paths::Step>>)>>,
 }
 
 /// Lists sorted ahead of time, on the thread that warms up after loading.
@@ -144,6 +147,21 @@ impl Loaded {
             sort_on_thread: SORT_ON_THREAD,
             threads,
             thread_text,
+            inspected_path: Default::default(),
+        }
+    }
+
+    /// The path from a GC root to `n` ([`heap::paths::GcPaths::path`]), made once while `n` is
+    /// the one asked for.
+    pub fn path_to(&self, n: Node) -> Arc<Vec<heap::paths::Step>> {
+        let mut memo = self.inspected_path.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*memo {
+            Some((m, path)) if *m == n => path.clone(),
+            _ => {
+                let path = Arc::new(self.heap.paths().path(&self.heap.index, n));
+                *memo = Some((n, path.clone()));
+                path
+            }
         }
     }
 

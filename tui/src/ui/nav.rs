@@ -464,8 +464,8 @@ impl App {
             let text = more_text(count - limit);
             rows.push(InspectorRow { section: Section::Referrers(count), text, link: Some(Link::More) });
         }
-        for s in heap.paths().path(idx, n) {
-            let r = s.reference.unwrap_or_else(|| "(root)".into());
+        for s in loaded.path_to(n).iter() {
+            let r = s.reference.as_deref().unwrap_or("(root)");
             let text = format!("{r:<20} {}", heap.display_class(s.node));
             rows.push(InspectorRow { section: Section::Path, text, link: Some(Link::Object(s.node)) });
         }
