@@ -45,6 +45,8 @@ pub struct Heap {
     pub(crate) by_class: OnceLock<ByClass>,
     /// Every object's [`crate::reachability::Reachability`], made on first use.
     pub(crate) reachability: OnceLock<Vec<u8>>,
+    /// [`Heap::histogram_order`], made on first use.
+    pub(crate) histogram_order: OnceLock<Vec<ClassId>>,
     /// Whose rules the dominators, retained sizes, histogram and paths follow.
     pub semantics: crate::Semantics,
 }
@@ -152,6 +154,7 @@ impl Heap {
             native: OnceLock::new(),
             by_class: OnceLock::new(),
             reachability: OnceLock::new(),
+            histogram_order: OnceLock::new(),
             semantics: crate::Semantics::Heaptui,
         }
     }

@@ -178,20 +178,28 @@ impl Heap {
         idx.heaps.iter().zip(t).filter(|(_, (o, _))| *o > 0).map(|(h, (o, b))| (h.name.clone(), o, b)).collect()
     }
 
-    /// The classes of the histogram, largest retained first (then shallow, then name).
+    /// The classes of the histogram, largest retained first (then shallow, then name, then the
+    /// order of the class table).
+    ///
+    /// Sorted once and kept: on a dump of 26,777 classes, most with no instance and so tied on
+    /// both sizes, the sort took 4–6 ms, a third of the keypress that groups the classes by
+    /// package (the report asks twice, the Classes screen once per grouping).
     pub fn histogram_order(&self) -> Vec<ClassId> {
-        let mut rows: Vec<ClassId> = (0..self.index.classes.len() as u32)
+        self.histogram_order.get_or_init(|| self.sort_histogram()).clone()
+    }
+
+    fn sort_histogram(&self) -> Vec<ClassId> {
+        let classes = &self.index.classes;
+        let mut rows: Vec<(u64, u64, &str, ClassId)> = (0..classes.len() as u32)
             .map(ClassId)
-            .filter(|&c| self.histogram[c.index()].instances > 0 || self.index.classes[c.index()].node.is_some())
+            .filter(|&c| self.histogram[c.index()].instances > 0 || classes[c.index()].node.is_some())
+            .map(|c| {
+                let h = &self.histogram[c.index()];
+                (h.retained_bytes, h.shallow_bytes, classes[c.index()].name.as_str(), c)
+            })
             .collect();
-        rows.sort_by(|&a, &b| {
-            let (x, y) = (&self.histogram[a.index()], &self.histogram[b.index()]);
-            y.retained_bytes
-                .cmp(&x.retained_bytes)
-                .then(y.shallow_bytes.cmp(&x.shallow_bytes))
-                .then_with(|| self.index.classes[a.index()].name.cmp(&self.index.classes[b.index()].name))
-        });
-        rows
+        rows.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then_with(|| x.2.cmp(y.2)).then(x.3.cmp(&y.3)));
+        rows.into_iter().map(|r| r.3).collect()
     }
 
     /// The `analyze` report as JSON, with leak suspects.

@@ -132,9 +132,23 @@ fn classes_filter_sort_group_and_instances() {
     assert!(app.classes.filter.is_empty());
     keys(&mut app, "s");
     assert!(render(&mut app, 80, 24).contains("sort: shallow"));
+    let classes = app.classes.rows.clone();
     keys(&mut app, "p");
     let grouped = render(&mut app, 80, 24);
     assert!(grouped.contains("package") && grouped.contains("java.lang"), "{grouped}");
+    // Each package sums its classes' rows (arrays go with their element class's package).
+    let package_of =
+        |name: &str| name.trim_end_matches("[]").rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
+    let mut sums: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    for r in &classes {
+        let e = sums.entry(package_of(&r.name)).or_default();
+        e.0 += r.instances;
+        e.1 += r.shallow;
+    }
+    let rows: std::collections::BTreeMap<String, (u64, u64)> =
+        app.classes.rows.iter().map(|r| (r.name.clone(), (r.instances, r.shallow))).collect();
+    assert_eq!(rows, sums);
+    assert!(rows["java.lang"].0 > 0 && rows.contains_key("(default package)"), "{rows:?}");
 }
 
 /// A long instance list is put in another order on a thread: the key only starts it, the list

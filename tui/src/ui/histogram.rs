@@ -78,10 +78,9 @@ pub fn is_match(name: &str, pattern: &str) -> bool {
 /// The histogram's rows, one per class or (grouped) per package, largest retained first.
 fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
     let idx = &heap.index;
-    let rows: Vec<ClassRow> = heap
-        .histogram_order()
-        .into_iter()
-        .map(|c| {
+    let order = heap.histogram_order();
+    if !grouped {
+        let row = |c: heap::ClassId| {
             let h = heap.histogram[c.index()];
             ClassRow {
                 name: idx.classes[c.index()].name.clone(),
@@ -90,26 +89,30 @@ fn base_rows(heap: &Heap, grouped: bool) -> Vec<ClassRow> {
                 shallow: h.shallow_bytes,
                 retained: h.retained_bytes,
             }
-        })
-        .collect();
-    if !grouped {
-        return rows;
+        };
+        return order.into_iter().map(row).collect();
     }
-    let mut packages: HashMap<String, ClassRow> = HashMap::new();
-    for r in rows {
-        let base = r.name.trim_end_matches("[]");
-        let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p).to_string();
-        let e = packages.entry(package.clone()).or_insert(ClassRow {
-            name: package,
+    // Keyed by the package's part of each class's name, made a row's own name once per package.
+    // The sums need no order: the classes are read in the table's, one after another (in the
+    // histogram's order, 27,000 classes and their names took 9 ms of cache misses).
+    let mut packages: HashMap<&str, ClassRow> = HashMap::new();
+    let mut members = order;
+    members.sort_unstable();
+    for c in members {
+        let h = heap.histogram[c.index()];
+        let base = idx.classes[c.index()].name.trim_end_matches("[]");
+        let package = base.rsplit_once('.').map_or("(default package)", |(p, _)| p);
+        let e = packages.entry(package).or_insert_with(|| ClassRow {
+            name: package.to_string(),
             class: None,
             instances: 0,
             shallow: 0,
             retained: 0,
         });
-        e.instances += r.instances;
-        e.shallow += r.shallow;
+        e.instances += h.instances;
+        e.shallow += h.shallow_bytes;
         // Retained sizes of classes in a package can overlap; the sum is an upper bound.
-        e.retained += r.retained;
+        e.retained += h.retained_bytes;
     }
     let mut out: Vec<ClassRow> = packages.into_values().collect();
     out.sort_by(|a, b| b.retained.cmp(&a.retained).then(a.name.cmp(&b.name)));

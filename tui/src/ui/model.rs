@@ -166,7 +166,8 @@ impl Loaded {
     }
 
     /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
-    /// a thread): the reverse graph for the inspector's referrers, every class's instances
+    /// a thread): the reverse graph for the inspector's referrers, the histogram's order (the
+    /// Classes screen's, grouped or not), every class's instances
     /// sorted (instance lists, the tree's filter), the sorted children of every dominator-tree
     /// node with more than 20,000 of them, and the shallow order of the largest array classes.
     pub fn warm(heap: &Heap, presorted: &std::sync::Mutex<Presorted>) {
@@ -174,6 +175,7 @@ impl Loaded {
             return;
         }
         let _ = heap.referrers(Node(0));
+        let _ = heap.histogram_order();
         let _ = heap.by_class();
         let _ = heap.reachability(Node(0));
         let d = &heap.dominators;
