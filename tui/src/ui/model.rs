@@ -167,9 +167,9 @@ impl Loaded {
 
     /// Work that would otherwise land on a keypress, done right after loading (the UI runs it on
     /// a thread): the reverse graph for the inspector's referrers, the histogram's order (the
-    /// Classes screen's, grouped or not), every class's instances
-    /// sorted (instance lists, the tree's filter), the sorted children of every dominator-tree
-    /// node with more than 20,000 of them, and the shallow order of the largest array classes.
+    /// Classes screen's, grouped or not), every class's instances sorted (instance lists, the
+    /// tree's filter), the sorted children of every dominator-tree node with more than 20,000 of
+    /// them, and the shallow order of the largest array classes.
     pub fn warm(heap: &Heap, presorted: &std::sync::Mutex<Presorted>) {
         if heap.index.is_empty() {
             return;
