@@ -1130,23 +1130,39 @@ fn agent_dir_with(triples: &[&str]) -> PathBuf {
     dir.expect("at least one triple")
 }
 
-/// The real adb server on a free port (`adb start-server`), killed when dropped.
-pub struct AdbServer(pub u16);
+/// The real adb server on a free port, run in the foreground as this process's child (`adb
+/// nodaemon server`) and killed when dropped. A daemon asked to stop by `adb kill-server` can
+/// hang in its own shutdown (Debian's adb 29, seen once: it logged that it was killed, then
+/// waited on one of its threads, and the test waited on it), so the server is not a daemon.
+pub struct AdbServer(pub u16, std::process::Child);
 
 impl AdbServer {
-    /// Starts one.
+    /// Starts one, and waits until it accepts connections.
     pub fn start() -> AdbServer {
         let port =
             TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-        let out =
-            Command::new("adb").args(["-P", &port.to_string(), "start-server"]).output().expect("adb (Debian `adb`)");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        AdbServer(port)
+        let child = Command::new("adb")
+            .args(["-P", &port.to_string(), "nodaemon", "server"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("adb (Debian `adb`)");
+        let mut server = AdbServer(port, child);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            let ended = server.1.try_wait().ok().flatten();
+            assert!(ended.is_none(), "the adb server on port {port} ended: {ended:?}");
+            assert!(Instant::now() < deadline, "the adb server on port {port} did not come up");
+            thread::sleep(Duration::from_millis(20));
+        }
+        server
     }
 }
 
 impl Drop for AdbServer {
     fn drop(&mut self) {
-        let _ = Command::new("adb").args(["-P", &self.0.to_string(), "kill-server"]).output();
+        let _ = self.1.kill();
+        let _ = self.1.wait();
     }
 }
