@@ -375,11 +375,9 @@ pub fn name_references(index: &Index, paths: &mut [Vec<Step>]) {
     for (&from, nodes) in &wanted {
         let Ok(crate::hprof::SubRecord::ObjectArray { elements, .. }) = index.record(from) else { continue };
         let id_of = |n: u64| index.id(Node(n as u32));
+        let record = Slots::Dump(id_size);
         let holds = |slot: usize, id: u64| {
-            let size = id_size as usize;
-            elements
-                .get(slot * size..(slot + 1) * size)
-                .is_some_and(|b| crate::hprof::cursor::read_id(b, id_size) == id)
+            elements.get(slot * record.size()..(slot + 1) * record.size()).is_some_and(|b| record.read(b) == id)
         };
         // An array's k-th reference is its k-th slot unless a null or an id the dump lacks
         // comes before it. The references are in memory, in slot order, at 4 bytes a slot: the
@@ -530,9 +528,9 @@ fn around(elements: &[u8], id_size: u32, id: u64, within: std::ops::Range<usize>
     let guess = guess.clamp(within.start, within.end);
     let (mut down, mut up) = (guess, guess);
     let mut wide = 1024;
+    let one: rustc_hash::FxHashSet<u64> = [id].into_iter().collect();
     let look = |from: usize, to: usize| {
         let mut at = None;
-        let one: rustc_hash::FxHashSet<u64> = [id].into_iter().collect();
         first_slots(&elements[from * size..to * size], Slots::Dump(id_size), &one, |_, i| at = Some(from + i));
         at
     };
