@@ -24,6 +24,9 @@
 //! cargo run --release -p heaptui-bench -- --keys [FILE] [--cached]  # the TUI's keypress latency
 //!                                                     # (--cached: on the heap re-opened from its
 //!                                                     # index cache, its arrays in the mapped file)
+//! cargo run --release -p heaptui-bench -- --first-screen [--shapes] [--runs N] [FILE...]
+//!                                                     # the UI's first screen in a pseudo-terminal,
+//!                                                     # without the index cache and from it
 //! cargo run --release -p heaptui-bench -- --query [FILE]   # SQL queries and the Parquet export
 //! cargo run --release -p heaptui-bench -- --strip [FILE...] # stripped sizes and throughput
 //! cargo run --release -p heaptui-bench -- --slurp [FILE...] # histogram-only vs hprof-slurp
@@ -41,6 +44,7 @@ mod keys;
 mod plot;
 mod query;
 mod reopen;
+mod screen;
 mod slurp;
 mod strip;
 mod tile;
@@ -70,6 +74,8 @@ $XDG_CACHE_HOME/heaptui-bench or ~/.cache/heaptui-bench)
   heaptui-bench --scale 1,4,32 [--keep]      HeapGen's dump repeated up to each size in GB
   heaptui-bench --plot [TSV] OUT.svg         the scale run's plot
   heaptui-bench --keys [FILE] [--cached]     the TUI's keypress latency
+  heaptui-bench --first-screen [--shapes] [--runs N] [FILE...]
+                                             the UI's first screen, launched in a terminal
   heaptui-bench --query [FILE]               SQL queries and the Parquet export
   heaptui-bench --strip [FILE...]            stripped sizes and throughput
   heaptui-bench --slurp [FILE...]            histogram alone, beside hprof-slurp
@@ -131,6 +137,7 @@ fn main() -> Result<()> {
     let mut shapes = false;
     let mut scale: Vec<f64> = Vec::new();
     let mut keep = false;
+    let mut first_screen = false;
     let mut files: Vec<PathBuf> = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -153,6 +160,7 @@ fn main() -> Result<()> {
                 scale = it.next().context("--scale GB,GB")?.split(',').map(str::parse).collect::<Result<_, _>>()?
             }
             "--keep" => keep = true,
+            "--first-screen" => first_screen = true,
             f if f.starts_with("--") => bail!("unknown option {f}; heaptui-bench --help lists them"),
             f => files.push(PathBuf::from(f)),
         }
@@ -196,6 +204,9 @@ fn main() -> Result<()> {
         if !no_mat {
             files.extend(mat_dump()?);
         }
+    }
+    if first_screen {
+        return screen::run(files, runs);
     }
     println!(
         "machine: {} cores, {}",
