@@ -55,6 +55,15 @@ impl Data {
         }
     }
 
+    /// [`release`](Data::release) of the pages of `part`, a stretch of this dump's bytes (a
+    /// stretch borrowed from elsewhere is left alone).
+    pub fn release_part(&self, part: &[u8]) {
+        let start = (part.as_ptr() as usize).wrapping_sub(self.as_ptr() as usize);
+        if start <= self.len() && part.len() <= self.len() - start {
+            self.release(start..start + part.len());
+        }
+    }
+
     /// [`release`](Data::release) of the whole dump, and the allocator's free memory back to
     /// the kernel too: glibc keeps what a phase freed in its arenas (its mmap threshold grows
     /// with the large arrays freed before), which a long-lived process would carry to its end.
