@@ -97,7 +97,9 @@ impl IdMap {
         if !ascending || last > (u64::MAX - min) >> pack {
             return None;
         }
-        Some(IdMap::with_buckets(lo, runs, min, pack))
+        // Read back from a cache, the map answers a lookup at a time (the UI's `:`, an import's
+        // ids): the bucket table, a byte an id, rather than a rank table that may take four.
+        Some(IdMap::with_lookup(lo, runs, min, pack, false))
     }
 
     /// The map over values already packed from sorted ids (as [`IdMap::parts`] gives them),
