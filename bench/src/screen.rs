@@ -97,7 +97,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Launches `bin` on `dump` in a new pseudo-terminal and reads its screen until the leak
 /// suspects are counted (and, with `cache`, until an index file is in that directory), then
-/// kills it.
+/// kills it. A dump the UI cannot open ends the launch with the UI's own words.
 fn launch(bin: &Path, dump: &Path, env: &[(&str, &Path)], cache: Option<&Path>) -> Result<Launch> {
     let (master, slave) = open_pty()?;
     let mut cmd = Command::new(bin);
@@ -155,6 +155,17 @@ fn launch(bin: &Path, dump: &Path, env: &[(&str, &Path)], cache: Option<&Path>) 
         }
         if listed.is_none() && screen.rows().any(|r| suspects_counted(&r)) {
             listed = Some(now);
+        }
+        // The UI's loading screen says so when the dump cannot be opened, and then waits.
+        if let Some(at) = screen.rows().position(|r| r.contains("The dump could not be opened")) {
+            let why: Vec<String> = screen
+                .rows()
+                .skip(at)
+                .take(3)
+                .map(|r| r.trim_matches(|c: char| c == '│' || c.is_whitespace()).to_string())
+                .filter(|r| !r.is_empty())
+                .collect();
+            break Err(anyhow::anyhow!("{}", why.join(": ")));
         }
     };
     let _ = child.kill();
