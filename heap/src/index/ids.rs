@@ -72,7 +72,7 @@ impl IdMap {
             }
             lo.push(v as u32);
         }
-        IdMap::with_buckets(lo.into(), runs, min, pack)
+        IdMap::with_table(lo.into(), runs, min, pack)
     }
 
     /// The map over values already packed (`lo`, `runs`, `min`, `pack` as [`IdMap::parts`] gives
@@ -108,7 +108,7 @@ impl IdMap {
         if lo.is_empty() {
             return IdMap::new(Vec::new());
         }
-        IdMap::with_buckets(lo, runs, min, pack)
+        IdMap::with_table(lo, runs, min, pack)
     }
 
     /// What [`IdMap::from_parts`] takes back: the lowest id, the packing shift, the low 32 bits
@@ -119,7 +119,7 @@ impl IdMap {
 
     /// The rank table over values in order where they are dense (see [`Ranks::fits`]), else
     /// the bucket table.
-    fn with_buckets(lo: Slab<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
+    fn with_table(lo: Slab<u32>, runs: Vec<(u32, u32)>, min: u64, pack: u32) -> IdMap {
         let dense = runs.len() == 1 && lo.last().is_some_and(|&last| Ranks::fits(lo.len(), u64::from(last)));
         IdMap::with_lookup(lo, runs, min, pack, dense)
     }
