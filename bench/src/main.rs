@@ -291,10 +291,8 @@ fn main() -> Result<()> {
                 }
             }
         }
-        walls.sort_by(f64::total_cmp);
-        analysed.sort_by(f64::total_cmp);
-        let ours = walls.get(walls.len() / 2).copied().unwrap_or(f64::NAN);
-        let ours_analysed = analysed.get(analysed.len() / 2).copied().unwrap_or(f64::NAN);
+        let ours = median(&mut walls);
+        let ours_analysed = median(&mut analysed);
         if let (Some(peer), false) = (peer, peer_runs.is_empty()) {
             peer_runs.sort_by(|a, b| a.0.total_cmp(&b.0));
             let (secs, peak) = peer_runs[peer_runs.len() / 2];
@@ -360,6 +358,13 @@ fn warm(path: &Path) -> Result<()> {
     let mut buf = vec![0u8; 8 << 20];
     while std::io::Read::read(&mut f, &mut buf)? > 0 {}
     Ok(())
+}
+
+/// The middle value of `v` once sorted (the upper of the two middle ones for an even count), NaN
+/// for none; sorts `v`.
+pub(crate) fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 fn num_cpus() -> usize {

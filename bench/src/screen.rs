@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
+use crate::median;
+
 const ROWS: u16 = 45;
 const COLS: u16 = 160;
 /// How long a launch may take to show its leak suspects (a 1 GB dump takes seconds).
@@ -88,11 +90,6 @@ pub fn run(files: Vec<PathBuf>, runs: usize) -> Result<()> {
         std::fs::remove_dir_all(&cache)?;
     }
     Ok(())
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
 /// Launches `bin` on `dump` in a new pseudo-terminal and reads its screen until the leak

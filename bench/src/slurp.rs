@@ -7,11 +7,6 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 /// Runs the comparison on `files` (default: the 100 MB and 1 GB HeapGen dumps).
 pub fn run(files: Vec<PathBuf>) -> Result<()> {
     let files = if files.is_empty() { vec![crate::make_dump(100)?, crate::make_dump(1000)?] } else { files };
@@ -33,7 +28,7 @@ pub fn run(files: Vec<PathBuf>) -> Result<()> {
             theirs.push(t.elapsed().as_secs_f64());
             table = String::from_utf8_lossy(&out.stdout).to_string();
         }
-        let (o, s) = (median(ours), median(theirs));
+        let (o, s) = (crate::median(&mut ours), crate::median(&mut theirs));
         // hprof-slurp's "Top 20 raw shallow heap classes" table: | total | instances | largest | class |
         let mut agree = 0;
         let mut checked = 0;
