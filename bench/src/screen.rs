@@ -147,19 +147,20 @@ fn launch(bin: &Path, dump: &Path, env: &[(&str, &Path)], cache: Option<&Path>) 
         if !screen.replies.is_empty() {
             term.write_all(&std::mem::take(&mut screen.replies))?;
         }
-        if shown.is_none() && screen.rows().any(|r| r.contains(" objects: ")) {
+        // The screen's rows as text, once a read.
+        let rows: Vec<String> = screen.rows().collect();
+        if shown.is_none() && rows.iter().any(|r| r.contains(" objects: ")) {
             shown = Some(now);
         }
-        if listed.is_none() && screen.rows().any(|r| suspects_counted(&r)) {
+        if listed.is_none() && rows.iter().any(|r| suspects_counted(r)) {
             listed = Some(now);
         }
         // The UI's loading screen says so when the dump cannot be opened, and then waits.
-        if let Some(at) = screen.rows().position(|r| r.contains("The dump could not be opened")) {
-            let why: Vec<String> = screen
-                .rows()
-                .skip(at)
+        if let Some(at) = rows.iter().position(|r| r.contains("The dump could not be opened")) {
+            let why: Vec<&str> = rows[at..]
+                .iter()
                 .take(3)
-                .map(|r| r.trim_matches(|c: char| c == '│' || c.is_whitespace()).to_string())
+                .map(|r| r.trim_matches(|c: char| c == '│' || c.is_whitespace()))
                 .filter(|r| !r.is_empty())
                 .collect();
             break Err(anyhow::anyhow!("{}", why.join(": ")));
