@@ -488,15 +488,16 @@ fn first_slots(slots: &[u8], kind: Slots, values: &rustc_hash::FxHashSet<u64>, m
         }
     };
     if values.len() <= FEW {
-        let mut left: Vec<u64> = values.iter().copied().collect();
+        // Each value with the bytes a slot holding it has, made once.
+        let mut left: Vec<(u64, Vec<u8>)> = values.iter().map(|&v| (v, kind.bytes(v))).collect();
         for (first, s) in stretches {
             populate(s);
-            left.retain(|&v| {
+            left.retain(|(v, needle)| {
                 let at = match size {
-                    4 => find(s.as_chunks::<4>().0, kind.bytes(v).try_into().unwrap_or_default()),
-                    _ => find(s.as_chunks::<8>().0, kind.bytes(v).try_into().unwrap_or_default()),
+                    4 => find(s.as_chunks::<4>().0, needle[..].try_into().unwrap_or_default()),
+                    _ => find(s.as_chunks::<8>().0, needle[..].try_into().unwrap_or_default()),
                 };
-                at.map(|i| found(v, first + i)).is_none()
+                at.map(|i| found(*v, first + i)).is_none()
             });
             if left.is_empty() {
                 return;
