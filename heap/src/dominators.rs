@@ -847,8 +847,10 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
     let mut counts = Summing::<u16>::zeroed(n);
     // Every object reached starts with its own size and count: in node order, on every core
     // (in the order of `vertex` this was a write at random per object, 0.09 s of the mix).
+    let span = crate::trace::span("retained: start");
     retained.start_each(idom_n, |v| index.shallow_size(Node(v)));
     counts.start_each(idom_n, |_| 1);
+    drop(span);
     // The leaves are the objects reached that are not vertices: theirs go to their dominators.
     let mut vertices = vec![0u64; n.div_ceil(64)];
     for &v in vertex.iter().skip(1) {
@@ -912,6 +914,7 @@ impl Order<'_> {
         let over = |retained: &Summing<T>, counts: &Summing<T>| retained.wide() > cap || counts.wide() > cap;
         let end = match from {
             Step::Leaves(first) => {
+                let _span = crate::trace::span("retained: leaves");
                 for v in first..idom_n.len() as u32 {
                     if let Some(&x) = idom_n.get(v as usize + AHEAD).filter(|&&x| x < raw::ROOT) {
                         ahead(retained, counts, x);

@@ -190,6 +190,18 @@ impl<V: Copy + Send + Sync + 'static> Escapes<V> {
         crate::bits::ones(&self.bits).map(|i| i as u32).zip(self.values.iter().copied())
     }
 
+    /// How many positions have a value here.
+    pub(crate) fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The positions with a value among those of words `words` (64 positions a word), in order.
+    pub(crate) fn positions_in(&self, words: std::ops::Range<usize>) -> impl Iterator<Item = u32> + '_ {
+        let words = words.start.min(self.bits.len())..words.end.min(self.bits.len());
+        let first = words.start * 64;
+        crate::bits::ones(&self.bits[words]).map(move |i| (first + i) as u32)
+    }
+
     /// One past the highest position with a value (0 when none).
     pub(crate) fn end(&self) -> usize {
         match self.bits.iter().rposition(|&w| w != 0) {
