@@ -271,12 +271,14 @@ impl Heap {
         // children (the millions the virtual root dominates in HeapGen's dump and in one of
         // linked lists; a huge array's elements), those retaining 64 KB or more are looked at
         // instead when they are few, or else every object.
-        let mut looked = 0usize;
-        let mut heap: std::collections::BinaryHeap<(u64, Reverse<Node>)> = Default::default();
-        let mut found: Vec<(u64, Reverse<Node>)> = Vec::new();
         if k == 0 {
             return (Vec::new(), "tree");
         }
+        let mut looked = 0usize;
+        let mut heap: std::collections::BinaryHeap<(u64, Reverse<Node>)> = Default::default();
+        let mut found: Vec<(u64, Reverse<Node>)> = Vec::new();
+        // The children of the object last taken (`Some(None)`: the virtual root's) go on the
+        // heap before the next is taken.
         let mut next = Some(None);
         loop {
             if let Some(parent) = next.take() {
@@ -305,8 +307,9 @@ impl Heap {
     /// [`top_retained`](Self::top_retained) among the objects whose retained sizes are too wide
     /// for 16 bits, where those are few (0.7 % of HeapGen's dump's objects, where in a dump of
     /// chains or linked lists most objects are): on HeapGen's dump 0.003 s against 0.024 s for
-    /// a look at every object. Every other object retains less than any of them, so when they are `k` or
-    /// more the best `k` are among them; `None` otherwise.
+    /// a look at every object. A size is kept apart only when 16 bits cannot hold it, so every
+    /// other object retains less than any of them: when they are `k` or more, the best `k` are
+    /// among them. `None` otherwise.
     fn top_retained_among_wide(&self, k: usize) -> Option<Vec<Node>> {
         use std::cmp::Reverse;
         let d = &self.dominators;
