@@ -388,6 +388,50 @@ fn a_class_accumulation_partly_under_another_suspect_says_what_is_left() {
     );
 }
 
+/// A class-wide accumulation of chains: each `Link` holds the next and 200 KB of bytes. Links
+/// that another `Link` dominates are nested in it and not suspects of their own; the first link
+/// of each chain is one, whether a root holds it or an object of another class does.
+#[test]
+fn a_class_accumulation_of_a_chain_keeps_its_outermost_links() {
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [(0x10, "next"), (0x11, "data")] {
+        b.string(id, s);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[])
+        .class(0x400, "dalvik.system.PathClassLoader", 0x100, &[])
+        .class_loaded_by(0x300, "com.example.Link", 0x100, 0x5000, &[(0x10, OBJ), (0x11, OBJ)])
+        .class_loaded_by(0x500, "com.example.Holder", 0x100, 0x5000, &[(0x10, OBJ)]);
+    // Two chains of three: 0x3000-0x3002 and 0x3003-0x3005.
+    let links = 6u32;
+    for i in 0..links {
+        let next = if i % 3 < 2 { 0x3000 + i + 1 } else { 0 };
+        b.instance(0x3000 + i, 0x300, &[next, 0x4000 + i]);
+        let mut rec = vec![0x23];
+        rec.extend_from_slice(&(0x4000 + i).to_be_bytes());
+        rec.extend_from_slice(&0u32.to_be_bytes());
+        rec.extend_from_slice(&200_000u32.to_be_bytes());
+        rec.push(8);
+        rec.extend(std::iter::repeat_n(0u8, 200_000));
+        b.raw(&rec);
+    }
+    b.instance(0x5000, 0x400, &[]).instance(0x6000, 0x500, &[0x3003]);
+    // The first chain held by a root, the second by a holder.
+    b.root(0x3000).root(0x6000).root(0x100).root(0x5000);
+    let h = Heap::analyse(Index::from_bytes(b.finish(), Options::default()).unwrap(), Options::default());
+    let config = LeakConfig { disabled: vec!["array.huge".into(), "accumulation".into()], ..LeakConfig::default() };
+    let leaks = find_leaks(&h, &config);
+    let chain = leaks.iter().find(|l| l.rule == "accumulation.class").unwrap_or_else(|| panic!("{leaks:#?}"));
+    let mut kept = chain.instances.clone();
+    kept.sort_unstable();
+    assert_eq!(kept, [node(&h, 0x3000), node(&h, 0x3003)]);
+    assert!(chain.reason.starts_with("6 instances of com.example.Link retain"), "{}", chain.reason);
+    // The two retain the whole chain between them: three links and their bytes each.
+    let each = h.dominators.retained(node(&h, 0x3003));
+    assert_eq!(h.dominators.retained(node(&h, 0x3000)), each);
+    assert_eq!(chain.retained_bytes, 2 * each);
+    assert_eq!(chain.retained_objects, 2 * 6);
+}
+
 /// A Java local's root belongs to a thread, and the trace and the inspector name it: on the
 /// bundled demo (OpenJDK 17, `demo/LeakyCache.java`, whose `main` holds locals), every
 /// Java-frame root resolves to a `java.lang.Thread`, and `main`'s locals to the thread named
