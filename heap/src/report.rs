@@ -260,13 +260,16 @@ impl Heap {
             // Every thread with its stack and locals; each group of threads of one name gains
             // the frames of the thread its `example` names.
             let threads = self.threads();
-            let mut groups = json!(crate::leaks::waste::thread_groups(self));
+            // The two kinds of instance found in one look at every object.
+            let [thread_objects, fds] =
+                crate::leaks::rules::instances_of_each(self, ["java.lang.Thread", "java.io.FileDescriptor"]);
+            let mut groups = json!(crate::leaks::waste::thread_groups_of(self, thread_objects));
             for g in groups.as_array_mut().into_iter().flatten() {
                 let example = threads.iter().find(|t| t.name.as_deref() == g["example"].as_str() && t.frames.is_some());
                 g["frames"] = example.map_or(Json::Null, |t| t.to_json(self)["frames"].take());
             }
             let stacks: Json = threads.iter().map(|t| t.to_json(self)).collect();
-            (groups, stacks, json!(crate::leaks::waste::fd_groups(self)))
+            (groups, stacks, json!(crate::leaks::waste::fd_groups_of(self, fds)))
         };
         let strings = || {
             let _span = crate::trace::span("report: duplicate strings");

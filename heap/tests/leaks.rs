@@ -77,6 +77,12 @@ fn jvm_app_shows_exactly_its_three_leaks() {
         heap::leaks::waste::fd_groups(&h).into_iter().map(|g| (g.holder, g.count)).collect();
     fds.sort();
     assert_eq!(fds, [("java.io.FileInputStream".to_string(), 1), ("java.io.FileOutputStream".to_string(), 2)]);
+    // The report finds threads and descriptors in one look at every object: the same groups.
+    let file = heap::report::FileInfo { path: "app.hprof", bytes: 0, cut_names: false };
+    let (report, _) = h.analyze_report_finding_leaks(&file, 10, &LeakConfig::default(), None);
+    let json = report.into_json();
+    assert_eq!(json["file_descriptors"], serde_json::json!(heap::leaks::waste::fd_groups(&h)));
+    assert_eq!(json["threads"].as_array().map(Vec::len), Some(heap::leaks::waste::thread_groups(&h).len()));
 
     // Probe's thread report: the worker is there, its number folded.
     let threads = heap::leaks::waste::thread_groups(&h);

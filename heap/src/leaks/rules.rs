@@ -193,15 +193,36 @@ fn strongly_reachable(heap: &Heap, n: Node) -> bool {
 
 /// Instances (not class objects) of `class` and its subclasses, given by name.
 pub(crate) fn instances_of_subclasses(heap: &Heap, ancestor: &str) -> Vec<Node> {
+    let [found] = instances_of_each(heap, [ancestor]);
+    found
+}
+
+/// [`instances_of_subclasses`] of each of `ancestors`, in one look at every object (on every
+/// core: 44 M objects on a dump of long lists, 0.05 s a look).
+pub(crate) fn instances_of_each<const K: usize>(heap: &Heap, ancestors: [&str; K]) -> [Vec<Node>; K] {
     let idx = &heap.index;
-    let ancestors: Vec<ClassId> = idx.classes_named(ancestor).collect();
-    if ancestors.is_empty() {
-        return Vec::new();
+    let ancestors: [Vec<ClassId>; K] = ancestors.map(|name| idx.classes_named(name).collect());
+    if ancestors.iter().all(Vec::is_empty) {
+        return std::array::from_fn(|_| Vec::new());
     }
-    let classes: Vec<bool> =
-        (0..idx.classes.len() as u32).map(|c| ancestors.iter().any(|&a| heap.is_subclass(ClassId(c), a))).collect();
-    // On every core: a look at every object (44 M on a dump of long lists).
-    idx.nodes_where(|n| classes[idx.class_of(n).index()] && idx.kind(n) == ObjectKind::Instance)
+    // Which of them each class descends from, a bit each.
+    let of: Vec<u32> = (0..idx.classes.len() as u32)
+        .map(|c| {
+            let c = ClassId(c);
+            (0..K).filter(|&k| ancestors[k].iter().any(|&a| heap.is_subclass(c, a))).fold(0, |m, k| m | 1 << k)
+        })
+        .collect();
+    let found = idx.nodes_where(|n| of[idx.class_of(n).index()] != 0 && idx.kind(n) == ObjectKind::Instance);
+    let mut each: [Vec<Node>; K] = std::array::from_fn(|_| Vec::new());
+    for n in found {
+        let m = of[idx.class_of(n).index()];
+        for (k, list) in each.iter_mut().enumerate() {
+            if m >> k & 1 != 0 {
+                list.push(n);
+            }
+        }
+    }
+    each
 }
 
 fn bool_field(heap: &Heap, n: Node, name: &str) -> Option<bool> {

@@ -23,9 +23,15 @@ pub struct ThreadGroup {
 
 /// Live threads grouped by name, the largest groups first.
 pub fn thread_groups(heap: &Heap) -> Vec<ThreadGroup> {
+    thread_groups_of(heap, instances_of_subclasses(heap, "java.lang.Thread"))
+}
+
+/// [`thread_groups`] of `threads`, the `Thread` instances (for a caller that found them with
+/// other classes' in one look).
+pub(crate) fn thread_groups_of(heap: &Heap, threads: Vec<Node>) -> Vec<ThreadGroup> {
     let idx = &heap.index;
     let mut groups: FxHashMap<String, (usize, String)> = FxHashMap::default();
-    for t in instances_of_subclasses(heap, "java.lang.Thread") {
+    for t in threads {
         if heap.dominators.reach(t) != Reach::Strong {
             continue;
         }
@@ -518,8 +524,14 @@ pub struct FdGroup {
 /// `java.io.FileDescriptor` objects that are still open (`descriptor`, or Android's `fd`, not -1),
 /// grouped by the class of their first referrer, largest groups first.
 pub fn fd_groups(heap: &Heap) -> Vec<FdGroup> {
+    fd_groups_of(heap, instances_of_subclasses(heap, "java.io.FileDescriptor"))
+}
+
+/// [`fd_groups`] of `fds`, the `FileDescriptor` instances (for a caller that found them with
+/// other classes' in one look).
+pub(crate) fn fd_groups_of(heap: &Heap, fds: Vec<Node>) -> Vec<FdGroup> {
     let idx = &heap.index;
-    let open: Vec<Node> = instances_of_subclasses(heap, "java.io.FileDescriptor")
+    let open: Vec<Node> = fds
         .into_iter()
         .filter(|&fd| {
             let v = ["descriptor", "fd"].iter().find_map(|f| idx.field(fd, f).and_then(crate::values::Value::as_i64));
