@@ -277,31 +277,27 @@ impl Heap {
         let mut looked = 0usize;
         let mut heap: std::collections::BinaryHeap<(u64, Reverse<Node>)> = Default::default();
         let mut found: Vec<(u64, Reverse<Node>)> = Vec::new();
-        // The children of the object last taken (`Some(None)`: the virtual root's) go on the
+        // The children of the object last taken (`None` first: the virtual root's) go on the
         // heap before the next is taken.
-        let mut next = Some(None);
+        let mut parent = None;
         loop {
-            if let Some(parent) = next.take() {
-                let children = d.children(parent);
-                looked += children.len();
-                if looked > budget {
-                    return match self.top_retained_among_wide(k) {
-                        Some(top) => (top, "wide"),
-                        None => (self.top_retained_of_all(k), "all"),
-                    };
-                }
-                heap.extend(best_with_ties(children.iter().map(|&c| (d.retained(c), Reverse(c))), k));
+            let children = d.children(parent);
+            looked += children.len();
+            if looked > budget {
+                return match self.top_retained_among_wide(k) {
+                    Some(top) => (top, "wide"),
+                    None => (self.top_retained_of_all(k), "all"),
+                };
             }
+            heap.extend(best_with_ties(children.iter().map(|&c| (d.retained(c), Reverse(c))), k));
             let Some(top) = heap.pop() else { break };
             if found.len() >= k && top.0 < found[k - 1].0 {
                 break;
             }
             found.push(top);
-            next = Some(Some(top.1 .0));
+            parent = Some(top.1 .0);
         }
-        found.sort_unstable_by(|a, b| b.cmp(a));
-        found.truncate(k);
-        (found.into_iter().map(|(_, Reverse(n))| n).collect(), "tree")
+        (first_k(found, k), "tree")
     }
 
     /// [`top_retained`](Self::top_retained) among the objects whose retained sizes are too wide
@@ -318,7 +314,7 @@ impl Heap {
             return None;
         }
         const WORDS: usize = 1 << 14;
-        let mut all: Vec<(u64, Reverse<Node>)> = (0..n.div_ceil(64).div_ceil(WORDS))
+        let all: Vec<(u64, Reverse<Node>)> = (0..n.div_ceil(64).div_ceil(WORDS))
             .into_par_iter()
             .flat_map_iter(|r| {
                 let keyed =
@@ -326,9 +322,7 @@ impl Heap {
                 best_with_ties(keyed, k)
             })
             .collect();
-        all.sort_unstable_by(|a, b| b.cmp(a));
-        all.truncate(k);
-        Some(all.into_iter().map(|(_, Reverse(n))| n).collect())
+        Some(first_k(all, k))
     }
 
     /// [`top_retained`](Self::top_retained) by a look at every object: the best `k` of each run
@@ -340,7 +334,7 @@ impl Heap {
         let d = &self.dominators;
         let n = self.index.len() as u32;
         const RUN: u32 = 1 << 20;
-        let mut all: Vec<(u64, Reverse<Node>)> = (0..n.div_ceil(RUN))
+        let all: Vec<(u64, Reverse<Node>)> = (0..n.div_ceil(RUN))
             .into_par_iter()
             .flat_map_iter(|r| {
                 let mut best: std::collections::BinaryHeap<Reverse<(u64, Reverse<Node>)>> =
@@ -361,9 +355,7 @@ impl Heap {
                 best.into_iter().map(|r| r.0)
             })
             .collect();
-        all.sort_unstable_by(|a, b| b.cmp(a));
-        all.truncate(k);
-        all.into_iter().map(|(_, Reverse(n))| n).collect()
+        first_k(all, k)
     }
 
     /// Objects `n` dominates directly (`None`: the virtual root), largest retained first.
@@ -544,6 +536,13 @@ fn histogram(index: &Index, dom: &Dominators, mut stats: Vec<ClassStats>) -> Vec
         s.retained_bytes = r;
     }
     stats
+}
+
+/// The nodes of the best `k` of `keyed`, largest first (of equal sizes, the lower node first).
+fn first_k(mut keyed: Vec<(u64, std::cmp::Reverse<Node>)>, k: usize) -> Vec<Node> {
+    keyed.sort_unstable_by(|a, b| b.cmp(a));
+    keyed.truncate(k);
+    keyed.into_iter().map(|(_, std::cmp::Reverse(n))| n).collect()
 }
 
 /// The best `k` of `keyed` (largest first by key) and every one tying the `k`th, in no order;
