@@ -18,6 +18,9 @@ use crate::index::csr::WEAK;
 use crate::index::{Index, Node};
 use crate::prefetch::{self, AHEAD};
 
+mod split;
+use split::{Helping, Noting, Parts, Split};
+
 /// What [`Dominators::idom`] gives for objects no root reaches: a mark, not an object.
 pub const UNREACHABLE: Node = Node(raw::UNREACHABLE);
 /// What [`Dominators::idom`] gives for objects the virtual root dominates directly (the GC
@@ -62,6 +65,8 @@ pub(crate) struct Tree {
     pub(crate) idom: crate::slab::Slab<u32>,
     reach: Vec<u8>,
     vertex: Vec<u32>,
+    /// Where the sums' loop over `vertex` can be split between the cores.
+    parts: Parts,
     reached: usize,
     strong_objects: u64,
 }
@@ -145,7 +150,7 @@ impl Dominators {
         let (preds, leaf_preds) = predecessors(index, &order);
         drop(span);
         let span = crate::trace::span("dominators: semi-nca");
-        let Preorder { mut pre, vertex, parent, strong_end, mut twigs } = order;
+        let Preorder { mut pre, vertex, parent, strong_end, mut twigs, parts } = order;
         // Semi-NCA runs no job of the pool: holding `peak`, this thread never waits for one.
         let held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let idom = semi_nca(parent, preds);
@@ -155,20 +160,21 @@ impl Dominators {
         place_leaves(index, &mut pre, &idom, &mut twigs, leaf_preds);
         drop(span);
         let _span = crate::trace::span("dominators: to nodes");
-        to_nodes(pre, vertex, idom, twigs.node, strong_end)
+        to_nodes(pre, vertex, idom, twigs.node, strong_end, parts)
     }
 
     /// Retained sizes and the children rows of `tree` (the sizes' part of
     /// [`compute`](Self::compute)): they read the immediate dominators only, one on each core.
     pub(crate) fn finish(index: &Index, tree: Tree) -> Dominators {
-        let Tree { idom, reach, vertex, reached, strong_objects } = tree;
+        let Tree { idom, reach, vertex, parts, reached, strong_objects } = tree;
         // The freed blocks kept past what the sums and rows are about to take (three lists of
         // 16 bits, the rows' starts and a slot for each object reached) would only add to
         // their peak, the analysis's: 120–190 MB on dumps of small maps and linked lists.
         let n = idom.len();
         crate::alloc::keep_at_most(8 * n + 4 * reached + (n >> 3) + (16 << 20));
         let idom_n: &[u32] = &idom;
-        let (sums, rows) = rayon::join(|| retained_sizes(index, idom_n, vertex), || children_rows(idom_n, reached));
+        let (sums, rows) =
+            rayon::join(|| retained_sizes(index, idom_n, vertex, &parts), || children_rows(idom_n, reached));
         Dominators::assemble(idom, reach, sums, rows, reached as u64, strong_objects)
     }
 
@@ -221,6 +227,8 @@ struct Preorder {
     strong_end: u32,
     /// Twig `k`'s object, and its dominator so far in preorder space.
     twigs: Twigs,
+    /// Where the sums' vertex loop can be split between the cores.
+    parts: Parts,
 }
 
 /// The twigs the DFS found (see [`Preorder`]).
@@ -266,6 +274,7 @@ impl Preorder {
             parent: vec![0],
             stack: Vec::new(),
             twigs: Twigs::default(),
+            noting: Noting::new(n),
         };
         for &(r, _) in index.roots() {
             dfs.visit(r.0, LEAF, None);
@@ -353,7 +362,8 @@ impl Preorder {
                 leaf_tag = LEAF | LEAF_WEAK;
             }
         }
-        Preorder { pre: dfs.pre, vertex: dfs.vertex, parent: dfs.parent, strong_end, twigs: dfs.twigs }
+        let parts = dfs.noting.finish(dfs.vertex.len());
+        Preorder { pre: dfs.pre, vertex: dfs.vertex, parent: dfs.parent, strong_end, twigs: dfs.twigs, parts }
     }
 }
 
@@ -369,6 +379,8 @@ struct Dfs<'a> {
     parent: Vec<u32>,
     stack: Vec<(u32, u32)>,
     twigs: Twigs,
+    /// The parts of the sums' vertex loop, noted as vertices are left.
+    noting: Noting,
 }
 
 impl Dfs<'_> {
@@ -377,7 +389,7 @@ impl Dfs<'_> {
     /// and theirs; the others a preorder number and their parent.
     #[inline]
     fn visit(&mut self, s: u32, tag: u32, mut leaves: Option<&mut Vec<u32>>) {
-        let Dfs { g, leaves: leaf_bits, prune, pre, vertex, parent, stack, twigs } = self;
+        let Dfs { g, leaves: leaf_bits, prune, pre, vertex, parent, stack, twigs, noting } = self;
         let (g, prune, leaf_bits) = (*g, *prune, *leaf_bits);
         let is_leaf = |t: u32| prune && Index::is_strong_leaf(leaf_bits, t);
         // `t` (no leaf) is a twig when its strong references all lead to leaves: entered with
@@ -428,6 +440,7 @@ impl Dfs<'_> {
             return;
         }
         pre[s as usize] = vertex.len() as u32;
+        noting.enter(0, vertex.len() as u32);
         vertex.push(s);
         parent.push(0);
         stack.push((s, row(s, pre)));
@@ -454,12 +467,14 @@ impl Dfs<'_> {
             match next {
                 Some(t) => {
                     pre[t as usize] = vertex.len() as u32;
+                    noting.enter(stack.len(), vertex.len() as u32);
                     parent.push(pre[v as usize]);
                     vertex.push(t);
                     stack.push((t, row(t, pre)));
                 }
                 None => {
                     stack.pop();
+                    noting.leave(stack.len(), vertex.len() as u32, stack.iter().map(|&(u, _)| u));
                 }
             }
         }
@@ -481,7 +496,7 @@ impl Dfs<'_> {
 fn predecessors(index: &Index, order: &Preorder) -> (Vec<u64>, Vec<(u32, u32)>) {
     use rayon::prelude::*;
     const CHUNK: usize = 1 << 18;
-    let Preorder { pre, parent, strong_end, vertex, twigs } = order;
+    let Preorder { pre, parent, strong_end, vertex, twigs, .. } = order;
     let (n, strong_end) = (index.len(), *strong_end);
     // Each chunk's predecessors are put in order of their buckets (the top bits of `pw`) where
     // they are made, in the core's cache; each bucket is then gathered from every chunk and
@@ -759,7 +774,14 @@ fn meet(at: u32, pv: u32, t: u32, marks: &mut [u32], floor: u32, up: impl Fn(u32
 /// From preorder space to node space: each object's immediate dominator, leaves' and twigs'
 /// included, and how it is reachable. The twigs follow the vertices of semi-NCA in `vertex`
 /// (the retained sizes' order: a twig is summed after its leaves, before its dominator).
-fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>, strong_end: u32) -> Tree {
+fn to_nodes(
+    pre: Vec<u32>,
+    mut vertex: Vec<u32>,
+    idom: Vec<u32>,
+    twigs: Vec<u32>,
+    strong_end: u32,
+    parts: Parts,
+) -> Tree {
     let n = pre.len();
     let count = vertex.len();
     let floor = LEAF_NODE + 1 - twigs.len() as u32;
@@ -825,6 +847,7 @@ fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>
         idom: idom_n.into(),
         reach,
         vertex,
+        parts,
         reached: count - 1 + leaves as usize,
         strong_objects: u64::from(strong_end - 1) + strong_leaves,
     }
@@ -840,15 +863,31 @@ fn to_nodes(pre: Vec<u32>, mut vertex: Vec<u32>, idom: Vec<u32>, twigs: Vec<u32>
 /// holds more than one object in 64, the sums so far are widened to 32 bits and go on from
 /// where they stopped (a map only for 4 GB and more). Either way the values are kept in 16
 /// bits, the wide ones in [`Escapes`].
-fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
-    let _span = crate::trace::span("dominators: retained");
+///
+/// The vertices' loop runs on both cores once the other is free (see [`split`]).
+fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>, parts: &Parts) -> Sums {
     let n = index.len();
+    retained_sizes_with(idom_n, vertex, parts, n / 64 + 1024, Helping::Other, |v| index.shallow_size(Node(v)))
+}
+
+/// [`retained_sizes`] with the cap on wide values in 16 bits, the help of the other core and
+/// the objects' sizes given.
+fn retained_sizes_with(
+    idom_n: &[u32],
+    vertex: Vec<u32>,
+    parts: &Parts,
+    cap: usize,
+    helping: Helping,
+    size: impl Fn(u32) -> u64 + Sync,
+) -> Sums {
+    let _span = crate::trace::span("dominators: retained");
+    let n = idom_n.len();
     let mut retained = Summing::<u16>::zeroed(n);
     let mut counts = Summing::<u16>::zeroed(n);
     // Every object reached starts with its own size and count: in node order, on every core
     // (in the order of `vertex` this was a write at random per object, 0.09 s of the mix).
     let span = crate::trace::span("retained: start");
-    retained.start_each(idom_n, |v| index.shallow_size(Node(v)));
+    retained.start_each(idom_n, size);
     counts.start_each(idom_n, |_| 1);
     drop(span);
     // The leaves are the objects reached that are not vertices: theirs go to their dominators.
@@ -857,8 +896,8 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
         crate::bits::set(&mut vertices, v as usize);
     }
     let mut bytes = 0u64;
-    let order = Order { idom_n, vertex: &vertex, vertices: &vertices };
-    let cap = n / 64 + 1024;
+    let split = Split::new(parts, helping);
+    let order = Order { idom_n, vertex: &vertex, vertices: &vertices, split: &split };
     let Some(at) = order.sum(&mut retained, &mut counts, &mut bytes, Step::Leaves(0), cap) else {
         return Sums {
             retained: u16::finish(retained.finish()),
@@ -869,10 +908,15 @@ fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>) -> Sums {
     // Too many wide values for 16 bits: the sums so far go on in 32 (made again from the start,
     // they took 0.51 s on a dump of deep chains; widened, 0.40 s).
     let _span = crate::trace::span("dominators: retained (32 bits)");
+    let span = crate::trace::span("retained: widen");
     let mut retained = retained.widen();
     let mut counts = counts.widen();
+    drop(span);
+    let span = crate::trace::span("retained: vertices");
     let done = order.sum(&mut retained, &mut counts, &mut bytes, at, usize::MAX);
     assert!(done.is_none(), "without a cap the sums run to the end");
+    drop(span);
+    let _span = crate::trace::span("retained: narrow");
     Sums { retained: u32::finish(retained.finish()), counts: u32::finish(counts.finish()), reachable_bytes: bytes }
 }
 
@@ -891,13 +935,15 @@ struct Order<'a> {
     vertex: &'a [u32],
     /// A bit per object in `vertex`.
     vertices: &'a [u64],
+    /// The parts of the vertices' loop the other core may take.
+    split: &'a Split<'a>,
 }
 
 impl Order<'_> {
     /// Adds each object's sums into its dominator's from `from` on, and the virtual root's
     /// into `reachable_bytes`; where it stopped when either map came to hold more than `cap`
     /// values, `None` when done.
-    fn sum<T: Sum>(
+    fn sum<T: split::Cell>(
         &self,
         retained: &mut Summing<T>,
         counts: &mut Summing<T>,
@@ -905,7 +951,7 @@ impl Order<'_> {
         from: Step,
         cap: usize,
     ) -> Option<Step> {
-        let Order { idom_n, vertex, vertices } = *self;
+        let Order { idom_n, vertex, vertices, .. } = *self;
         // Each loop asks for what it reads or writes at random some steps ahead.
         let ahead = |retained: &Summing<T>, counts: &Summing<T>, v: u32| {
             prefetch::read(retained.small(), v as usize);
@@ -938,30 +984,7 @@ impl Order<'_> {
             }
             Step::Vertices(end) => end,
         };
-        for i in (1..end).rev() {
-            if let Some(&x) = i.checked_sub(AHEAD).and_then(|j| vertex.get(j)) {
-                prefetch::read(idom_n, x as usize);
-                ahead(retained, counts, x);
-            }
-            if let Some(&x) = i.checked_sub(AHEAD / 2).and_then(|j| vertex.get(j)) {
-                if let Some(&d) = idom_n.get(x as usize).filter(|&&d| d < raw::ROOT) {
-                    ahead(retained, counts, d);
-                }
-            }
-            let v = vertex[i];
-            let d = idom_n[v as usize];
-            let r = retained.get(v);
-            if d == raw::ROOT {
-                *reachable_bytes += r;
-            } else {
-                retained.set(d, retained.get(d) + r);
-                counts.set(d, counts.get(d) + counts.get(v));
-            }
-            if over(retained, counts) {
-                return Some(Step::Vertices(i));
-            }
-        }
-        None
+        self.vertices(retained, counts, reachable_bytes, end, cap).map(Step::Vertices)
     }
 }
 
@@ -1501,7 +1524,10 @@ mod tests {
         assert!(want.1.iter().filter(|&&c| c >= 65535).count() > 100, "counts too wide for 16 bits");
         assert!(want.0.iter().filter(|&&r| (65535..1 << 32).contains(&r)).count() > 100);
         assert!(want.0.iter().any(|&r| r >= 1 << 32), "sizes too wide for 32 bits");
-        let order = Order { idom_n: &idom_n, vertex: &vertex, vertices: &vertices };
+        // No parts: the vertices' loop runs on one core.
+        let parts = super::Parts::default();
+        let split = super::Split::new(&parts, super::Helping::Never);
+        let order = Order { idom_n: &idom_n, vertex: &vertex, vertices: &vertices, split: &split };
         // Caps that stop in the leaves' loop at several places, in the vertices' loop, and never.
         let mut stopped = (0, 0);
         for cap in [2, 8, 13, 21, 34, 55, 100, 200, 400, 800, usize::MAX] {

@@ -150,6 +150,25 @@ fn semi_nca_agrees_with_the_definition_on_random_graphs() {
         // Retained sizes add up: the virtual root's children retain everything reachable.
         let top: u64 = h.dominators.children(None).iter().map(|&c| h.dominators.retained(c)).sum();
         assert_eq!(top, h.dominators.reachable_bytes);
+        // Each object retains the shallow sizes of the objects whose dominators by the
+        // definition lead up through it (summed on both cores where the DFS found parts).
+        let node = |i: usize| h.index.node(u64::from(id(i))).unwrap();
+        let mut want = vec![(0u64, 0u32); n];
+        for j in 0..n {
+            let mut a = expect[j];
+            let size = h.index.shallow_size(node(j));
+            if a.is_some() {
+                want[j] = (want[j].0 + size, want[j].1 + 1);
+            }
+            while let Some(d) = a.filter(|&d| d > 0) {
+                want[d - 1] = (want[d - 1].0 + size, want[d - 1].1 + 1);
+                a = expect[d - 1];
+            }
+        }
+        for (i, w) in want.iter().enumerate() {
+            let got = (h.dominators.retained(node(i)), h.dominators.retained_count(node(i)));
+            assert_eq!(got, *w, "round {round}, node {i}, edges {edges:?}, roots {roots:?}");
+        }
     }
 }
 
