@@ -1462,6 +1462,34 @@ mod tests {
         }
     }
 
+    /// Each object's retained size and count by the definition: every reached object's `size`
+    /// and `count` added to it and to each of its dominators in turn, one object at a time; and
+    /// the sizes of all of them.
+    pub(super) fn sums_up_the_tree(
+        idom_n: &[u32],
+        size: impl Fn(u32) -> u64,
+        count: impl Fn(u32) -> u64,
+    ) -> (Vec<u64>, Vec<u64>, u64) {
+        let n = idom_n.len();
+        let mut want = (vec![0u64; n], vec![0u64; n], 0u64);
+        for v in 0..n as u32 {
+            if idom_n[v as usize] == super::raw::UNREACHABLE {
+                continue;
+            }
+            want.2 += size(v);
+            let mut a = v;
+            loop {
+                want.0[a as usize] += size(v);
+                want.1[a as usize] += count(v);
+                match idom_n[a as usize] {
+                    super::raw::ROOT => break,
+                    d => a = d,
+                }
+            }
+        }
+        want
+    }
+
     /// Sums that outgrow 16 bits part way, in the leaves' loop or in the vertices', go on in 32
     /// bits to the sums of every object's dominated objects, as summed one by one up the
     /// tree: on a random tree with leaves, unreachable objects, roots and nodes numbered out of
@@ -1505,22 +1533,7 @@ mod tests {
         // A leaf counts one (as every object does in an analysis); vertices 200, so that counts
         // outgrow 16 bits too.
         let count = |v: u32| if crate::bits::get(&vertices, v as usize) { 200 } else { 1 };
-        let mut want = (vec![0u64; n], vec![0u64; n], 0u64);
-        for v in 0..n as u32 {
-            if idom_n[v as usize] == raw::UNREACHABLE {
-                continue;
-            }
-            want.2 += size(v);
-            let mut a = v;
-            loop {
-                want.0[a as usize] += size(v);
-                want.1[a as usize] += count(v);
-                match idom_n[a as usize] {
-                    raw::ROOT => break,
-                    d => a = d,
-                }
-            }
-        }
+        let want = sums_up_the_tree(&idom_n, size, count);
         assert!(want.1.iter().filter(|&&c| c >= 65535).count() > 100, "counts too wide for 16 bits");
         assert!(want.0.iter().filter(|&&r| (65535..1 << 32).contains(&r)).count() > 100);
         assert!(want.0.iter().any(|&r| r >= 1 << 32), "sizes too wide for 32 bits");

@@ -552,6 +552,7 @@ impl Order<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::sums_up_the_tree;
     use super::super::{raw, retained_sizes_with};
     use super::{Helping, Noting};
 
@@ -627,22 +628,7 @@ mod tests {
                 v if v % 13 == 0 => 30_000,
                 v => 50 + u64::from(v % 7) * 40,
             };
-            let mut want = (vec![0u64; n], vec![0u64; n], 0u64);
-            for v in 0..n as u32 {
-                if idom_n[v as usize] == raw::UNREACHABLE {
-                    continue;
-                }
-                want.2 += size(v);
-                let mut a = v;
-                loop {
-                    want.0[a as usize] += size(v);
-                    want.1[a as usize] += 1;
-                    match idom_n[a as usize] {
-                        raw::ROOT => break,
-                        d => a = d,
-                    }
-                }
-            }
+            let want = sums_up_the_tree(&idom_n, size, |_| 1);
             for helping in [Helping::Never, Helping::First, Helping::Other] {
                 for cap in [3, 40, 200, usize::MAX] {
                     let sums = retained_sizes_with(&idom_n, all.clone(), &parts, cap, helping, size);
