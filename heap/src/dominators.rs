@@ -864,7 +864,9 @@ fn to_nodes(
 /// where they stopped (a map only for 4 GB and more). Either way the values are kept in 16
 /// bits, the wide ones in [`Escapes`].
 ///
-/// The vertices' loop runs on both cores once the other is free (see [`split`]).
+/// The vertices' loop runs on both cores once the other is free (see [`split`]), each with
+/// maps of its own for its objects, each held to the cap: up to twice as many wide values for
+/// the moment.
 fn retained_sizes(index: &Index, idom_n: &[u32], vertex: Vec<u32>, parts: &Parts) -> Sums {
     let n = index.len();
     retained_sizes_with(idom_n, vertex, parts, n / 64 + 1024, Helping::Other, |v| index.shallow_size(Node(v)))

@@ -4,16 +4,17 @@
 //! that an object's sums are whole before they go on. A vertex's dominator is one of its DFS
 //! ancestors. So the vertices of a run of DFS subtrees whose roots are siblings (a stretch of
 //! the preorder) send sums out of that stretch only to the run's DFS ancestors: the path from
-//! the virtual root to the roots' parent, all of it below the stretch in preorder, and nobody
-//! else's sums come into it. Such a run (a "part") can be summed on the other core, its sums
+//! the virtual root to the roots' parent, all of it below the stretch in preorder; and once
+//! the leaves and twigs are summed, no other vertex's sums come into it. Such a run (a "part") can be summed on the other core, its sums
 //! to the path kept aside, while the loop does the rest; the loop adds them as it passes the
 //! part, before it gets to the path.
 //!
 //! The DFS notes the parts as it leaves their roots ([`Noting`]): runs of siblings at most
 //! [`DEPTH`] below a GC root, each about 1/1024 of the objects or more, finer ones kept where
 //! there are several and they cover half of a coarser one. The other core comes to the loop
-//! once it has made the tree's children rows (until then it is busy, and after it was idle for
-//! the rest of the sums: a third of them on a dump of deep chains). It takes parts from the
+//! once it is free: in the analysis, once it has made the tree's children rows (until then it
+//! is busy, and after it was idle for the rest of the sums: a third of them on a dump of deep
+//! chains). It takes parts from the
 //! lowest up, each one only when the loop is further above it than the part is long, so that
 //! the loop seldom waits for one. The twigs, summed before any vertex, are the loop's alone:
 //! their dominators may lie in any part.
@@ -245,12 +246,11 @@ const FREE: u8 = 0;
 const MINE: u8 = 1;
 /// The other core, summing it now.
 const TAKEN: u8 = 2;
-/// The other core, done: its sums to the path are in `out`.
+/// The other core, done: its sums to the path are in `out`, and the part's vertices below
+/// `rest` are left for the loop (when its wide values came to `cap`).
 const DONE: u8 = 3;
-/// Done, and the loop has added its sums to the path.
-const ADDED: u8 = 4;
 /// The other core panicked while summing it.
-const ABANDONED: u8 = 5;
+const ABANDONED: u8 = 4;
 
 /// Marks a part [`ABANDONED`] when dropped: forgotten once the part is done.
 struct Abandon<'a>(&'a AtomicU8);
@@ -261,12 +261,21 @@ impl Drop for Abandon<'_> {
     }
 }
 
+/// A part the other core summed: its sums to the path (the virtual root's first, then the
+/// path's in order), and where it stopped (the part's vertices below are left for the loop).
+#[derive(Default)]
+struct Handed {
+    sums: Vec<(u64, u64)>,
+    rest: usize,
+}
+
 /// Whether the other core helps with the vertex loop.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Helping {
     /// Once it is free (the analysis).
     Other,
-    /// For tests: every part on the same core, before the loop starts.
+    /// For tests: the parts the other core would take (any length, within the cap on wide
+    /// values), on the same core, before the loop starts.
     #[cfg(test)]
     First,
     /// For tests: never.
@@ -278,8 +287,8 @@ pub(super) enum Helping {
 pub(super) struct Split<'a> {
     parts: &'a Parts,
     state: Vec<AtomicU8>,
-    /// Each part's sums to its path: the virtual root's first, then its path's in order.
-    out: Vec<Mutex<Vec<(u64, u64)>>>,
+    /// What the other core hands the loop for each part it took.
+    out: Vec<Mutex<Handed>>,
     /// The loop's position (it goes down), now and then.
     at: AtomicUsize,
     /// The loop has stopped: the other core takes no more parts.
@@ -296,7 +305,7 @@ impl<'a> Split<'a> {
         Split {
             parts,
             state: (0..k).map(|_| AtomicU8::new(FREE)).collect(),
-            out: (0..k).map(|_| Mutex::new(Vec::new())).collect(),
+            out: (0..k).map(|_| Mutex::default()).collect(),
             at: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
             helping,
@@ -435,16 +444,21 @@ impl Order<'_> {
                             _ => std::thread::yield_now(),
                         }
                     }
-                    let out =
+                    let Handed { sums, rest } =
                         std::mem::take(&mut *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner));
                     let path = std::iter::once(raw::ROOT).chain(split.parts.path(k).iter().copied());
-                    for (d, (x, n)) in path.zip(out) {
+                    for (d, (x, n)) in path.zip(sums) {
                         if !to_root(d, x, n) {
                             r.set(d, r.get(d) + x);
                             c.set(d, c.get(d) + n);
                         }
                     }
-                    split.state[k].store(ADDED, Ordering::Release);
+                    // What the other core left of the part is the loop's (a run that stops in
+                    // it goes on there as in any part of its own).
+                    split.state[k].store(MINE, Ordering::Release);
+                    if let Some(i) = self.sum_down(r, c, a, rest, &mut to_root, &mut tick) {
+                        return Some(i);
+                    }
                 }
                 _ => {}
             }
@@ -501,9 +515,11 @@ impl Order<'_> {
                     None => false,
                 }
             };
-            let whole = self.sum_down(r, c, a, b, &mut keep, &mut |_, _, _| false);
-            debug_assert!(whole.is_none());
-            *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = out;
+            // Within the cap on wide values, as the loop: a long chain in 16 bits would put
+            // most of its links in this core's maps.
+            let mut over = |_: usize, r: &Side<'_, T>, c: &Side<'_, T>| r.wide() > cap || c.wide() > cap;
+            let rest = self.sum_down(r, c, a, b, &mut keep, &mut over).unwrap_or(a);
+            *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Handed { sums: out, rest };
             std::mem::forget(guard);
             split.state[k].store(DONE, Ordering::Release);
         }
