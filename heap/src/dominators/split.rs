@@ -228,6 +228,11 @@ impl<'a, T: Cell> Side<'a, T> {
     }
 }
 
+/// Whether either list's wide values came to more than `cap` (a stop for [`Order::sum_down`]).
+fn over<T: Cell>(cap: usize) -> impl Fn(usize, &Side<'_, T>, &Side<'_, T>) -> bool {
+    move |_, r, c| r.wide() > cap || c.wide() > cap
+}
+
 /// Sums into the virtual root go to `bytes`.
 fn to_root(bytes: &std::cell::Cell<u64>) -> impl FnMut(u32, u64, u64) -> bool + '_ {
     move |d, x, _| {
@@ -338,20 +343,21 @@ impl Order<'_> {
         let twigs = split.parts.vertices.max(1);
         let mut stopped = None;
         if end > twigs {
-            stopped = self.sum_down(&mut r, &mut c, twigs, end, &mut to_root(&bytes), &mut |_, r, c| {
-                r.wide() > cap || c.wide() > cap
-            });
+            stopped = self.sum_down(&mut r, &mut c, twigs, end, &mut to_root(&bytes), &mut over(cap));
         }
         let end = end.min(twigs);
         let before: (Map, Map);
-        let (mut r2, mut c2);
-        if stopped.is_none() {
+        let mut theirs = None;
+        if stopped.is_none() && split.state.is_empty() {
+            // No parts to share: no maps to copy, no task for the other core.
+            stopped = self.loop_side(&mut r, &mut c, end, cap, &bytes);
+        } else if stopped.is_none() {
             r.put_back();
             c.put_back();
             // The other core reads its objects' values from before as they are now; this core
             // goes on writing its own into the maps it has.
             before = (r.big.clone(), c.big.clone());
-            let theirs = (
+            let sides = (
                 Side::<T>::new(r_cells, Map::default(), Some(&before.0)),
                 Side::new(c_cells, Map::default(), Some(&before.1)),
             );
@@ -364,12 +370,11 @@ impl Order<'_> {
                 (done, bytes.get())
             };
             let other_side = move || {
-                let (mut r, mut c) = theirs;
+                let (mut r, mut c) = sides;
                 self.other_side(&mut r, &mut c, cap);
                 (r, c)
             };
-            let looped;
-            (looped, (r2, c2)) = match split.helping {
+            let (looped, other) = match split.helping {
                 Helping::Other => rayon::join(loop_side, other_side),
                 #[cfg(test)]
                 Helping::First | Helping::Never => {
@@ -380,18 +385,20 @@ impl Order<'_> {
             };
             stopped = looped.0;
             bytes.set(bytes.get() + looped.1);
-        } else {
-            (r2, c2) = (Side::new(r_cells, Map::default(), None), Side::new(c_cells, Map::default(), None));
+            theirs = Some(other);
         }
-        for side in [&mut r, &mut c, &mut r2, &mut c2] {
-            side.put_back();
+        r.put_back();
+        c.put_back();
+        if let Some((mut r2, mut c2)) = theirs {
+            r2.put_back();
+            c2.put_back();
+            // The other core's wide values are the newer ones for its objects.
+            r.big.extend(r2.big);
+            c.big.extend(c2.big);
         }
-        // The other core's wide values are the newer ones for its objects.
-        r.big.extend(std::mem::take(&mut r2.big));
-        c.big.extend(std::mem::take(&mut c2.big));
         *reachable_bytes += bytes.get();
-        retained.packed.big = std::mem::take(&mut r.big);
-        counts.packed.big = std::mem::take(&mut c.big);
+        retained.packed.big = r.big;
+        counts.packed.big = c.big;
         stopped
     }
 
@@ -408,11 +415,12 @@ impl Order<'_> {
     ) -> Option<usize> {
         let split = self.split;
         let mut to_root = to_root(bytes);
+        let over = over(cap);
         let mut tick = |i: usize, r: &Side<'_, T>, c: &Side<'_, T>| {
             if i.is_multiple_of(4096) {
                 split.at.store(i, Ordering::Relaxed);
             }
-            r.wide() > cap || c.wide() > cap
+            over(i, r, c)
         };
         let mut cur = end;
         // The parts not yet passed, the last first (the loop may have stopped inside one).
@@ -472,7 +480,7 @@ impl Order<'_> {
     fn other_side<T: Cell>(&self, r: &mut Side<'_, T>, c: &mut Side<'_, T>, cap: usize) {
         let split = self.split;
         for k in 0..split.state.len() {
-            if split.closed.load(Ordering::Acquire) || r.wide() > cap || c.wide() > cap {
+            if split.closed.load(Ordering::Acquire) || over(cap)(k, r, c) {
                 return;
             }
             let (a, b) = split.parts.span(k);
@@ -517,8 +525,7 @@ impl Order<'_> {
             };
             // Within the cap on wide values, as the loop: a long chain in 16 bits would put
             // most of its links in this core's maps.
-            let mut over = |_: usize, r: &Side<'_, T>, c: &Side<'_, T>| r.wide() > cap || c.wide() > cap;
-            let rest = self.sum_down(r, c, a, b, &mut keep, &mut over).unwrap_or(a);
+            let rest = self.sum_down(r, c, a, b, &mut keep, &mut over(cap)).unwrap_or(a);
             *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Handed { sums: out, rest };
             std::mem::forget(guard);
             split.state[k].store(DONE, Ordering::Release);
