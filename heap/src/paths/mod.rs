@@ -124,18 +124,28 @@ impl GcPaths {
                    deferred: &mut Vec<(u32, u32)>,
                    second_tier: bool| {
             while let Some(v) = order.pop_front() {
-                // Three steps ahead in the queue: the row start, then the edges, then the
-                // parents the edges name, each asked for before it is read.
+                // Three steps ahead in the queue: the row start, then the edges (and whether
+                // the policy names the object's references), then the parents the edges name
+                // (and whether those hold a strong reference), each asked for before it is
+                // read. Unasked, the two bits' misses were 40 % of the search's samples on
+                // HeapGen's dump.
                 const AHEAD: usize = crate::prefetch::AHEAD;
                 if let Some(&u) = order.get(AHEAD) {
                     g.prefetch_start(u);
                 }
                 if let Some(&u) = order.get(AHEAD / 2) {
                     g.prefetch_edges(u);
+                    if let Some(r) = &resolved {
+                        r.prefetch(u);
+                    }
                 }
                 if let Some(&u) = order.get(AHEAD / 4) {
                     for &t in g.edges(u).iter().take(8) {
-                        crate::prefetch::read(parent, (t & !WEAK) as usize);
+                        let t = (t & !WEAK) as usize;
+                        crate::prefetch::read(parent, t);
+                        if !second_tier {
+                            crate::prefetch::read(leaves, t / 64);
+                        }
                     }
                 }
                 let special = match &resolved {

@@ -140,6 +140,12 @@ impl Resolved {
         crate::bits::get(&self.marked, v as usize)
     }
 
+    /// Starts bringing [`marks`](Self::marks)'s bit for `v` into the cache.
+    #[inline]
+    pub(super) fn prefetch(&self, v: u32) {
+        crate::prefetch::read(&self.marked, v as usize / 64);
+    }
+
     /// The targets of `v` that the policy names, with their mode.
     pub(super) fn special(&self, index: &Index, v: u32) -> Vec<(u64, Mode)> {
         // Called for every object the search expands: decide from the class table first.
