@@ -54,6 +54,12 @@ pub(crate) fn get(bits: &[u64], i: usize) -> bool {
     bits[i / 64] >> (i % 64) & 1 != 0
 }
 
+/// Starts bringing bit `i` of `bits` into the cache, for a [`get`] some steps later.
+#[inline]
+pub(crate) fn prefetch(bits: &[u64], i: usize) {
+    crate::prefetch::read(bits, i / 64);
+}
+
 #[cfg(test)]
 mod tests {
     /// Every set bit once, in order, across words, from bit 0 to bit 63, past empty words.

@@ -5,19 +5,18 @@
 //! ancestors. So the vertices of a run of DFS subtrees whose roots are siblings (a stretch of
 //! the preorder) send sums out of that stretch only to the run's DFS ancestors: the path from
 //! the virtual root to the roots' parent, all of it below the stretch in preorder; and once
-//! the leaves and twigs are summed, no other vertex's sums come into it. Such a run (a "part") can be summed on the other core, its sums
-//! to the path kept aside, while the loop does the rest; the loop adds them as it passes the
-//! part, before it gets to the path.
+//! the leaves and twigs are summed, no other vertex's sums come into it. Such a run (a
+//! "part") can be summed on the other core, its sums to the path kept aside, while the loop
+//! does the rest; the loop adds them as it passes the part, before it gets to the path.
 //!
 //! The DFS notes the parts as it leaves their roots ([`Noting`]): runs of siblings at most
 //! [`DEPTH`] below a GC root, each about 1/1024 of the objects or more, finer ones kept where
 //! there are several and they cover half of a coarser one. The other core comes to the loop
 //! once it is free: in the analysis, once it has made the tree's children rows (until then it
 //! is busy, and after it was idle for the rest of the sums: a third of them on a dump of deep
-//! chains). It takes parts from the
-//! lowest up, each one only when the loop is further above it than the part is long, so that
-//! the loop seldom waits for one. The twigs, summed before any vertex, are the loop's alone:
-//! their dominators may lie in any part.
+//! chains). It takes parts from the lowest up, each one only when the loop is further above it
+//! than the part is long, so that the loop seldom waits for one. The twigs, summed before any
+//! vertex, are the loop's alone: their dominators may lie in any part.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -144,7 +144,7 @@ impl GcPaths {
                         let t = (t & !WEAK) as usize;
                         crate::prefetch::read(parent, t);
                         if !second_tier {
-                            crate::prefetch::read(leaves, t / 64);
+                            crate::bits::prefetch(leaves, t);
                         }
                     }
                 }

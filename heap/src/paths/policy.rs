@@ -143,7 +143,7 @@ impl Resolved {
     /// Starts bringing [`marks`](Self::marks)'s bit for `v` into the cache.
     #[inline]
     pub(super) fn prefetch(&self, v: u32) {
-        crate::prefetch::read(&self.marked, v as usize / 64);
+        crate::bits::prefetch(&self.marked, v as usize);
     }
 
     /// The targets of `v` that the policy names, with their mode.
