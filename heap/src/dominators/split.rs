@@ -267,10 +267,13 @@ impl Drop for Abandon<'_> {
 
 /// A part the other core summed: its sums to the path (the virtual root's first, then the
 /// path's in order), and where it stopped (the part's vertices below are left for the loop).
+/// When it stopped inside the part, the wide values of its maps (retained, counts) go with
+/// it: some are sums into the vertices left for the loop, which must read them.
 #[derive(Default)]
 struct Handed {
     sums: Vec<(u64, u64)>,
     rest: usize,
+    wide: (Map, Map),
 }
 
 /// Whether the other core helps with the vertex loop.
@@ -394,6 +397,14 @@ impl Order<'_> {
             // The other core's wide values are the newer ones for its objects.
             r.big.extend(r2.big);
             c.big.extend(c2.big);
+            // And those of a part it stopped in that the loop has not come to: the lists are
+            // widened next, from what the maps hold.
+            for out in &split.out {
+                let mut handed = out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let (rw, cw) = std::mem::take(&mut handed.wide);
+                r.big.extend(rw);
+                c.big.extend(cw);
+            }
         }
         *reachable_bytes += bytes.get();
         retained.packed.big = r.big;
@@ -451,8 +462,11 @@ impl Order<'_> {
                             _ => std::thread::yield_now(),
                         }
                     }
-                    let Handed { sums, rest } =
+                    let Handed { sums, rest, wide } =
                         std::mem::take(&mut *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+                    // The other core's values, before the loop reads any of the vertices left.
+                    r.big.extend(wide.0);
+                    c.big.extend(wide.1);
                     let path = std::iter::once(raw::ROOT).chain(split.parts.path(k).iter().copied());
                     for (d, (x, n)) in path.zip(sums) {
                         if !to_root(d, x, n) {
@@ -524,10 +538,25 @@ impl Order<'_> {
             };
             // Within the cap on wide values, as the loop: a long chain in 16 bits would put
             // most of its links in this core's maps.
-            let rest = self.sum_down(r, c, a, b, &mut keep, &mut over(cap)).unwrap_or(a);
-            *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Handed { sums: out, rest };
+            let stopped = self.sum_down(r, c, a, b, &mut keep, &mut over(cap));
+            // Stopped inside the part: the vertices below are the loop's, and what this core
+            // added into them (a chain's link holds its next's sum) is in its maps as much as
+            // in the list. The maps go with the part, and this core takes no more.
+            let wide = match stopped {
+                Some(_) => {
+                    r.put_back();
+                    c.put_back();
+                    (std::mem::take(&mut r.big), std::mem::take(&mut c.big))
+                }
+                None => Default::default(),
+            };
+            let rest = stopped.unwrap_or(a);
+            *split.out[k].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Handed { sums: out, rest, wide };
             std::mem::forget(guard);
             split.state[k].store(DONE, Ordering::Release);
+            if stopped.is_some() {
+                return;
+            }
         }
     }
 
@@ -577,6 +606,67 @@ mod tests {
     use super::super::tests::sums_up_the_tree;
     use super::super::{raw, retained_sizes_with};
     use super::{Helping, Noting};
+
+    /// The other core stops inside a part when its wide values come to the cap: in a chain each
+    /// link holds the sum of the links below it, and the links above where it stopped are left
+    /// to the loop, which must read the sums the other core made into them. A chain of 400
+    /// links of 1,000 bytes under one GC root (wide from the 66th link up), then a second root
+    /// with objects the loop sums before it comes to the chain: a few (the loop comes to the
+    /// chain in 16 bits), or a chain of its own (the loop stops at the cap first, and comes to
+    /// the first chain in 32 bits).
+    #[test]
+    fn links_left_to_the_loop_read_the_other_cores_sums() {
+        for extra in [6usize, 300] {
+            links_left_to_the_loop(400, extra);
+        }
+    }
+
+    fn links_left_to_the_loop(m: usize, extra: usize) {
+        // Preorder numbers are node numbers; 1 is the chain's root, 2..=m+1 its links, then
+        // the second root and its children.
+        let vertices = m + 2 + extra;
+        let n = vertices;
+        let mut idom_n = vec![raw::UNREACHABLE; n];
+        let mut vertex = vec![raw::ROOT];
+        let mut noting = Noting::new(n);
+        let mut stack: Vec<u32> = Vec::new();
+        let mut add = |v: u32, pops: usize, idom: u32, stack: &mut Vec<u32>, noting: &mut Noting| {
+            for _ in 0..pops {
+                stack.pop();
+                noting.leave(stack.len(), v, stack.iter().copied());
+            }
+            idom_n[v as usize] = idom;
+            vertex.push(v);
+            noting.enter(stack.len(), v);
+            stack.push(v);
+        };
+        add(1, 0, raw::ROOT, &mut stack, &mut noting);
+        for v in 2..=m as u32 + 1 {
+            add(v, 0, v - 1, &mut stack, &mut noting);
+        }
+        let second = m as u32 + 2;
+        add(second, stack.len(), raw::ROOT, &mut stack, &mut noting);
+        for v in second + 1..n as u32 {
+            match extra {
+                0..=9 => add(v, usize::from(v > second + 1), second, &mut stack, &mut noting),
+                _ => add(v, 0, v - 1, &mut stack, &mut noting),
+            }
+        }
+        while stack.pop().is_some() {
+            noting.leave(stack.len(), n as u32, stack.iter().copied());
+        }
+        let parts = noting.finish(vertices);
+        let size = |_: u32| 1_000;
+        let want = sums_up_the_tree(&idom_n, size, |_| 1);
+        for cap in [50, 100, 200] {
+            let sums = retained_sizes_with(&idom_n, vertex.clone(), &parts, cap, Helping::First, size);
+            for v in 0..n {
+                let got = (sums.retained.get(v as u32), sums.counts.get(v as u32));
+                assert_eq!(got, (want.0[v], want.1[v]), "{extra} more, cap {cap}, node {v}");
+            }
+            assert_eq!(sums.reachable_bytes, want.2, "{extra} more, cap {cap}");
+        }
+    }
 
     /// The sums with the vertices' loop split, the other core's parts taken first or as it
     /// comes to them, in 16 bits or widened part way, against each object's dominated objects
