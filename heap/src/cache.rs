@@ -43,7 +43,7 @@ use crate::dominators::raw::{ROOT, UNREACHABLE};
 use crate::dominators::{Dominators, Packed};
 use crate::hprof::{Header, RootKind};
 use crate::index::classes::Class;
-use crate::index::column::{Column, Escapes};
+use crate::index::column::{Column, Wide};
 use crate::index::csr::{Csr, Starts, WEAK};
 use crate::index::ids::IdMap;
 use crate::index::sizes::{SizeModel, Sizer};
@@ -54,7 +54,7 @@ use memmap2::Mmap;
 
 const MAGIC: &[u8; 8] = b"HTIDX\r\n\x1a";
 /// Bumped whenever the layout changes.
-const FORMAT: u32 = 10;
+const FORMAT: u32 = 11;
 /// Every array starts at a multiple of this in the file, so that it can be used where it lies
 /// once mapped (the map starts on a page).
 const ALIGN: usize = 8;
@@ -448,15 +448,17 @@ fn large<W: Write>(w: &mut Hashing<W>, pairs: impl Iterator<Item = (u32, u64)>) 
     w.array(&values)
 }
 
-/// A column's values too wide for it, as [`Escapes`] keeps them: a bit for each of the `n`
-/// nodes, then the values, so that they are read back where they lie.
-fn escapes<W: Write>(w: &mut Hashing<W>, e: &Escapes, n: usize) -> std::io::Result<()> {
-    let (bits, values) = e.parts();
-    // Escapes end at the word of their highest node; the file has a word for every 64 nodes.
+/// A column's values too wide for it, as [`Wide`] keeps them: a bit for each of the `n` nodes,
+/// then the 32-bit values, so that they are read back where they lie, then those of 4 GiB and
+/// more as a map.
+fn wide<W: Write>(w: &mut Hashing<W>, e: &Wide, n: usize) -> std::io::Result<()> {
+    let (bits, values, huge) = e.parts();
+    // The bits end at the word of their highest node; the file has a word for every 64 nodes.
     let mut all = vec![0u64; n.div_ceil(64)];
     all[..bits.len()].copy_from_slice(bits);
     w.array(&all)?;
-    w.array(values)
+    w.array(values)?;
+    large(w, huge.iter().copied())
 }
 
 fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
@@ -522,9 +524,9 @@ fn write(tmp: &Path, heap: &Heap, key: &Key) -> std::io::Result<()> {
     // The dominator tree.
     w.array(&dom.idom)?;
     w.array(&dom.retained)?;
-    escapes(&mut w, &dom.big_retained, idx.len())?;
+    wide(&mut w, &dom.big_retained, idx.len())?;
     w.array(&dom.retained_count)?;
-    escapes(&mut w, &dom.big_count, idx.len())?;
+    wide(&mut w, &dom.big_count, idx.len())?;
     w.array(&dom.reach)?;
     starts(&mut w, &dom.child_starts)?;
     w.array(&dom.children)?;
@@ -632,9 +634,12 @@ impl Reading<'_> {
         Ok(nodes.into_iter().zip(values).collect())
     }
 
-    /// Values written by [`escapes`] for `n` nodes, where they lie.
-    fn escapes(&mut self, n: usize) -> Result<Escapes, Damage> {
-        Escapes::from_parts(n, self.array()?, self.array()?).ok_or(Damage::Inconsistent("large values"))
+    /// Values written by [`wide`] for `n` nodes, the 32-bit ones where they lie.
+    fn wide(&mut self, n: usize) -> Result<Wide, Damage> {
+        let (bits, values) = (self.array()?, self.array()?);
+        let mut huge: Vec<(u32, u64)> = self.large()?.into_iter().collect();
+        huge.sort_unstable_by_key(|p| p.0);
+        Wide::from_parts(n, bits, values, huge).ok_or(Damage::Inconsistent("large values"))
     }
 
     /// Row starts (see [`Starts`]).
@@ -703,9 +708,9 @@ struct Parts {
     by_id_v: Vec<u32>,
     idom: Slab<u32>,
     retained: Slab<u16>,
-    big_retained: Escapes,
+    big_retained: Wide,
     retained_count: Slab<u16>,
-    big_count: Escapes,
+    big_count: Wide,
     reach: Slab<u8>,
     child_starts: Starts,
     children: Slab<u32>,
@@ -783,9 +788,9 @@ fn read(f: File, key: &Key) -> std::result::Result<Parts, Miss> {
             by_id_v: r.vec()?,
             idom: r.array()?,
             retained: r.array()?,
-            big_retained: r.escapes(n)?,
+            big_retained: r.wide(n)?,
             retained_count: r.array()?,
-            big_count: r.escapes(n)?,
+            big_count: r.wide(n)?,
             reach: r.array()?,
             child_starts: r.starts()?,
             children: r.array()?,
@@ -900,7 +905,7 @@ impl Parts {
             return bad("dominators");
         }
         let large_ok = |m: &FxHashMap<u32, u64>| m.keys().all(|&x| (x as usize) < n);
-        let escapes_ok = |e: &Escapes| e.end() <= n;
+        let escapes_ok = |e: &Wide| e.end() <= n;
         if !escapes_ok(&self.big_count) {
             return bad("large retained counts");
         }
@@ -1082,15 +1087,15 @@ mod tests {
         assert!(matches!(r.array::<u8>(), Err(Damage::Truncated)));
     }
 
-    /// Wide values read back as the [`Escapes`] written, and only for as many nodes as
-    /// they were written for.
+    /// Wide values read back as the [`Wide`] written, and only for as many nodes as they were
+    /// written for.
     #[test]
     fn wide_values_are_read_for_the_object_count() {
-        let e = Escapes::from_sorted([(2, 1 << 40), (9, 70_000)]).unwrap();
+        let e = Wide::from_pairs(vec![(9, 70_000), (2, 1 << 40)]).unwrap();
         let mut w = Hashing { out: Vec::new(), hash: Xxh3::new(), pos: 0 };
-        escapes(&mut w, &e, 10).unwrap();
+        wide(&mut w, &e, 10).unwrap();
         let map = mapped(&w.out);
-        let read = |n: usize| Reading { map: &map, pos: 0, end: map.len() }.escapes(n);
+        let read = |n: usize| Reading { map: &map, pos: 0, end: map.len() }.wide(n);
         assert_eq!(read(10).unwrap().iter().collect::<Vec<_>>(), [(2, 1 << 40), (9, 70_000)]);
         assert!(matches!(read(9), Err(Damage::Inconsistent(_))), "node 9 past the end");
         assert!(matches!(read(65), Err(Damage::Inconsistent(_))), "a word short");

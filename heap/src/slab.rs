@@ -84,6 +84,20 @@ impl<T: Send + Sync + 'static> From<Vec<T>> for Slab<T> {
     }
 }
 
+impl Slab<u16> {
+    /// The first `len` 16-bit values laid over the front of `v` (a list of 32-bit values
+    /// narrowed where it stands), the rest of `v`'s memory given back. `len` is at most twice
+    /// `v`'s length.
+    pub(crate) fn over_front(mut v: Vec<u32>, len: usize) -> Slab<u16> {
+        let len = len.min(2 * v.len());
+        v.truncate(len.div_ceil(2));
+        v.shrink_to_fit();
+        let halves: &[u16] = bytemuck::cast_slice(&v);
+        let ptr = halves.as_ptr();
+        Slab { ptr, len, owner: Arc::new(v) }
+    }
+}
+
 impl<T: Send + Sync + 'static> FromIterator<T> for Slab<T> {
     fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Slab<T> {
         Slab::from(iter.into_iter().collect::<Vec<T>>())
