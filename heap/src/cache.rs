@@ -637,9 +637,13 @@ impl Reading<'_> {
     /// Values written by [`wide`] for `n` nodes, the 32-bit ones where they lie.
     fn wide(&mut self, n: usize) -> Result<Wide, Damage> {
         let (bits, values) = (self.array()?, self.array()?);
-        let mut huge: Vec<(u32, u64)> = self.large()?.into_iter().collect();
-        huge.sort_unstable_by_key(|p| p.0);
-        Wide::from_parts(n, bits, values, huge).ok_or(Damage::Inconsistent("large values"))
+        // As written, in rising order: `from_parts` refuses any other order, and repeats.
+        let (nodes, wide): (Vec<u32>, Vec<u64>) = (self.vec()?, self.vec()?);
+        if nodes.len() != wide.len() {
+            return Err(Damage::Inconsistent("large values"));
+        }
+        Wide::from_parts(n, bits, values, nodes.into_iter().zip(wide).collect())
+            .ok_or(Damage::Inconsistent("large values"))
     }
 
     /// Row starts (see [`Starts`]).

@@ -20,8 +20,10 @@ pub struct Slab<T> {
     /// `len` is 0.
     ptr: *const T,
     len: usize,
-    /// The `Vec<T>` or the `memmap2::Mmap` the elements live in. Neither moves its elements
-    /// while it lives, and neither is written through again once a slab is made.
+    /// The `Vec<T>` or the `memmap2::Mmap` the elements live in (or, for 16-bit values
+    /// narrowed where they stood, the `Vec<u32>` they were written over: [`Slab::over_front`]).
+    /// None of them moves its elements while it lives, nor is written through again once a
+    /// slab is made.
     owner: Arc<dyn Any + Send + Sync>,
 }
 

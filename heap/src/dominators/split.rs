@@ -609,24 +609,27 @@ mod tests {
 
     /// The other core stops inside a part when its wide values come to the cap: in a chain each
     /// link holds the sum of the links below it, and the links above where it stopped are left
-    /// to the loop, which must read the sums the other core made into them. A chain of 400
-    /// links of 1,000 bytes under one GC root (wide from the 66th link up), then a second root
-    /// with objects the loop sums before it comes to the chain: a few (the loop comes to the
-    /// chain in 16 bits), or a chain of its own (the loop stops at the cap first, and comes to
-    /// the first chain in 32 bits).
+    /// to the loop, which must read the sums the other core made into them. A chain under one
+    /// GC root, then a second root with objects the loop sums before it comes to the chain: a
+    /// few children (the loop comes to the chain in 16 bits), or a chain of its own (the loop
+    /// stops at the cap first, and comes to the first chain in 32 bits). Links of 1,000 bytes
+    /// make the sizes wide from the 66th link up; links of 1 byte over 65,535 links make the
+    /// sizes and the counts wide together.
     #[test]
     fn links_left_to_the_loop_read_the_other_cores_sums() {
-        links_left_to_the_loop(400, 6, false);
-        links_left_to_the_loop(400, 300, true);
+        links_left_to_the_loop(400, 5, false, 1_000);
+        links_left_to_the_loop(400, 300, true, 1_000);
+        links_left_to_the_loop(70_000, 5, false, 1);
+        links_left_to_the_loop(70_000, 70_000, true, 1);
     }
 
-    /// A chain of `m` links, then `extra` objects under a second root: its children, or
-    /// `chained` one below the other.
-    fn links_left_to_the_loop(m: usize, extra: usize, chained: bool) {
-        // Preorder numbers are node numbers; 1 is the chain's root, 2..=m+1 its links, then
-        // the second root and its children.
-        let vertices = m + 2 + extra;
-        let n = vertices;
+    /// A GC root with a chain of `links` below it, then a second root with `more` objects: its
+    /// children, or `chained` one below the other; every object of `each` bytes.
+    fn links_left_to_the_loop(links: usize, more: usize, chained: bool, each: u64) {
+        // Preorder numbers are node numbers (0 is no object): 1 is the first root, 2..=links+1
+        // its chain, then the second root and its objects.
+        let second = links as u32 + 2;
+        let n = second as usize + 1 + more;
         let mut idom_n = vec![raw::UNREACHABLE; n];
         let mut vertex = vec![raw::ROOT];
         let mut noting = Noting::new(n);
@@ -642,10 +645,9 @@ mod tests {
             stack.push(v);
         };
         add(1, 0, raw::ROOT, &mut stack, &mut noting);
-        for v in 2..=m as u32 + 1 {
+        for v in 2..second {
             add(v, 0, v - 1, &mut stack, &mut noting);
         }
-        let second = m as u32 + 2;
         add(second, stack.len(), raw::ROOT, &mut stack, &mut noting);
         for v in second + 1..n as u32 {
             if chained {
@@ -657,16 +659,27 @@ mod tests {
         while stack.pop().is_some() {
             noting.leave(stack.len(), n as u32, stack.iter().copied());
         }
-        let parts = noting.finish(vertices);
-        let size = |_: u32| 1_000;
-        let want = sums_up_the_tree(&idom_n, size, |_| 1);
+        let parts = noting.finish(n);
+        // The first chain is the first part, under no object but its root: where the other
+        // core starts, and stops.
+        assert_eq!((parts.span(0), parts.path(0).len()), ((1, second as usize), 0));
+        // Each object retains itself and what lies below it on its chain (the second root: all
+        // of its objects).
+        let below = |v: usize| -> u64 {
+            match v {
+                0 => 0,
+                v if v < second as usize => (second as usize - v) as u64,
+                v if v == second as usize || chained => (n - v) as u64,
+                _ => 1,
+            }
+        };
         for cap in [50, 100, 200] {
-            let sums = retained_sizes_with(&idom_n, vertex.clone(), &parts, cap, Helping::First, size);
+            let sums = retained_sizes_with(&idom_n, vertex.clone(), &parts, cap, Helping::First, |_| each);
             for v in 0..n {
                 let got = (sums.retained.get(v as u32), sums.counts.get(v as u32));
-                assert_eq!(got, (want.0[v], want.1[v]), "{extra} more, cap {cap}, node {v}");
+                assert_eq!(got, (each * below(v), below(v)), "{links} links, {more} more, cap {cap}, node {v}");
             }
-            assert_eq!(sums.reachable_bytes, want.2, "{extra} more, cap {cap}");
+            assert_eq!(sums.reachable_bytes, each * (n as u64 - 1), "{links} links, {more} more, cap {cap}");
         }
     }
 
