@@ -627,6 +627,11 @@ impl Reading<'_> {
 
     /// A map written by [`large`]; its nodes are checked against the object count later.
     fn large(&mut self) -> Result<FxHashMap<u32, u64>, Damage> {
+        Ok(self.pairs()?.into_iter().collect())
+    }
+
+    /// The pairs written by [`large`], in the order written (repeats kept).
+    fn pairs(&mut self) -> Result<Vec<(u32, u64)>, Damage> {
         let (nodes, values): (Vec<u32>, Vec<u64>) = (self.vec()?, self.vec()?);
         if nodes.len() != values.len() {
             return Err(Damage::Inconsistent("large values"));
@@ -638,12 +643,8 @@ impl Reading<'_> {
     fn wide(&mut self, n: usize) -> Result<Wide, Damage> {
         let (bits, values) = (self.array()?, self.array()?);
         // As written, in rising order: `from_parts` refuses any other order, and repeats.
-        let (nodes, wide): (Vec<u32>, Vec<u64>) = (self.vec()?, self.vec()?);
-        if nodes.len() != wide.len() {
-            return Err(Damage::Inconsistent("large values"));
-        }
-        Wide::from_parts(n, bits, values, nodes.into_iter().zip(wide).collect())
-            .ok_or(Damage::Inconsistent("large values"))
+        let huge = self.pairs()?;
+        Wide::from_parts(n, bits, values, huge).ok_or(Damage::Inconsistent("large values"))
     }
 
     /// Row starts (see [`Starts`]).
