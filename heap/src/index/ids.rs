@@ -345,12 +345,14 @@ impl Ids {
         Some(k * SAMPLE..((k + 1) * SAMPLE).min(self.len))
     }
 
-    /// The map made again from every id in order (`id_at` gives node `i`'s), 65,536 ids at a
-    /// time on every core; `done` is told each stretch of nodes read.
+    /// The map made again from every id in order (`id_at` gives node `i`'s, read from its record
+    /// at `record_at(i)`), 65,536 ids at a time on every core; `release` is given the stretches
+    /// of the dump read behind them (see [`super::Behind`]).
     pub(crate) fn rebuild(
         &self,
         id_at: impl Fn(usize) -> u64 + Sync,
-        done: impl Fn(std::ops::Range<usize>) + Sync,
+        record_at: impl Fn(usize) -> u64 + Sync,
+        release: impl Fn(std::ops::Range<usize>) + Sync,
     ) -> &IdMap {
         self.map.get_or_init(|| {
             let _span = crate::trace::span("index: ids again");
@@ -359,10 +361,14 @@ impl Ids {
             let mut lo = vec![0u32; self.len];
             lo.par_chunks_mut(CHUNK).enumerate().for_each(|(k, out)| {
                 let from = k * CHUNK;
+                let mut behind = super::Behind::new(record_at(from));
                 for (i, v) in out.iter_mut().enumerate() {
+                    if let Some(read) = behind.note(record_at(from + i)) {
+                        release(read);
+                    }
                     *v = (id_at(from + i).wrapping_sub(self.min) >> self.pack) as u32;
                 }
-                done(from..from + out.len());
+                release(behind.read());
             });
             IdMap::from_packed(lo.into(), self.runs.clone(), self.min, self.pack)
         })

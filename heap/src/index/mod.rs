@@ -567,7 +567,7 @@ impl Index {
     /// has let the map go ([`Index::thin_ids`]), it is made again from the records, the
     /// dump's pages given back behind the read, and then kept.
     pub fn id_map(&self) -> &IdMap {
-        self.ids.rebuild(|n| self.id_in_record(n), |nodes| release_records(&self.data, &self.offsets, nodes))
+        self.ids.rebuild(|n| self.id_in_record(n), |n| self.offsets.get(n), |read| self.data.release(read))
     }
 
     /// Lets the id map go (see [`ids::Ids`]): ids are then read from the dump's records.
@@ -1874,17 +1874,68 @@ struct ObjectColumns {
     string_hashes: Option<StringHashes>,
 }
 
-/// Gives back the pages of the records of `nodes`. Dumps list objects in about the order of
-/// their ids, so this is the stretch of file they were read from.
-fn release_records(data: &Data, offsets: &Column<u32>, nodes: std::ops::Range<usize>) {
-    let offs = nodes.map(|n| offsets.get(n) as usize);
-    if let (Some(lo), Some(hi)) = (offs.clone().min(), offs.max()) {
-        data.release(lo..hi);
-    }
-}
-
 /// Nodes per chunk of the second pass.
 const CHUNK: usize = 1 << 15;
+
+/// The stretch of the dump a chunk of records in node order (the second pass, the id map made
+/// again) has read and not yet given back.
+///
+/// A chunk of small objects spans a few megabytes of the dump, one of objects of kilobytes
+/// (arrays of bytes, as bitmaps and buffers are) hundreds: those stayed mapped until the
+/// chunk's end (the many-classes dump's peak, 193 MB of its 198). So the pages go back every
+/// [`RECORDS_SPAN`] bytes of the stream of records the chunk reads. Nodes are in the order of
+/// ids, which is the file's within each stretch of memory the dump lists; but objects written
+/// apart lie among them (HotSpot writes the class objects first). A stretch given back from
+/// the lowest offset read to the highest, as each chunk's end did, takes with it the pages of
+/// the records other chunks are reading: given back so every 8 MB, the many-classes dump's
+/// pass faulted 2.7 times as often. So a record out of the stream is read where it is and left
+/// to the pass's end, unless [`STRAYS`] come in a row: the stream has moved on.
+pub(crate) struct Behind {
+    lo: u64,
+    hi: u64,
+    strays: u32,
+}
+
+/// Bytes of the stream a chunk reads past before it gives their pages back.
+const RECORDS_SPAN: u64 = 8 << 20;
+
+/// Records in a row out of the stream that start a new one.
+const STRAYS: u32 = 16;
+
+impl Behind {
+    pub(crate) fn new(at: u64) -> Behind {
+        Behind { lo: at, hi: at, strays: 0 }
+    }
+
+    /// Notes the record at offset `at`, about to be read; the stretch to give back, if any.
+    #[inline]
+    pub(crate) fn note(&mut self, at: u64) -> Option<std::ops::Range<usize>> {
+        if at >= self.lo && at <= self.hi + RECORDS_SPAN {
+            self.hi = self.hi.max(at);
+            self.strays = 0;
+            if self.hi - self.lo < RECORDS_SPAN {
+                return None;
+            }
+            // Not the last record's pages: it is about to be read (to the 64 KiB below it, as
+            // `Data::release` rounds its start down to that).
+            let behind = self.lo as usize..(self.hi & !0xffff) as usize;
+            self.lo = self.hi;
+            return Some(behind);
+        }
+        self.strays += 1;
+        if self.strays < STRAYS {
+            return None;
+        }
+        let behind = self.read();
+        *self = Behind::new(at);
+        Some(behind)
+    }
+
+    /// The stream read so far and not given back, up to where its last record starts.
+    pub(crate) fn read(&self) -> std::ops::Range<usize> {
+        self.lo as usize..self.hi as usize
+    }
+}
 
 /// Bytes of a large object array's slots the second pass reads before it gives their pages back.
 const RECORD_STRETCH: usize = 4 << 20;
@@ -2017,8 +2068,12 @@ impl Pass2<'_> {
         };
         let mut classes = ClassMemo::new(self.class_by_id);
         let mut hashes = Slots { slots: hashes, filled: 0 };
+        let mut behind = Behind::new(self.offsets.get(from));
         for i in 0..len {
             let n = from + i;
+            if let Some(read) = behind.note(self.offsets.get(n)) {
+                self.data.release(read);
+            }
             let (class, size) = self.object(n, &mut out, &mut hashes, &mut classes);
             class_of[i] = class as u16;
             if class >> 16 != 0 {
@@ -2033,8 +2088,9 @@ impl Pass2<'_> {
             ends[i] = out.targets.len() as u32;
         }
         out.strings = hashes.filled;
-        // Done with the chunk's records: give their pages back.
-        release_records(self.data, self.offsets, from..from + len);
+        // Done with the chunk's records: give their pages back (those of records read out of
+        // the stream, at the end of the pass).
+        self.data.release(behind.read());
         out
     }
 
@@ -2125,6 +2181,92 @@ mod tests {
     use super::{Column, IdMap, InOrder, Objects};
     use crate::index::sizes::detect_alignment_mat;
     use proptest::prelude::*;
+
+    /// Feeds `offsets` to a [`super::Behind`] as the second pass does, checking that nothing is
+    /// given back at or ahead of the record about to be read; returns what was, and the rest.
+    fn given_back(offsets: &[u64]) -> (Vec<std::ops::Range<usize>>, std::ops::Range<usize>) {
+        let mut behind = super::Behind::new(offsets[0]);
+        let (mut back, mut read) = (Vec::new(), 0);
+        for &at in offsets {
+            read = read.max(at as usize);
+            if let Some(r) = behind.note(at) {
+                // `Data::release` gives back whole pages from 64 KiB below the start.
+                let page = at as usize & !0xfff;
+                assert!(!((r.start & !0xffff)..r.end).contains(&page), "{r:?} given back, {at} about to be read");
+                assert!(r.end <= read, "{r:?} given back, {read} read at most");
+                back.push(r);
+            }
+        }
+        (back, behind.read())
+    }
+
+    /// Objects of kilobytes (a byte array each, as in the many-classes dump), their class
+    /// objects' records (written first by HotSpot) among them in id order: the stream is given
+    /// back a span at a time, all of it but the last span, and none of the class objects' pages.
+    #[test]
+    fn a_chunk_gives_its_stream_back_as_it_goes_but_not_the_records_apart() {
+        const MB: u64 = 1 << 20;
+        let mut offsets = Vec::new();
+        for k in 0..30_000u64 {
+            offsets.push(92 * MB + 40_000 * k);
+            if k % 3 == 2 {
+                offsets.push(8 * MB + 700 * k);
+            }
+        }
+        let (back, rest) = given_back(&offsets);
+        let last = 92 * MB + 40_000 * 29_999;
+        assert!(back.len() as u64 >= (last - 92 * MB) / (super::RECORDS_SPAN + 64 * 1024), "{} given back", back.len());
+        let mut covered = (92 * MB as usize) & !0xffff;
+        for r in &back {
+            assert!(
+                r.start >= 92 * MB as usize && r.start & !0xffff <= covered,
+                "{r:?} after {covered}: a gap, or a stray's pages"
+            );
+            covered = covered.max(r.end);
+        }
+        assert_eq!(rest.end as u64, last);
+        assert!(last - covered as u64 <= super::RECORDS_SPAN + 0x10000, "{} bytes kept", last - covered as u64);
+    }
+
+    /// A stream that moves on to another stretch of the dump is followed once `STRAYS` records
+    /// in a row lie there: the old one given back to its last record, the new one as it goes.
+    #[test]
+    fn a_chunk_follows_its_stream_to_another_stretch() {
+        const MB: u64 = 1 << 20;
+        let old: Vec<u64> = (0..1_000u64).map(|k| 200 * MB + 20_000 * k).collect();
+        let new: Vec<u64> = (0..2_000u64).map(|k| 20_000 * k).collect();
+        let (back, rest) = given_back(&[old.clone(), new.clone()].concat());
+        let old_end = *old.last().unwrap() as usize;
+        assert!(back.iter().any(|r| r.end == old_end), "the old stream kept: {back:?}");
+        // The first strays are left to the pass's end; the new stream starts at the last.
+        let later: Vec<_> = back.iter().filter(|r| r.end < 200 * MB as usize).collect();
+        assert_eq!(later.first().map(|r| r.start as u64), Some(new[super::STRAYS as usize - 1]));
+        for w in later.windows(2) {
+            assert!(w[1].start & !0xffff <= w[0].end && w[1].start >= w[0].start, "a gap: {w:?}");
+        }
+        let covered = later.last().unwrap().end as u64;
+        assert!(*new.last().unwrap() - covered <= super::RECORDS_SPAN + 0x10000);
+        assert_eq!(rest.end as u64, *new.last().unwrap());
+    }
+
+    proptest! {
+        /// Whatever the order of the records, nothing is given back at or ahead of the one about
+        /// to be read, and every stretch given back begins where the stream read from.
+        #[test]
+        fn nothing_is_given_back_ahead_of_the_reader(
+            steps in proptest::collection::vec((0u64..3, 1u64..4 << 20), 1..400),
+        ) {
+            let (mut offsets, mut at) = (Vec::new(), [0u64, 1 << 32, 1 << 33]);
+            for (stream, step) in steps {
+                at[stream as usize] += step;
+                offsets.push(at[stream as usize]);
+            }
+            let (back, _) = given_back(&offsets);
+            for r in back {
+                prop_assert!(offsets.iter().any(|&o| (o & !0xffff) as usize <= r.start && r.start <= o as usize));
+            }
+        }
+    }
 
     /// The class memo answers as the class table does, for ids that share a slot, ids the
     /// table lacks (a damaged dump's instance may name any), 0 and the highest id.
