@@ -76,16 +76,49 @@ impl Picture {
 /// pointer in `Bitmap.dumpData` (`natives[i]` ↔ `buffers[i]`); and whether it is that encoded
 /// buffer.
 pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
+    pixels_array_in(heap, bitmap, || DumpBuffers::of(heap))
+}
+
+/// [`pixels_array`], the dump's buffers read by `buffers` when the Bitmap has no `mBuffer`.
+pub(crate) fn pixels_array_in<B: std::borrow::Borrow<DumpBuffers>>(
+    heap: &Heap,
+    bitmap: Node,
+    buffers: impl FnOnce() -> Option<B>,
+) -> Option<(Node, bool)> {
     let idx = &heap.index;
     if let Some(b) = idx.field_node(bitmap, "mBuffer") {
         return Some((b, false));
     }
     let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
-    let data = dump_data(heap)?;
-    let natives = idx.array_values(idx.field_node(data, "natives")?)?;
-    let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
-    let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
-    Some((idx.node(buffers.get(slot)?.as_object()?)?, true))
+    let buffers = buffers()?;
+    let buffers = buffers.borrow();
+    Some((idx.node(buffers.buffers.get(*buffers.slots.get(&ptr)?)?.as_object()?)?, true))
+}
+
+/// What ART's `Bitmap.dumpData` holds, made ready for looking Bitmaps up in: the slot of each
+/// native pointer (the first, if one comes twice), and the buffers. One read of its two arrays
+/// for every Bitmap of a dump, where each Bitmap read both whole (quadratic in the Bitmaps: a
+/// dump with a hundred thousand of them would never finish its leak rules).
+pub(crate) struct DumpBuffers {
+    slots: rustc_hash::FxHashMap<i64, usize>,
+    buffers: Vec<Value>,
+}
+
+impl DumpBuffers {
+    /// The dump's, when it has a `Bitmap.dumpData` (`am dumpheap -b`).
+    pub(crate) fn of(heap: &Heap) -> Option<DumpBuffers> {
+        let idx = &heap.index;
+        let data = dump_data(heap)?;
+        let natives = idx.array_values(idx.field_node(data, "natives")?)?;
+        let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
+        let mut slots = rustc_hash::FxHashMap::default();
+        for (slot, v) in natives.iter().enumerate() {
+            if let Some(ptr) = v.as_i64() {
+                slots.entry(ptr).or_insert(slot);
+            }
+        }
+        Some(DumpBuffers { slots, buffers })
+    }
 }
 
 /// The `Bitmap.dumpData` object ART fills for `am dumpheap -b`, when the dump has one.

@@ -591,13 +591,25 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
     // given back behind them. So are the records read before: Linux maps the whole of a large
     // folio of the page cache at a fault (up to 2 MB), and reading each Bitmap's fields and its
     // array's length mapped 421 MB of a dump of 2,000 Bitmaps of 256 KB (526 MB).
+    // The records are given back a folio at a time, as the reads move on from it (the Bitmaps'
+    // records lie together, their arrays' headers among their pixels).
     const FOLIO: usize = 2 << 20;
-    let given_back = |n: Node| {
-        let at = idx.offsets.get(n.index()) as usize;
-        idx.data.release(at & !(FOLIO - 1)..(at | (FOLIO - 1)) + 1);
+    let windows = [std::cell::Cell::new(usize::MAX), std::cell::Cell::new(usize::MAX)];
+    let leave = |w: usize| {
+        if w != usize::MAX {
+            idx.data.release(w..w + FOLIO);
+        }
+    };
+    let given_back = |n: Node, stream: usize| {
+        let w = idx.offsets.get(n.index()) as usize & !(FOLIO - 1);
+        let last = windows[stream].replace(w);
+        if last != w {
+            leave(last);
+        }
     };
     let mut found = Vec::new();
     let mut sizes: rustc_hash::FxHashMap<(i64, i64, usize), u32> = Default::default();
+    let buffers = std::cell::OnceCell::new();
     for b in instances_of_subclasses(heap, "android.graphics.Bitmap") {
         if !strongly_reachable(heap, b) {
             continue;
@@ -607,15 +619,17 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         else {
             continue;
         };
-        let pixels = crate::bitmap::pixels_array(heap, b);
-        given_back(b);
+        let dump_buffers = || buffers.get_or_init(|| crate::bitmap::DumpBuffers::of(heap)).as_ref();
+        let pixels = crate::bitmap::pixels_array_in(heap, b, dump_buffers);
+        given_back(b, 0);
         let Some((pixels, bytes)) = pixels.and_then(|(p, _)| Some((p, idx.primitive_array_bytes(p)?.1))) else {
             continue;
         };
-        given_back(pixels);
+        given_back(pixels, 1);
         *sizes.entry((w, h, bytes.len())).or_default() += 1;
         found.push((b, w, h, bytes));
     }
+    windows.iter().for_each(|w| leave(w.get()));
     found.retain(|&(_, w, h, bytes)| sizes[&(w, h, bytes.len())] >= 2);
     let mut in_file: Vec<usize> = (0..found.len()).collect();
     in_file.sort_unstable_by_key(|&k| found[k].3.as_ptr());
