@@ -76,29 +76,35 @@ impl Picture {
 /// pointer in `Bitmap.dumpData` (`natives[i]` ↔ `buffers[i]`); and whether it is that encoded
 /// buffer.
 pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
-    pixels_array_in(heap, bitmap, || DumpBuffers::of(heap))
+    // One Bitmap: the two arrays read once, no map made (the UI asks for each frame).
+    pixels_array_in(heap, bitmap, |ptr| {
+        let idx = &heap.index;
+        let data = dump_data(heap)?;
+        let natives = idx.array_values(idx.field_node(data, "natives")?)?;
+        let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
+        let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
+        idx.node(buffers.get(slot)?.as_object()?)
+    })
 }
 
-/// [`pixels_array`], the dump's buffers read by `buffers` when the Bitmap has no `mBuffer`.
-pub(crate) fn pixels_array_in<B: std::borrow::Borrow<DumpBuffers>>(
+/// [`pixels_array`], with `buffer_of` finding the dump's buffer for a native pointer when the
+/// Bitmap has no `mBuffer`.
+pub(crate) fn pixels_array_in(
     heap: &Heap,
     bitmap: Node,
-    buffers: impl FnOnce() -> Option<B>,
+    buffer_of: impl FnOnce(i64) -> Option<Node>,
 ) -> Option<(Node, bool)> {
     let idx = &heap.index;
     if let Some(b) = idx.field_node(bitmap, "mBuffer") {
         return Some((b, false));
     }
-    let ptr = idx.field(bitmap, "mNativePtr")?.as_i64()?;
-    let buffers = buffers()?;
-    let buffers = buffers.borrow();
-    Some((idx.node(buffers.buffers.get(*buffers.slots.get(&ptr)?)?.as_object()?)?, true))
+    Some((buffer_of(idx.field(bitmap, "mNativePtr")?.as_i64()?)?, true))
 }
 
-/// What ART's `Bitmap.dumpData` holds, made ready for looking Bitmaps up in: the slot of each
-/// native pointer (the first, if one comes twice), and the buffers. One read of its two arrays
-/// for every Bitmap of a dump, where each Bitmap read both whole (quadratic in the Bitmaps: a
-/// dump with a hundred thousand of them would never finish its leak rules).
+/// What ART's `Bitmap.dumpData` holds, made ready for looking many Bitmaps up in: the slot of
+/// each native pointer (the first, if one comes twice), and the buffers. One read of its two
+/// arrays for all the Bitmaps a rule reads, where [`pixels_array`] reads both whole for each
+/// (quadratic in the Bitmaps: 2 s for 20,000, and a hostile dump's leak rules would never end).
 pub(crate) struct DumpBuffers {
     slots: rustc_hash::FxHashMap<i64, usize>,
     buffers: Vec<Value>,
@@ -118,6 +124,11 @@ impl DumpBuffers {
             }
         }
         Some(DumpBuffers { slots, buffers })
+    }
+
+    /// The buffer at native pointer `ptr`'s slot, as [`pixels_array`] finds it.
+    pub(crate) fn buffer(&self, heap: &Heap, ptr: i64) -> Option<Node> {
+        heap.index.node(self.buffers.get(*self.slots.get(&ptr)?)?.as_object()?)
     }
 }
 

@@ -368,7 +368,7 @@ impl Ids {
                     }
                     *v = (id_at(from + i).wrapping_sub(self.min) >> self.pack) as u32;
                 }
-                release(behind.read());
+                behind.finish().for_each(&release);
             });
             IdMap::from_packed(lo.into(), self.runs.clone(), self.min, self.pack)
         })

@@ -619,8 +619,10 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
         else {
             continue;
         };
-        let dump_buffers = || buffers.get_or_init(|| crate::bitmap::DumpBuffers::of(heap)).as_ref();
-        let pixels = crate::bitmap::pixels_array_in(heap, b, dump_buffers);
+        let buffer_of = |ptr| {
+            buffers.get_or_init(|| crate::bitmap::DumpBuffers::of(heap)).as_ref().and_then(|d| d.buffer(heap, ptr))
+        };
+        let pixels = crate::bitmap::pixels_array_in(heap, b, buffer_of);
         given_back(b, 0);
         let Some((pixels, bytes)) = pixels.and_then(|(p, _)| Some((p, idx.primitive_array_bytes(p)?.1))) else {
             continue;
@@ -640,9 +642,17 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
     // array's first page maps its folio again, the end of the last array with it (from where
     // the last one ended, 122 MB of that dump's pixels stayed mapped).
     let mut behind = in_file.first().map_or(0, |&k| at(found[k].3));
+    let mut last: Option<(&[u8], usize)> = None;
     for k in in_file {
         let pixels = found[k].3;
+        // Bitmaps sharing one array (sorted together) take its digest, not a second read.
+        if let Some((same, l)) = last.filter(|&(p, _)| std::ptr::eq(p, pixels)) {
+            digests[k] = digests[l].clone();
+            last = Some((same, k));
+            continue;
+        }
         digests[k] = Sha1::digest(pixels).to_vec();
+        last = Some((pixels, k));
         let end = at(pixels).saturating_add(pixels.len());
         idx.data.release(behind & !(FOLIO - 1)..end);
         behind = end;
