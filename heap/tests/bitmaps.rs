@@ -35,3 +35,23 @@ fn a_buffer_that_fits_no_format_is_refused() {
     assert!(heap::bitmap::decode_raw(0, 2, &[0; 8]).is_err());
     assert!(heap::bitmap::decode_raw(u32::MAX, u32::MAX, &[0; 8]).is_err());
 }
+
+/// The duplicate-bitmaps rule groups the first Bitmap with its copy (the same size and pixels)
+/// and nothing else: the others share the size but not the bytes of pixels, and one has none.
+#[test]
+fn a_bitmap_and_its_copy_are_the_only_duplicates() {
+    let h = Heap::analyse(
+        Index::from_bytes(test_support::bitmaps::dump(), Options::default()).unwrap(),
+        Options::default(),
+    );
+    let leaks = heap::leaks::find_leaks(&h, &heap::leaks::LeakConfig::default());
+    let groups: Vec<_> = leaks.iter().filter(|l| l.rule == "android.bitmap.duplicate").collect();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    let copy = test_support::bitmaps::known().len() + 1;
+    let mut want: Vec<_> =
+        [0, copy].iter().map(|&i| h.index.node(u64::from(test_support::bitmaps::id(i))).unwrap()).collect();
+    let mut got = groups[0].instances.clone();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+}
