@@ -78,13 +78,17 @@ impl Picture {
 pub(crate) fn pixels_array(heap: &Heap, bitmap: Node) -> Option<(Node, bool)> {
     // One Bitmap: the two arrays read once, no map made (the UI asks for each frame).
     pixels_array_in(heap, bitmap, |ptr| {
-        let idx = &heap.index;
-        let data = dump_data(heap)?;
-        let natives = idx.array_values(idx.field_node(data, "natives")?)?;
+        let (natives, buffers) = dump_arrays(heap)?;
         let slot = natives.iter().position(|v| v.as_i64() == Some(ptr))?;
-        let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
-        idx.node(buffers.get(slot)?.as_object()?)
+        heap.index.node(buffers.get(slot)?.as_object()?)
     })
+}
+
+/// `Bitmap.dumpData`'s `natives` and `buffers`, when the dump has them.
+fn dump_arrays(heap: &Heap) -> Option<(Vec<Value>, Vec<Value>)> {
+    let idx = &heap.index;
+    let data = dump_data(heap)?;
+    Some((idx.array_values(idx.field_node(data, "natives")?)?, idx.array_values(idx.field_node(data, "buffers")?)?))
 }
 
 /// [`pixels_array`], with `buffer_of` finding the dump's buffer for a native pointer when the
@@ -113,10 +117,7 @@ pub(crate) struct DumpBuffers {
 impl DumpBuffers {
     /// The dump's, when it has a `Bitmap.dumpData` (`am dumpheap -b`).
     pub(crate) fn of(heap: &Heap) -> Option<DumpBuffers> {
-        let idx = &heap.index;
-        let data = dump_data(heap)?;
-        let natives = idx.array_values(idx.field_node(data, "natives")?)?;
-        let buffers = idx.array_values(idx.field_node(data, "buffers")?)?;
+        let (natives, buffers) = dump_arrays(heap)?;
         let mut slots = rustc_hash::FxHashMap::default();
         for (slot, v) in natives.iter().enumerate() {
             if let Some(ptr) = v.as_i64() {

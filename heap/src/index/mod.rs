@@ -2111,7 +2111,7 @@ impl Pass2<'_> {
         }
         out.strings = hashes.filled;
         // Done with the chunk's records: give their pages back (those of records read out of
-        // the stream, at the end of the pass).
+        // the stream only when they were most of the chunk's; else at the end of the pass).
         behind.finish().for_each(|read| self.data.release(read));
         out
     }

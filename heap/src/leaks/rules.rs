@@ -642,17 +642,16 @@ fn duplicate_bitmaps(heap: &Heap, _: &LeakConfig) -> Vec<Suspect> {
     // array's first page maps its folio again, the end of the last array with it (from where
     // the last one ended, 122 MB of that dump's pixels stayed mapped).
     let mut behind = in_file.first().map_or(0, |&k| at(found[k].3));
-    let mut last: Option<(&[u8], usize)> = None;
+    let mut last: Option<usize> = None;
     for k in in_file {
         let pixels = found[k].3;
         // Bitmaps sharing one array (sorted together) take its digest, not a second read.
-        if let Some((same, l)) = last.filter(|&(p, _)| std::ptr::eq(p, pixels)) {
+        if let Some(l) = last.filter(|&l| std::ptr::eq(found[l].3, pixels)) {
             digests[k] = digests[l].clone();
-            last = Some((same, k));
             continue;
         }
         digests[k] = Sha1::digest(pixels).to_vec();
-        last = Some((pixels, k));
+        last = Some(k);
         let end = at(pixels).saturating_add(pixels.len());
         idx.data.release(behind & !(FOLIO - 1)..end);
         behind = end;
