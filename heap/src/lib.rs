@@ -29,6 +29,7 @@ pub mod diff;
 pub mod dominators;
 pub mod error;
 pub mod fmt;
+pub mod histogram;
 pub mod hprof;
 pub mod immediate;
 pub mod index;

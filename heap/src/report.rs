@@ -168,9 +168,9 @@ impl Heap {
         // With one heap (every HotSpot dump) each object's heap is known without looking its
         // file offset up: 0.045 s of the report on a dump of 22 M objects.
         let t = if heaps <= 1 {
-            crate::analysis::count_by(idx, heaps, |_| Some(0))
+            crate::histogram::count_by(idx, heaps, |_| Some(0))
         } else {
-            crate::analysis::count_by_each_run(idx, heaps, || {
+            crate::histogram::count_by_each_run(idx, heaps, || {
                 let mut run = 0;
                 move |n| Some(idx.heap_of_from(n, &mut run).min(heaps - 1))
             })

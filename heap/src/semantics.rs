@@ -343,7 +343,7 @@ pub(crate) fn analyse(index: &Index, semantics: Semantics, histogram: &[crate::C
     let dominators = sizes(&rules, idom, vertex, reach, visualvm.as_deref());
     drop(span);
     let _span = crate::trace::span("rules: by class");
-    let retained_by_class = crate::analysis::retained_by_class_for(index, &dominators, histogram, semantics);
+    let retained_by_class = crate::histogram::retained_by_class_for(index, &dominators, histogram, semantics);
     let paths = GcPaths { parents: Parents::All(parent), weak_via: search.weak_via.into() };
     Outcome { dominators, retained_by_class, paths }
 }

@@ -14,6 +14,7 @@ pub mod csr;
 pub mod ids;
 pub mod sizes;
 pub mod stacks;
+pub(crate) mod strings;
 
 use std::path::Path;
 
@@ -35,6 +36,7 @@ use csr::{Csr, WEAK};
 use ids::{IdMap, Ids};
 use sizes::{detect_ref_size_mat, detect_ref_size_visualvm, SizeModel, Sizer};
 use stacks::{StackRecords, Stacks, ThreadRoot};
+pub(crate) use strings::{HashedStrings, StringCopies, StringHashes};
 
 /// Shallow sizes at or above this are kept in `big_shallow`, the column holding this mark.
 pub(crate) const BIG_SHALLOW: u16 = u16::MAX;
@@ -188,44 +190,6 @@ pub struct Index {
     pub(crate) edge_kinds: std::sync::OnceLock<csr::EdgeKinds>,
     /// What [`Options::hash_strings`] asked for, until the duplicate strings report takes it.
     pub(crate) string_hashes: std::sync::Mutex<Option<HashedStrings>>,
-}
-
-/// The Strings' hashes as the second pass made them, or already turned into the Strings that
-/// may be copies of one another.
-pub(crate) enum HashedStrings {
-    PerString(StringHashes),
-    Copies(StringCopies),
-}
-
-/// The Strings of `class` that may be copies of one another, from their [`StringHashes`]: the
-/// runs of two or more Strings whose characters hash the same, each run's Strings ordered by
-/// their array, then by node. Which of them are strongly reachable is not known yet (see
-/// `leaks::waste::find_string_copies`).
-pub(crate) struct StringCopies {
-    pub(crate) class: ClassId,
-    /// The runs' Strings, one run after another, each with its array: `array << 32 | node`
-    /// (the low half of its key, what the report reads a copy by).
-    pub(crate) nodes: Vec<u64>,
-    /// Where each run ends in `nodes`.
-    pub(crate) runs: Vec<u32>,
-}
-
-/// Every String's characters hashed by the second pass: for each instance of `class`, in node
-/// order, the 64-bit XXH3 of its array's bytes (seeded with the element type's code), or
-/// [`StringHashes::NONE`] when it has no array with data.
-pub(crate) struct StringHashes {
-    pub(crate) class: ClassId,
-    pub(crate) hashes: Vec<u64>,
-}
-
-impl StringHashes {
-    /// A String with no value to count. A hash that comes out as this is moved down by one.
-    pub(crate) const NONE: u64 = u64::MAX;
-
-    /// The hash the report keys a String's characters by.
-    pub(crate) fn of(chars: &[u8], elem: BasicType) -> u64 {
-        xxhash_rust::xxh3::xxh3_64_with_seed(chars, u64::from(elem.code())).min(Self::NONE - 1)
-    }
 }
 
 /// Where a String keeps its characters, when the second pass can hash them: `value` is the
@@ -497,6 +461,39 @@ impl Index {
     /// layout it can hash) and the duplicate strings report has not taken the hashes yet.
     pub fn holds_string_hashes(&self) -> bool {
         self.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).is_some()
+    }
+
+    /// Turns the second pass's String hashes, when the index holds them, into the Strings that
+    /// may be copies ([`StringCopies`]), kept here for the duplicate strings report. The
+    /// analysis calls this on the core the paths leave idle while the dominator tree is built:
+    /// the report's sort of a key per String is then off the critical path (0.29 s of a dump of
+    /// 14.6 M Strings).
+    ///
+    /// The copies are made while `peak` is held (see [`crate::Heap::analyse`]). A core waiting
+    /// for its share of them may run any other job of the pool meanwhile; the only other holder
+    /// of `peak` is semi-NCA, which the tree's own thread runs (never a job another core can
+    /// take) and which waits for no job while it holds it. So no core waits for itself.
+    pub(crate) fn find_string_copies(&self, peak: &std::sync::Mutex<()>) {
+        // The index's lock is not held while the copies are made, for the reason above: another
+        // job a waiting core runs may ask for the index's hashes.
+        let lock = || self.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let taken = lock().take();
+        let made = match taken {
+            Some(HashedStrings::PerString(hashes)) => {
+                let _held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                self.string_copies(hashes).map(HashedStrings::Copies)
+            }
+            other => other,
+        };
+        *lock() = made;
+    }
+
+    /// The Strings of `hashed` that may be copies of one another; `None` when its Strings are not
+    /// this index's instances of its class.
+    pub(crate) fn string_copies(&self, hashed: StringHashes) -> Option<StringCopies> {
+        let g = self.graph();
+        let first_edge = |v: u32| g.edges(v).first().map(|&t| t & !WEAK);
+        strings::copies_of(hashed, self.len() as u32, |v| self.class_of(Node(v)), first_edge)
     }
 
     /// Gives the dump's mapped pages back to the kernel (see [`Data::release`]); the engine does

@@ -5,7 +5,8 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::Heap;
 use crate::dominators::Reach;
-use crate::index::{csr, HashedStrings, Node, StringCopies, StringHashes};
+use crate::index::strings::{array_of, key, SKIPPED};
+use crate::index::{csr, HashedStrings, Node, StringCopies};
 use crate::prefetch::AHEAD;
 
 use super::rules::instances_of_subclasses;
@@ -93,11 +94,11 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     let only_edge = crate::index::StringLayout::value_first(&idx.classes[string.index()]);
     // The hashes come from the second pass when it made them (`Options::hash_strings`): then
     // nothing reads the dump here, and the Strings that may be copies were most likely found
-    // while the dominator tree was built (see `find_string_copies`).
+    // while the dominator tree was built (see `Index::find_string_copies`).
     let held = idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     let copies = match held {
         Some(HashedStrings::Copies(copies)) => Some(copies),
-        Some(HashedStrings::PerString(hashes)) => copies_of(idx, hashes),
+        Some(HashedStrings::PerString(hashes)) => idx.string_copies(hashes),
         None => None,
     };
     if let Some(copies) = copies.filter(|c| only_edge && c.class == string) {
@@ -210,22 +211,6 @@ pub fn duplicate_strings(heap: &Heap, top: usize) -> Vec<DuplicateString> {
     top_copies(heap, out, top)
 }
 
-/// The key of a String that is not counted (weakly reachable, or no value): zero, so a list of
-/// keys starts as untouched zeroed pages its writers fault in on every core. No counted
-/// String's is zero, as no hash is (one that comes out as zero is counted as one).
-const SKIPPED: u128 = 0;
-
-/// A String's key: the hash of its characters, its array, and its node or its place in a list
-/// of Strings.
-fn key(hash: u64, array: u32, string: u32) -> u128 {
-    u128::from(hash.max(1)) << 64 | u128::from(array) << 32 | u128::from(string)
-}
-
-/// A String's array in its key.
-fn array_of(key: u128) -> u32 {
-    (key >> 32) as u32
-}
-
 /// A size in 32 bits (the largest for anything larger).
 fn cap(v: u64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
@@ -300,151 +285,6 @@ fn reachable_copies(heap: &Heap, copies: &StringCopies) -> Vec<(u64, u64, Node)>
             })
         })
         .collect()
-}
-
-/// Turns the second pass's String hashes, when the index holds them, into the Strings that may
-/// be copies ([`StringCopies`]), kept in the index for the duplicate strings report. The
-/// analysis calls this on the core the paths leave idle while the dominator tree is built:
-/// the report's sort of a key per String is then off the critical path (0.29 s of a dump of 14.6 M
-/// Strings).
-///
-/// The copies are made while `peak` is held (see [`crate::Heap::analyse`]). A core waiting for
-/// its share of them may run any other job of the pool meanwhile; the only other holder of
-/// `peak` is semi-NCA, which the tree's own thread runs (never a job another core can take)
-/// and which waits for no job while it holds it. So no core waits for itself.
-pub(crate) fn find_string_copies(idx: &crate::index::Index, peak: &std::sync::Mutex<()>) {
-    // The index's lock is not held while the copies are made, for the reason above: another
-    // job a waiting core runs may ask for the index's hashes.
-    let lock = || idx.string_hashes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let taken = lock().take();
-    let made = match taken {
-        Some(HashedStrings::PerString(hashes)) => {
-            let _held = peak.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            copies_of(idx, hashes).map(HashedStrings::Copies)
-        }
-        other => other,
-    };
-    *lock() = made;
-}
-
-/// The [`StringCopies`] of `hashed`; `None` when its Strings are not the index's instances of
-/// its class.
-///
-/// The keys go straight into buckets by their hashes' top bits (one bucket below 4,096
-/// Strings; then 2,048 to 4,096 keys a bucket, up to 512 buckets), and in each bucket, on
-/// every core, a table in the core's cache finds the keys whose hash is there more than once;
-/// those alone are sorted and kept. Each bucket fills its own stretch of the keys, a stream of
-/// writes to a page of its own: with 16,384 buckets the streams' pages were more than the
-/// processor's TLB holds, a miss for nearly every key (keys 0.31 s on a dump of 14.6 M
-/// Strings, 0.21 s with 512 buckets, whose tables are then 0.01 s slower to probe). Most
-/// Strings are one of a kind (11 M of 14.6 M on a dump of long lists), so what is kept is a
-/// fraction of the keys.
-fn copies_of(idx: &crate::index::Index, hashed: StringHashes) -> Option<StringCopies> {
-    use rayon::prelude::*;
-    let _span = crate::trace::span("duplicate strings: copies");
-    let StringHashes { class, hashes } = hashed;
-    let bits = (usize::BITS - (hashes.len() >> 12).leading_zeros()).min(9);
-    let bucket = |h: u64| h.checked_shr(64 - bits).unwrap_or(0) as usize;
-    let mut ends = vec![0usize; 1 << bits];
-    for &h in hashes.iter().filter(|&&h| h != StringHashes::NONE) {
-        ends[bucket(h.max(1))] += 1;
-    }
-    let mut next = Vec::with_capacity(ends.len());
-    let mut sum = 0;
-    for e in &mut ends {
-        next.push(sum);
-        sum += *e;
-        *e = sum;
-    }
-    let span = crate::trace::span("copies: keys");
-    let mut keys = vec![SKIPPED; sum];
-    // A String with a value and no first edge (which the second pass does not make) keeps its
-    // slot as `SKIPPED`, which the tables leave out.
-    let g = idx.graph();
-    let mut strings = hashes.iter();
-    for v in 0..idx.len() as u32 {
-        if idx.class_of(Node(v)) != class {
-            continue;
-        }
-        let &h = strings.next()?;
-        if h == StringHashes::NONE {
-            continue;
-        }
-        let b = bucket(h.max(1));
-        if let Some(&t) = g.edges(v).first() {
-            keys[next[b]] = key(h, t & !csr::WEAK, v);
-        }
-        next[b] += 1;
-    }
-    if strings.next().is_some() {
-        return None;
-    }
-    drop(hashes);
-    drop(span);
-    let span = crate::trace::span("copies: shared");
-    let buckets =
-        crate::cut::by_lengths(&mut keys, ends.iter().scan(0, |start, &end| Some(end - std::mem::replace(start, end))));
-    let shared: Vec<usize> = buckets.into_par_iter().map_init(Table::default, |t, b| t.shared_first(b)).collect();
-    drop(span);
-    let _span = crate::trace::span("copies: compact");
-    // Each bucket's runs, as the Strings' nodes in the keys' order (by array within a value),
-    // and where each run ends: 4 bytes a String and a run instead of 16.
-    let (mut nodes, mut runs) = (Vec::new(), Vec::new());
-    let mut start = 0;
-    for (&end, &n) in ends.iter().zip(&shared) {
-        for run in keys[start..start + n].chunk_by(|a, b| a >> 64 == b >> 64) {
-            nodes.extend(run.iter().map(|&k| k as u64));
-            runs.push(nodes.len() as u32);
-        }
-        start = end;
-    }
-    drop(keys);
-    Some(StringCopies { class, nodes, runs })
-}
-
-/// A table of the hashes in one bucket of keys, and whether each was seen more than once: one
-/// probe a key in the core's cache, where a sort of the bucket took a dozen comparisons.
-#[derive(Default)]
-struct Table {
-    hashes: Vec<u64>,
-    twice: Vec<bool>,
-}
-
-impl Table {
-    /// Moves the keys of `bucket` whose hash it holds more than once to its front, sorted, and
-    /// gives their count. Keys of hash 0 (`SKIPPED`) are left out.
-    fn shared_first(&mut self, bucket: &mut [u128]) -> usize {
-        // At most half full, so a probe ends in a step or two. The low bits of a hash pick its
-        // slot (its top bits are the bucket's).
-        let size = (2 * bucket.len()).next_power_of_two().max(16);
-        self.hashes.clear();
-        self.hashes.resize(size, 0);
-        self.twice.clear();
-        self.twice.resize(size, false);
-        let hash = |k: u128| (k >> 64) as u64;
-        let slot = |hashes: &[u64], h: u64| {
-            let mut i = h as usize & (size - 1);
-            while hashes[i] != 0 && hashes[i] != h {
-                i = (i + 1) & (size - 1);
-            }
-            i
-        };
-        for &k in bucket.iter().filter(|&&k| hash(k) != 0) {
-            let i = slot(&self.hashes, hash(k));
-            self.twice[i] = self.hashes[i] != 0;
-            self.hashes[i] = hash(k);
-        }
-        let mut n = 0;
-        for at in 0..bucket.len() {
-            let h = hash(bucket[at]);
-            if h != 0 && self.twice[slot(&self.hashes, h)] {
-                bucket.swap(n, at);
-                n += 1;
-            }
-        }
-        bucket[..n].sort_unstable();
-        n
-    }
 }
 
 /// About `parts` places to cut sorted `keys` at, the first 0 and the last its length, none
@@ -591,37 +431,4 @@ pub(crate) fn fd_groups_of(heap: &Heap, fds: Vec<Node>) -> Vec<FdGroup> {
     let mut out: Vec<FdGroup> = groups.into_iter().map(|(holder, count)| FdGroup { holder, count }).collect();
     out.sort_by(|a, b| b.count.cmp(&a.count).then(a.holder.cmp(&b.holder)));
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The keys a bucket's table keeps are those of the hashes it holds more than once, in
-    /// order, as sorting the whole bucket and keeping its runs of two or more finds them;
-    /// `SKIPPED` keys are left out.
-    #[test]
-    fn a_bucket_keeps_the_runs_a_sort_would() {
-        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15);
-        let mut table = Table::default();
-        for len in [0usize, 1, 2, 7, 100, 5000] {
-            // Few values, so that most hashes come more than once; some keys `SKIPPED`.
-            let mut bucket: Vec<u128> = (0..len)
-                .map(|i| match next() % 11 {
-                    0 => SKIPPED,
-                    _ => key(next() % (len as u64 / 3 + 1) + 1, (next() % 5) as u32, i as u32),
-                })
-                .collect();
-            let mut sorted = bucket.clone();
-            sorted.sort_unstable();
-            let expected: Vec<u128> = sorted
-                .chunk_by(|a, b| a >> 64 == b >> 64)
-                .filter(|run| run.len() > 1 && run[0] >> 64 != 0)
-                .flatten()
-                .copied()
-                .collect();
-            let n = table.shared_first(&mut bucket);
-            assert_eq!(&bucket[..n], &expected[..], "{len} keys");
-        }
-    }
 }
