@@ -3,7 +3,8 @@
 //!
 //! - `screen`, `cursor`, `line_edit`, `theme`: leaves.
 //! - `monitor` (the watched process's state), `source` (what can be opened), `keymap`.
-//! - `picker` (what is on offer, its filter), `model` (the state), `msg` (messages, effects).
+//! - `picker` (what is on offer, its filter), `model` (the state), `msg` (messages, effects),
+//!   `jobs` (the work effects hand to other threads, turned into messages).
 //! - `tree`, `histogram`, `threads`, `nav`: the model's operations (the dominator tree, the
 //!   class rows, the threads' rows, moving and opening); `export` (the view as text and JSON, from plain data).
 //! - `update`: messages and keys in, effects out. `view`: drawing. `run`: the loop and workers.
@@ -12,6 +13,7 @@ pub mod cursor;
 mod diff;
 pub mod export;
 pub mod histogram;
+mod jobs;
 pub mod keymap;
 pub mod line_edit;
 pub mod model;

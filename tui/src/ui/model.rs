@@ -79,6 +79,18 @@ pub struct Instances {
     list: List,
 }
 
+/// How many rows a long list or array shows at first, and how many more each `Enter` on its
+/// last row adds.
+pub const INSPECTOR_PAGE: usize = 1000;
+
+/// The objects a job analyses: a class's instances (listed on the job's thread: a class of
+/// millions is not copied on a keypress), or a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetOf {
+    Class(heap::ClassId),
+    Nodes(Arc<Vec<heap::Node>>),
+}
+
 #[derive(Clone)]
 enum List {
     ByRetained(Arc<Heap>, ClassId),
@@ -93,10 +105,10 @@ impl Instances {
 
     /// The set a job analyses: the class itself when the list is the engine's (the job lists
     /// it on its thread), the sorted list otherwise.
-    pub fn set(&self) -> super::msg::SetOf {
+    pub fn set(&self) -> SetOf {
         match &self.list {
-            List::ByRetained(_, class) => super::msg::SetOf::Class(*class),
-            List::Sorted(nodes) => super::msg::SetOf::Nodes(nodes.clone()),
+            List::ByRetained(_, class) => SetOf::Class(*class),
+            List::Sorted(nodes) => SetOf::Nodes(nodes.clone()),
         }
     }
 }
@@ -546,7 +558,7 @@ impl Default for InspectorState {
             history: Vec::new(),
             cursor: Cursor::default(),
             filter: LineEdit::default(),
-            shown: super::nav::INSPECTOR_PAGE,
+            shown: INSPECTOR_PAGE,
         }
     }
 }
@@ -651,7 +663,7 @@ pub struct QueryState {
     pub result: Option<QueryResult>,
     pub error: Option<String>,
     /// The query running, and the handle that interrupts it (set once its connection exists).
-    pub running: Option<(String, super::msg::Stop)>,
+    pub running: Option<(String, crate::session::sql::Stop)>,
     pub cursor: Cursor,
     /// The column sorted by and whether descending.
     pub sort: Option<(usize, bool)>,

@@ -41,7 +41,7 @@ pub enum Msg {
     /// A class's instances sorted on a thread (for this heap), in this order.
     Sorted(Arc<Heap>, heap::ClassId, super::model::InstanceSort, Arc<Vec<heap::Node>>),
     /// A query on screen 9 finished (the stop of the run it was, its rows or SQLite's message).
-    QueryDone(Stop, Result<super::model::QueryResult, String>),
+    QueryDone(crate::session::sql::Stop, Result<super::model::QueryResult, String>),
 }
 
 /// Something for the main loop to do.
@@ -77,14 +77,6 @@ pub struct SortJob {
     pub order: super::model::InstanceSort,
 }
 
-impl SortJob {
-    /// Runs it: the message that brings the list to the model.
-    pub fn run(self) -> Msg {
-        let nodes = Arc::new(self.order.sort(&self.heap, self.class));
-        Msg::Sorted(self.heap, self.class, self.order, nodes)
-    }
-}
-
 impl std::fmt::Debug for SortJob {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "SortJob({:?}, {})", self.class, self.order.label())
@@ -105,69 +97,7 @@ pub struct QueryJob {
     pub heap: Arc<Heap>,
     pub sql: String,
     /// How it is stopped (`Esc`, or another query started).
-    pub stop: Stop,
-}
-
-/// Stops a running query: SQLite's interrupt once its connection exists, and before that a
-/// flag the run reads as soon as it has one. It also carries the run's progress: the rows its
-/// tables have read so far, and when it started.
-#[derive(Clone)]
-pub struct Stop(
-    Arc<std::sync::Mutex<(Option<rusqlite::InterruptHandle>, bool)>>,
-    Arc<std::sync::atomic::AtomicU64>,
-    std::time::Instant,
-);
-
-impl Default for Stop {
-    fn default() -> Stop {
-        Stop(Default::default(), Default::default(), std::time::Instant::now())
-    }
-}
-
-impl Stop {
-    /// Asks the query to stop, now or as soon as it starts.
-    pub fn stop(&self) {
-        if let Ok(mut s) = self.0.lock() {
-            match &s.0 {
-                Some(h) => h.interrupt(),
-                None => s.1 = true,
-            }
-        }
-    }
-
-    /// Hands the connection's interrupt over; false when a stop was asked before it existed.
-    pub fn started(&self, handle: rusqlite::InterruptHandle) -> bool {
-        match self.0.lock() {
-            Ok(mut s) if !s.1 => {
-                s.0 = Some(handle);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// The counter the run's tables add each row they read to.
-    pub fn rows_read(&self) -> Arc<std::sync::atomic::AtomicU64> {
-        self.1.clone()
-    }
-
-    /// Rows read so far, and seconds since the run started.
-    pub fn progress(&self) -> (u64, f64) {
-        (self.1.load(std::sync::atomic::Ordering::Relaxed), self.2.elapsed().as_secs_f64())
-    }
-
-    /// Whether `other` stops the same run.
-    pub fn same(&self, other: &Stop) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl QueryJob {
-    /// Runs it: the message that brings the rows (or SQLite's message) to the model.
-    pub fn run(self) -> Msg {
-        let result = super::query::run(self.heap, &self.sql, &self.stop);
-        Msg::QueryDone(self.stop, result)
-    }
+    pub stop: crate::session::sql::Stop,
 }
 
 impl std::fmt::Debug for QueryJob {
@@ -192,16 +122,8 @@ pub struct Job {
     pub title: String,
     /// Its number, which the result names.
     pub number: u64,
-    pub set: SetOf,
+    pub set: super::model::SetOf,
     pub what: JobKind,
-}
-
-/// The objects a job analyses: a class's instances (listed on the job's thread: a class of
-/// millions is not copied on a keypress), or a list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SetOf {
-    Class(heap::ClassId),
-    Nodes(Arc<Vec<heap::Node>>),
 }
 
 /// Which analysis.
@@ -209,26 +131,6 @@ pub enum SetOf {
 pub enum JobKind {
     MergedPaths,
     ImmediateDominators,
-}
-
-impl Job {
-    /// Runs it: the message that brings the result to the model.
-    pub fn run(self) -> Msg {
-        let set: Arc<Vec<heap::Node>> = match self.set {
-            SetOf::Class(c) => Arc::new(self.heap.instances_by_retained(c).to_vec()),
-            SetOf::Nodes(nodes) => nodes,
-        };
-        let kind = match self.what {
-            JobKind::MergedPaths => {
-                super::model::SetKind::Merged { tree: Arc::new(self.heap.merged_paths(&set)), open: Default::default() }
-            }
-            JobKind::ImmediateDominators => super::model::SetKind::Dominators {
-                result: Arc::new(self.heap.immediate_dominators(&set)),
-                group: None,
-            },
-        };
-        Msg::Analysed(self.heap, self.number, kind)
-    }
 }
 
 impl std::fmt::Debug for Job {

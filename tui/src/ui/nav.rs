@@ -5,7 +5,7 @@ use heap::leaks::Leak;
 use heap::Node;
 
 use super::cursor::Cursor;
-use super::model::{App, DiffRow, Place};
+use super::model::{App, DiffRow, Place, INSPECTOR_PAGE};
 use super::screen::Screen;
 
 /// How many places `Back` can return through.
@@ -472,10 +472,6 @@ impl App {
         rows
     }
 }
-
-/// How many rows a long list or array shows at first, and how many more each `Enter` on its
-/// last row adds.
-pub const INSPECTOR_PAGE: usize = 1000;
 
 fn more_text(more: usize) -> String {
     format!("… {more} more (Enter shows {})", more.min(INSPECTOR_PAGE))

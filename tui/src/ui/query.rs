@@ -74,7 +74,7 @@ impl App {
         if let Some((_, old)) = q.running.take() {
             old.stop();
         }
-        let stop = super::msg::Stop::default();
+        let stop = crate::session::sql::Stop::default();
         q.running = Some((sql.clone(), stop.clone()));
         vec![Effect::Query(super::msg::QueryJob { heap, sql, stop })]
     }
@@ -88,7 +88,7 @@ impl App {
     }
 
     /// A query's result: shown if it is the one running.
-    pub(super) fn query_done(&mut self, stop: &super::msg::Stop, result: Result<QueryResult, String>) {
+    pub(super) fn query_done(&mut self, stop: &crate::session::sql::Stop, result: Result<QueryResult, String>) {
         let q = &mut self.query;
         if q.running.as_ref().is_none_or(|(_, s)| !s.same(stop)) {
             return;
@@ -183,7 +183,7 @@ fn compare(a: &Value, b: &Value) -> std::cmp::Ordering {
 
 /// Runs `sql` over `heap` (on the thread the UI gives it), handing the interrupt handle over
 /// first.
-pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &super::msg::Stop) -> Result<QueryResult, String> {
+pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &crate::session::sql::Stop) -> Result<QueryResult, String> {
     let start = std::time::Instant::now();
     let conn = crate::session::sql::connect_counting(heap, stop.rows_read()).map_err(|e| e.to_string())?;
     if !stop.started(conn.get_interrupt_handle()) {

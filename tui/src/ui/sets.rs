@@ -10,8 +10,9 @@ use heap::Node;
 
 use super::cursor::Cursor;
 use super::keymap::Action;
+use super::model::SetOf;
 use super::model::{App, SetKind, SetView, ThreadRow};
-use super::msg::{Effect, Job, JobKind, SetOf};
+use super::msg::{Effect, Job, JobKind};
 
 fn nodes(v: Vec<Node>) -> SetOf {
     SetOf::Nodes(Arc::new(v))

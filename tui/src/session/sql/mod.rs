@@ -7,6 +7,9 @@
 //! may be added, never renamed. Ids are integers (the dump's own object ids).
 
 pub mod export;
+mod stop;
+
+pub use stop::Stop;
 
 use std::os::raw::c_int;
 use std::sync::Arc;
