@@ -10,6 +10,7 @@ pub mod build;
 #[allow(dead_code)]
 mod builder;
 pub mod hostile;
+pub mod imports;
 pub mod libart;
 pub mod perfetto;
 
