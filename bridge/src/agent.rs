@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use agent::proc::{Groups, ProcessInfo};
-use agent::protocol::{DumpSpec, Dumped, Envelope, Line, Method, PROTOCOL};
+use agent::protocol::{DumpSpec, Dumped, Envelope, Line, Method, Request, PROTOCOL};
 
 use crate::device::{quote, Device, DeviceError, Result, Stream, AGENT_DIR};
 
@@ -128,9 +128,14 @@ fn lines(text: &[u8]) -> impl Iterator<Item = Line> + '_ {
     text.split(|&b| b == b'\n').filter_map(Envelope::parse).map(|e| e.line)
 }
 
+/// The shell's command line that runs the agent at `path` with `request`, every word quoted.
+pub fn command(path: &str, request: &Request) -> String {
+    std::iter::once(path.to_string()).chain(request.args()).map(|a| quote(&a)).collect::<Vec<_>>().join(" ")
+}
+
 /// The agent's hello line (its protocol and version), or `None` when it does not run.
 fn hello(device: &dyn Device, path: &str) -> Result<Option<(u32, String)>> {
-    let o = device.output(&format!("{} version", quote(path)))?;
+    let o = device.output(&command(path, &Request::Version))?;
     if o.code != 0 {
         return Ok(None);
     }
@@ -203,7 +208,7 @@ impl<'a> Agent<'a> {
     /// The device's processes, JVMs first, then by resident set.
     pub fn processes(&self) -> Result<Vec<ProcessInfo>> {
         let Some(path) = &self.path else { return Ok(agent::proc::list()) };
-        let o = self.device.output(&format!("{} ps", quote(path)))?;
+        let o = self.device.output(&command(path, &Request::Ps))?;
         Ok(lines(&o.stdout)
             .filter_map(|l| match l {
                 Line::Process { process } => Some(process),
@@ -215,7 +220,7 @@ impl<'a> Agent<'a> {
     /// Probe's breakdowns of `pid`: FDs by what they point to, threads by name.
     pub fn groups(&self, pid: u32) -> Result<Groups> {
         let Some(path) = &self.path else { return Ok(agent::proc::groups(pid)?) };
-        let o = self.device.output(&format!("{} groups --pid {pid}", quote(path)))?;
+        let o = self.device.output(&command(path, &Request::Groups { pid }))?;
         for line in lines(&o.stdout) {
             match line {
                 Line::Groups { groups, .. } => return Ok(groups),
@@ -228,8 +233,7 @@ impl<'a> Agent<'a> {
 
     /// The agent's command line for `spec`, writing to `out` (`-`: its stdout).
     fn dump_command(path: &str, spec: &DumpSpec, out: &str) -> String {
-        let args: Vec<String> = spec.args().iter().map(|a| quote(a)).collect();
-        format!("{} dump {} --out {}", quote(path), args.join(" "), quote(out))
+        command(path, &Request::Dump { spec: *spec, out: out.to_string() })
     }
 
     /// The method `spec` asks for, or the one the process offers.
@@ -325,10 +329,7 @@ impl<'a> Agent<'a> {
         on_line: &mut dyn FnMut(Line) -> bool,
     ) -> Result<Option<i32>> {
         let Some(path) = &self.path else { return sample_here(pid, interval_ms, count, on_line) };
-        let mut cmd = format!("{} sample --pid {pid} --interval-ms {interval_ms}", quote(path));
-        if let Some(c) = count {
-            cmd.push_str(&format!(" --count {c}"));
-        }
+        let cmd = command(path, &Request::Sample { pid, interval_ms, count, trigger: None });
         let mut pending = Vec::new();
         // A sample line is a few hundred bytes: a phone that sends a megabyte without a newline
         // is not speaking the protocol, and is hung up on rather than gathered.

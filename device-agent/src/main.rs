@@ -14,31 +14,17 @@
 //!                                             # hello, then a `sample` line each, each followed by
 //!                                             # the `trigger` lines it fired (`--trigger`'s thresholds)
 //! ```
+//!
+//! The command line is `agent::protocol::Request`, which the host writes. Exit status: 0 done, 1
+//! the process could not be read or dumped (an `error` line says why), 2 a command line that is
+//! not a request. The host reads the lines, not the status.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use agent::protocol::{Envelope, Line, Method, Mode};
+use agent::protocol::{DumpSpec, Envelope, Line, Method, Request};
 
-const USAGE: &str =
-    "usage: heaptui-agent version | ps | sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]";
-
-/// The command line: the subcommand, then `--flag value` pairs and bare flags.
-struct Args(Vec<String>);
-
-impl Args {
-    fn value(&self, flag: &str) -> Option<&str> {
-        self.0.iter().position(|a| a == flag).and_then(|i| self.0.get(i + 1)).map(String::as_str)
-    }
-
-    fn number<T: std::str::FromStr>(&self, flag: &str) -> Option<T> {
-        self.value(flag).and_then(|v| v.parse().ok())
-    }
-
-    fn has(&self, flag: &str) -> bool {
-        self.0.iter().any(|a| a == flag)
-    }
-}
+const USAGE: &str = "usage: heaptui-agent version | ps | groups --pid PID | sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC] | dump --pid PID --out FILE [--method auto|attach|am] [--mode triage|koom|redact|none] [--all]";
 
 /// Writes `lines`, each on its own line, in one write (a reader never sees half a run of them),
 /// and flushes. False when the reader has gone.
@@ -48,27 +34,30 @@ fn send(out: &mut dyn Write, lines: &[Envelope]) -> bool {
 }
 
 fn usage(why: &str) -> ExitCode {
-    eprintln!("{why}");
+    eprintln!("heaptui-agent: {why}\n{USAGE}");
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
-    let args = Args(std::env::args().skip(1).collect());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let request = match Request::parse(&args) {
+        Ok(r) => r,
+        Err(e) => return usage(&e.to_string()),
+    };
     let mut out = std::io::stdout().lock();
     let hello = Envelope::hello();
-    match args.0.first().map(String::as_str) {
-        Some("version") => {
+    match request {
+        Request::Version => {
             send(&mut out, &[hello]);
             ExitCode::SUCCESS
         }
-        Some("ps") => {
+        Request::Ps => {
             let mut lines = vec![hello];
             lines.extend(agent::proc::list().into_iter().map(|process| Envelope::new(Line::Process { process })));
             send(&mut out, &lines);
             ExitCode::SUCCESS
         }
-        Some("groups") => {
-            let Some(pid) = args.number::<u32>("--pid") else { return usage(USAGE) };
+        Request::Groups { pid } => {
             let line = match agent::proc::groups(pid) {
                 Ok(groups) => Line::Groups { pid, groups },
                 Err(e) => Line::Error { message: format!("process {pid}: {e}") },
@@ -76,24 +65,30 @@ fn main() -> ExitCode {
             send(&mut out, &[hello, Envelope::new(line)]);
             ExitCode::SUCCESS
         }
-        Some("dump") => dump(&args, hello, &mut out),
-        Some("sample") => sample(&args, hello, &mut out),
-        _ => usage(USAGE),
+        Request::Dump { spec, out: path } => dump(spec, &path, hello, &mut out),
+        Request::Sample { pid, interval_ms, count, trigger } => {
+            sample(pid, interval_ms, count, trigger.as_deref(), hello, &mut out)
+        }
     }
 }
 
 /// `sample`: a sample of the process every interval, and what fires on it, until the process
-/// ends (an `error` line, exit 1), `--count` samples are taken, or the reader goes.
-fn sample(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
-    let Some(pid) = args.number::<u32>("--pid") else { return usage("heaptui-agent: --pid PID is required") };
-    let config = match args.value("--trigger").map(|s| agent::trigger::parse(s, agent::trigger::Config::default())) {
+/// ends (an `error` line, exit 1), `count` samples are taken, or the reader goes.
+fn sample(
+    pid: u32,
+    interval_ms: u64,
+    count: Option<u64>,
+    trigger: Option<&str>,
+    hello: Envelope,
+    out: &mut dyn Write,
+) -> ExitCode {
+    let config = match trigger.map(|s| agent::trigger::parse(s, agent::trigger::Config::default())) {
         None => agent::trigger::Config::default(),
         Some(Ok(c)) => c,
-        Some(Err(e)) => return usage(&format!("heaptui-agent: --trigger: {e}")),
+        Some(Err(e)) => return usage(&format!("--trigger: {e}")),
     };
     let mut triggers = agent::trigger::Triggers::new(config);
-    let interval = std::time::Duration::from_millis(args.number("--interval-ms").unwrap_or(1000));
-    let count: Option<u64> = args.number("--count");
+    let interval = std::time::Duration::from_millis(interval_ms);
     if !send(out, &[hello]) {
         return ExitCode::SUCCESS;
     }
@@ -117,22 +112,10 @@ fn sample(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `dump`: the dumper the process offers (or `--method`'s), stripped on the device.
-fn dump(args: &Args, hello: Envelope, out: &mut dyn Write) -> ExitCode {
-    let (Some(pid), Some(path)) = (args.number::<u32>("--pid"), args.value("--out")) else { return usage(USAGE) };
-    let method = match args.value("--method").unwrap_or("auto") {
-        "auto" => Method::for_process(pid),
-        m => match Method::parse(m).filter(|m| !matches!(m, Method::Fork | Method::Perfetto)) {
-            Some(m) => m,
-            None => return usage("heaptui-agent: --method is auto, attach or am"),
-        },
-    };
-    let Some(mode) = Mode::parse(args.value("--mode").unwrap_or("triage")) else {
-        return usage(
-            "heaptui-agent: --mode is triage, koom, redact or none (matrix needs the whole dump: the host runs it)",
-        );
-    };
-    let live = !args.has("--all");
+/// `dump`: the dumper the process offers (or the one asked for), stripped on the device.
+fn dump(spec: DumpSpec, path: &str, hello: Envelope, out: &mut dyn Write) -> ExitCode {
+    let DumpSpec { pid, method, mode, live } = spec;
+    let method = method.unwrap_or_else(|| Method::for_process(pid));
     let report = |r: Result<agent::protocol::Dumped, agent::dump::DumpError>| match r {
         Ok(dumped) => (Envelope::new(Line::Dumped { dumped }), ExitCode::SUCCESS),
         Err(e) => (Envelope::new(Line::Error { message: e.to_string() }), ExitCode::from(1)),

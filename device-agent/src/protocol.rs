@@ -228,21 +228,277 @@ pub struct DumpSpec {
     pub live: bool,
 }
 
-impl DumpSpec {
-    /// The arguments after `dump` that ask for this (`--out` is the caller's).
+/// What the host asks of the agent: its command line, typed. The host writes it with
+/// [`Request::args`] and the agent reads it with [`Request::parse`], so the two ends cannot
+/// drift apart; the command lines hosts wrote before this type existed read the same
+/// (`tests/protocol_compat.rs`).
+///
+/// ```text
+/// version
+/// ps
+/// groups --pid PID
+/// sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]
+/// dump --pid PID [--method auto|attach|am] [--mode triage|koom|redact|none] [--all] --out FILE|-
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// The hello line alone.
+    Version,
+    /// A `process` line for each process.
+    Ps,
+    /// Probe's breakdowns of one process.
+    Groups {
+        /// The process.
+        pid: u32,
+    },
+    /// A sample every interval, with the triggers it fires.
+    Sample {
+        /// The process.
+        pid: u32,
+        /// Milliseconds between samples (1000 when not said).
+        interval_ms: u64,
+        /// At most this many samples; until the process ends when not said.
+        count: Option<u64>,
+        /// The agent's own thresholds (`agent::trigger::parse`'s form), when any.
+        trigger: Option<String>,
+    },
+    /// A dump, stripped on the device.
+    Dump {
+        /// What to dump, how.
+        spec: DumpSpec,
+        /// Where on the device; `-` streams it on stdout (the lines then go to stderr).
+        out: String,
+    },
+}
+
+/// Why a command line is not a [`Request`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RequestError {
+    /// No subcommand, or one the agent does not have.
+    #[error("unknown command {0:?}")]
+    Command(String),
+    /// A flag this command does not take, or one given twice.
+    #[error("{1}: {0} is not taken here (or given twice)")]
+    Flag(String, &'static str),
+    /// A flag with no value after it.
+    #[error("{0} needs a value")]
+    NoValue(String),
+    /// A value that does not parse.
+    #[error("{0} {1:?}: {2}")]
+    Value(&'static str, String, &'static str),
+    /// A required flag is missing.
+    #[error("{1} needs {0}")]
+    Missing(&'static str, &'static str),
+}
+
+/// The flags a command takes, and whether each takes a value.
+const FLAGS: &[(&str, &[(&str, bool)])] = &[
+    ("version", &[]),
+    ("ps", &[]),
+    ("groups", &[("--pid", true)]),
+    ("sample", &[("--pid", true), ("--interval-ms", true), ("--count", true), ("--trigger", true)]),
+    ("dump", &[("--pid", true), ("--method", true), ("--mode", true), ("--all", false), ("--out", true)]),
+];
+
+impl Request {
+    /// Its command line after the agent's path, as the agent reads it back.
     pub fn args(&self) -> Vec<String> {
-        let mut v = vec![
-            "--pid".to_string(),
-            self.pid.to_string(),
-            "--method".to_string(),
-            self.method.map_or("auto", Method::name).to_string(),
-            "--mode".to_string(),
-            self.mode.name().to_string(),
-        ];
-        if !self.live {
-            v.push("--all".to_string());
+        let mut v: Vec<String> = Vec::new();
+        let mut flag = |name: &str, value: Option<String>| {
+            v.push(name.to_string());
+            v.extend(value);
+        };
+        match self {
+            Request::Version => flag("version", None),
+            Request::Ps => flag("ps", None),
+            Request::Groups { pid } => {
+                flag("groups", None);
+                flag("--pid", Some(pid.to_string()));
+            }
+            Request::Sample { pid, interval_ms, count, trigger } => {
+                flag("sample", None);
+                flag("--pid", Some(pid.to_string()));
+                flag("--interval-ms", Some(interval_ms.to_string()));
+                if let Some(c) = count {
+                    flag("--count", Some(c.to_string()));
+                }
+                if let Some(t) = trigger {
+                    flag("--trigger", Some(t.clone()));
+                }
+            }
+            Request::Dump { spec, out } => {
+                flag("dump", None);
+                flag("--pid", Some(spec.pid.to_string()));
+                flag("--method", Some(spec.method.map_or("auto", Method::name).to_string()));
+                flag("--mode", Some(spec.mode.name().to_string()));
+                if !spec.live {
+                    flag("--all", None);
+                }
+                flag("--out", Some(out.clone()));
+            }
         }
         v
+    }
+
+    /// Reads a command line (without the program's name): the command, then its flags in any
+    /// order, each at most once.
+    pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Request, RequestError> {
+        let command = args.first().map_or("", AsRef::as_ref);
+        let (command, takes) =
+            FLAGS.iter().find(|(c, _)| *c == command).ok_or_else(|| RequestError::Command(command.to_string()))?;
+        let mut given: Vec<(&str, Option<&str>)> = Vec::new();
+        let mut rest = args[1..].iter().map(AsRef::as_ref);
+        while let Some(a) = rest.next() {
+            let Some(&(name, valued)) = takes.iter().find(|(f, _)| *f == a).filter(|_| !given.iter().any(|g| g.0 == a))
+            else {
+                return Err(RequestError::Flag(a.to_string(), command));
+            };
+            let value =
+                if valued { Some(rest.next().ok_or_else(|| RequestError::NoValue(a.to_string()))?) } else { None };
+            given.push((name, value));
+        }
+        let value = |f: &str| given.iter().find(|g| g.0 == f).and_then(|g| g.1);
+        fn number<T: std::str::FromStr>(flag: &'static str, v: &str) -> Result<T, RequestError> {
+            v.parse().map_err(|_| RequestError::Value(flag, v.to_string(), "not a number"))
+        }
+        let pid = || -> Result<u32, RequestError> {
+            number("--pid", value("--pid").ok_or(RequestError::Missing("--pid PID", command))?)
+        };
+        Ok(match *command {
+            "version" => Request::Version,
+            "ps" => Request::Ps,
+            "groups" => Request::Groups { pid: pid()? },
+            "sample" => Request::Sample {
+                pid: pid()?,
+                interval_ms: value("--interval-ms").map_or(Ok(1000), |v| number("--interval-ms", v))?,
+                count: value("--count").map(|v| number("--count", v)).transpose()?,
+                trigger: value("--trigger").map(str::to_string),
+            },
+            _ => {
+                let method = match value("--method").unwrap_or("auto") {
+                    "auto" => None,
+                    m => Some(
+                        Method::parse(m)
+                            .filter(|m| matches!(m, Method::Attach | Method::Am))
+                            .ok_or(RequestError::Value("--method", m.to_string(), "auto, attach or am"))?,
+                    ),
+                };
+                let mode = value("--mode").unwrap_or("triage");
+                let mode = Mode::parse(mode).ok_or(RequestError::Value(
+                    "--mode",
+                    mode.to_string(),
+                    "triage, koom, redact or none (matrix needs the whole dump: the host runs it)",
+                ))?;
+                let out = value("--out").ok_or(RequestError::Missing("--out FILE", command))?.to_string();
+                Request::Dump {
+                    spec: DumpSpec { pid: pid()?, method, mode, live: !given.iter().any(|g| g.0 == "--all") },
+                    out,
+                }
+            }
+        })
+    }
+}
+
+/// What the fork dump's library is told when it is attached to an app: the part of
+/// `cmd activity attach-agent PID LIB=OPTIONS` after the `=`, as `key=value` pairs joined by
+/// commas. The host writes it with its `Display` and the library reads it with
+/// [`ForkOptions::parse`].
+///
+/// ```text
+/// out=/data/data/app/cache/x.hprof,mode=triage,timeout=120,lib=libart.so,sdk=34
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForkOptions {
+    /// Where the dump goes (its report beside it, `OUT.json`).
+    pub out: String,
+    /// How it is stripped as it is written.
+    pub mode: Mode,
+    /// The child's time limit, in seconds.
+    pub timeout_s: u64,
+    /// The runtime library: a file name to find among those loaded, or a path to load first.
+    pub lib: String,
+    /// The platform's SDK level (`ro.build.version.sdk`), when known.
+    pub sdk: Option<u32>,
+}
+
+/// Why fork options do not parse, or cannot be written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ForkOptionsError {
+    /// A part is not `key=value`.
+    #[error("{0:?} is not key=value")]
+    NotKeyValue(String),
+    /// A key with a value it does not take.
+    #[error("{0} {1:?}")]
+    BadValue(&'static str, String),
+    /// A key that is not an option, or one given twice.
+    #[error("unknown or repeated option {0:?}")]
+    Unknown(String),
+    /// `out=` is missing.
+    #[error("out=PATH is required")]
+    NoOut,
+    /// A value holds a comma (which would start another option), a NUL (which would end the
+    /// string the runtime passes) or, in the library's path, an `=`: it cannot be written.
+    #[error("{0} {1:?} holds a character that would change the options (comma, NUL, or = in the library)")]
+    Unwritable(&'static str, String),
+}
+
+impl Default for ForkOptions {
+    fn default() -> ForkOptions {
+        ForkOptions { out: String::new(), mode: Mode::Triage, timeout_s: 120, lib: "libart.so".into(), sdk: None }
+    }
+}
+
+impl ForkOptions {
+    /// The options as the library reads them; an error when a value cannot be written so that
+    /// it reads back the same (a phone's path with a comma would otherwise add an option).
+    pub fn to_text(&self) -> Result<String, ForkOptionsError> {
+        for (key, v) in [("out", &self.out), ("lib", &self.lib)] {
+            if v.contains([',', '\0']) {
+                return Err(ForkOptionsError::Unwritable(key, v.clone()));
+            }
+        }
+        let mut s = format!("out={},mode={},timeout={},lib={}", self.out, self.mode, self.timeout_s, self.lib);
+        if let Some(sdk) = self.sdk {
+            s += &format!(",sdk={sdk}");
+        }
+        Ok(s)
+    }
+
+    /// The whole argument of `cmd activity attach-agent PID ARG` that loads `library` with these
+    /// options: `LIBRARY=OPTIONS`. The runtime cuts it at its first `=` (ART's `AgentSpec`), so
+    /// a library path holding one cannot be written.
+    pub fn attach_argument(&self, library: &str) -> Result<String, ForkOptionsError> {
+        if library.contains(['=', '\0']) {
+            return Err(ForkOptionsError::Unwritable("library", library.to_string()));
+        }
+        Ok(format!("{library}={}", self.to_text()?))
+    }
+
+    /// Reads `out=…,mode=…,timeout=…,lib=…,sdk=…` (`out` required, each key at most once; the
+    /// others default to `mode=triage,timeout=120,lib=libart.so`).
+    pub fn parse(s: &str) -> Result<ForkOptions, ForkOptionsError> {
+        let mut o = ForkOptions::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for part in s.split(',').filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| ForkOptionsError::NotKeyValue(part.to_string()))?;
+            if seen.contains(&k) {
+                return Err(ForkOptionsError::Unknown(k.to_string()));
+            }
+            seen.push(k);
+            let bad = |key| ForkOptionsError::BadValue(key, v.to_string());
+            match k {
+                "out" => o.out = v.to_string(),
+                "mode" => o.mode = Mode::parse(v).ok_or_else(|| bad("mode"))?,
+                "timeout" => o.timeout_s = v.parse().map_err(|_| bad("timeout"))?,
+                "lib" => o.lib = v.to_string(),
+                "sdk" => o.sdk = Some(v.parse().map_err(|_| bad("sdk"))?),
+                _ => return Err(ForkOptionsError::Unknown(k.to_string())),
+            }
+        }
+        if o.out.is_empty() {
+            return Err(ForkOptionsError::NoOut);
+        }
+        Ok(o)
     }
 }
 
@@ -405,6 +661,92 @@ mod tests {
             },
             Line::Error { message: "process 42: gone".into() },
         ]
+    }
+
+    fn request() -> impl proptest::strategy::Strategy<Value = Request> {
+        use proptest::prelude::*;
+        let method = prop_oneof![Just(None), Just(Some(Method::Attach)), Just(Some(Method::Am))];
+        let mode = proptest::sample::select(Mode::ALL.to_vec());
+        prop_oneof![
+            Just(Request::Version),
+            Just(Request::Ps),
+            any::<u32>().prop_map(|pid| Request::Groups { pid }),
+            (any::<u32>(), any::<u64>(), any::<Option<u64>>(), any::<Option<String>>())
+                .prop_map(|(pid, interval_ms, count, trigger)| Request::Sample { pid, interval_ms, count, trigger }),
+            (any::<u32>(), method, mode, any::<bool>(), any::<String>()).prop_map(|(pid, method, mode, live, out)| {
+                Request::Dump { spec: DumpSpec { pid, method, mode, live }, out }
+            }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the host asks, the agent reads back, whatever the words hold (a path or a
+        /// trigger that looks like a flag too).
+        #[test]
+        fn requests_round_trip(r in request()) {
+            proptest::prop_assert_eq!(Request::parse(&r.args()), Ok(r));
+        }
+
+        /// Fork options round-trip when their values can be written, and are refused when not.
+        #[test]
+        fn fork_options_round_trip(
+            out in ".+", lib in ".*", timeout_s: u64, sdk: Option<u32>,
+            mode in proptest::sample::select(Mode::ALL.to_vec()),
+        ) {
+            let o = ForkOptions { out, mode, timeout_s, lib, sdk };
+            match o.to_text() {
+                Ok(text) => proptest::prop_assert_eq!(ForkOptions::parse(&text), Ok(o)),
+                Err(_) => proptest::prop_assert!(o.out.contains([',', '\0']) || o.lib.contains([',', '\0'])),
+            }
+        }
+    }
+
+    #[test]
+    fn command_lines_that_are_not_requests() {
+        let bad: &[&[&str]] = &[
+            &[],
+            &["shell"],
+            &["ps", "--pid", "1"],
+            &["groups"],
+            &["groups", "--pid"],
+            &["groups", "--pid", "x"],
+            &["groups", "--pid", "1", "--pid", "2"],
+            &["dump", "--pid", "1"],
+            &["dump", "--pid", "1", "--out", "f", "--method", "fork"],
+            &["dump", "--pid", "1", "--out", "f", "--mode", "matrix"],
+            &["sample", "--pid", "1", "--count", "-1"],
+            &["sample", "--pid", "1", "--colour", "blue"],
+        ];
+        for args in bad {
+            assert!(Request::parse(args).is_err(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn fork_options_that_do_not_parse_or_write() {
+        for text in [
+            "mode=triage",
+            "out=x,sdk=fifteen",
+            "out=x,mode=matrix",
+            "out=x,colour=blue",
+            "out=x,timeout=soon",
+            "out=x,out=y",
+            "out",
+        ] {
+            assert!(ForkOptions::parse(text).is_err(), "{text}");
+        }
+        let o = ForkOptions::parse("out=/data/local/tmp/a.hprof,mode=koom,timeout=30").unwrap();
+        assert_eq!((o.mode, o.timeout_s, o.lib.as_str(), o.sdk), (Mode::Koom, 30, "libart.so", None));
+        assert_eq!(ForkOptions::parse("out=x,mode=none").unwrap().mode, Mode::None);
+        // A phone's data directory with a comma would otherwise add `lib=` of its choosing.
+        let planted = ForkOptions { out: "/data/x,lib=/data/local/tmp/evil.so/a.hprof".into(), ..Default::default() };
+        assert!(planted.to_text().is_err());
+        let o = ForkOptions { out: "/data/a.hprof".into(), ..Default::default() };
+        assert!(o.attach_argument("/data/a=b/lib.so").is_err());
+        assert_eq!(
+            o.attach_argument("/data/code_cache/lib.so").unwrap(),
+            "/data/code_cache/lib.so=out=/data/a.hprof,mode=triage,timeout=120,lib=libart.so"
+        );
     }
 
     #[test]

@@ -64,3 +64,99 @@ fn each_line_is_what_its_type_says() {
     let Line::Error { message } = &all[9] else { unreachable!() };
     assert!(message.starts_with("attach to 999999999"), "{message}");
 }
+
+/// The command lines hosts wrote before requests were typed, as `341578e`'s `bridge::agent`
+/// and `DumpSpec::args` formatted them (their format strings, kept here as they were), split
+/// into words as the phone's shell splits them.
+mod old_host {
+    use agent::protocol::{DumpSpec, Method};
+
+    pub fn version() -> String {
+        "version".to_string()
+    }
+
+    pub fn ps() -> String {
+        "ps".to_string()
+    }
+
+    pub fn groups(pid: u32) -> String {
+        format!("groups --pid {pid}")
+    }
+
+    pub fn sample(pid: u32, interval_ms: u64, count: Option<u64>) -> String {
+        let mut cmd = format!("sample --pid {pid} --interval-ms {interval_ms}");
+        if let Some(c) = count {
+            cmd.push_str(&format!(" --count {c}"));
+        }
+        cmd
+    }
+
+    pub fn dump(spec: &DumpSpec, out: &str) -> String {
+        let mut v = vec![
+            "--pid".to_string(),
+            spec.pid.to_string(),
+            "--method".to_string(),
+            spec.method.map_or("auto", Method::name).to_string(),
+            "--mode".to_string(),
+            spec.mode.name().to_string(),
+        ];
+        if !spec.live {
+            v.push("--all".to_string());
+        }
+        format!("dump {} --out {out}", v.join(" "))
+    }
+
+    /// The fork library's options as `tui/src/session/dump/remote.rs` wrote them.
+    pub fn fork_options(out: &str, mode: &str, art: &str, sdk: Option<u32>) -> String {
+        let sdk = sdk.map_or(String::new(), |s| format!(",sdk={s}"));
+        format!("out={out},mode={mode},timeout=120,lib={art}{sdk}")
+    }
+}
+
+/// Every command line an older host wrote reads as the request it meant, and today's host
+/// writes the same words for it.
+#[test]
+fn command_lines_of_the_untyped_host_read_as_their_requests() {
+    use agent::protocol::{DumpSpec, Request};
+    let dump = |method, mode, live| DumpSpec { pid: 4242, method, mode, live };
+    let out = "/data/local/tmp/heaptui-20261128T101500Z-77.hprof";
+    let mut cases = vec![
+        (old_host::version(), Request::Version),
+        (old_host::ps(), Request::Ps),
+        (old_host::groups(7), Request::Groups { pid: 7 }),
+        (old_host::sample(42, 1000, None), Request::Sample { pid: 42, interval_ms: 1000, count: None, trigger: None }),
+        (
+            old_host::sample(42, 250, Some(3)),
+            Request::Sample { pid: 42, interval_ms: 250, count: Some(3), trigger: None },
+        ),
+    ];
+    for method in [None, Some(Method::Attach), Some(Method::Am)] {
+        for mode in Mode::ALL {
+            for live in [true, false] {
+                let spec = dump(method, mode, live);
+                cases.push((old_host::dump(&spec, out), Request::Dump { spec, out: out.into() }));
+                cases.push((old_host::dump(&spec, "-"), Request::Dump { spec, out: "-".into() }));
+            }
+        }
+    }
+    for (line, request) in cases {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(Request::parse(&words), Ok(request.clone()), "{line}");
+        assert_eq!(request.args().join(" "), line);
+    }
+}
+
+/// The options an older host gave the fork library read as what they said, and are written
+/// the same way today.
+#[test]
+fn fork_options_of_the_untyped_host_read_the_same() {
+    use agent::protocol::ForkOptions;
+    let out = "/data/user/0/com.example.app/cache/heaptui-20261128T101500Z-77.hprof";
+    for (mode, sdk) in [(Mode::Triage, Some(34)), (Mode::Koom, None), (Mode::Redact, Some(26)), (Mode::None, Some(35))]
+    {
+        let text = old_host::fork_options(out, mode.name(), "libart.so", sdk);
+        let parsed = ForkOptions::parse(&text).unwrap();
+        assert_eq!(parsed, ForkOptions { out: out.into(), mode, timeout_s: 120, lib: "libart.so".into(), sdk });
+        assert_eq!(parsed.to_text().unwrap(), text);
+    }
+}

@@ -1,6 +1,7 @@
 //! The JVMTI entry point: `cmd activity attach-agent <process> <path>=<options>` loads this
 //! library into a debuggable app (Android 8+) and calls [`Agent_OnAttach`] on a thread of the
-//! runtime. The options say where the (stripped) dump goes:
+//! runtime. The options (`agent::protocol::ForkOptions`, which the host writes) say where the
+//! (stripped) dump goes:
 //!
 //! ```text
 //! out=/data/local/tmp/app.hprof,mode=triage,timeout=120,lib=libart.so,sdk=34
@@ -17,44 +18,11 @@ use std::ffi::{c_char, c_void, CStr};
 use std::io::Write;
 use std::time::Duration;
 
-use heap::strip::{strip_plan, Mode, Rewriter, StripOptions};
+use heap::strip::{strip_plan, Rewriter, StripOptions};
 
-use agent::protocol::ForkOutcome;
+use agent::protocol::{ForkOptions, ForkOutcome};
 
 use crate::fork::{fork_dump, ArtApi, ForkError};
-
-/// Parsed options.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Options {
-    /// Where the dump goes.
-    pub out: String,
-    /// Strip mode; `None` keeps the dump whole.
-    pub mode: Option<Mode>,
-    /// The child's time limit.
-    pub timeout: Duration,
-    /// The runtime library's file name.
-    pub lib: String,
-    /// The platform's SDK level (`ro.build.version.sdk`), which picks the sequence around
-    /// `fork`; unknown, the library's symbols pick it.
-    pub sdk: Option<u32>,
-}
-
-/// Why the options do not parse.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OptionsError {
-    /// A part is not `key=value`.
-    #[error("{0:?} is not key=value")]
-    NotKeyValue(String),
-    /// A key with a value it does not take.
-    #[error("{0} {1:?}")]
-    BadValue(&'static str, String),
-    /// A key that is not an option.
-    #[error("unknown option {0:?}")]
-    Unknown(String),
-    /// `out=` is missing.
-    #[error("out=PATH is required")]
-    NoOut,
-}
 
 /// Why a fork dump was not written.
 #[derive(Debug, thiserror::Error)]
@@ -78,42 +46,6 @@ pub enum RunError {
     Fork(#[from] crate::fork::ForkError),
 }
 
-/// Parses `out=…,mode=…,timeout=…,lib=…` (`out` required).
-pub fn parse_options(s: &str) -> Result<Options, OptionsError> {
-    let mut o = Options {
-        out: String::new(),
-        mode: Some(Mode::Triage),
-        timeout: Duration::from_secs(120),
-        lib: "libart.so".into(),
-        sdk: None,
-    };
-    for part in s.split(',').filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(part.to_string()))?;
-        match k {
-            "out" => o.out = v.to_string(),
-            "mode" if v == "none" => o.mode = None,
-            "mode" => {
-                o.mode = Some(
-                    Mode::parse(v)
-                        .filter(|m| *m != Mode::Matrix)
-                        .ok_or_else(|| OptionsError::BadValue("mode", v.to_string()))?,
-                )
-            }
-            "timeout" => {
-                o.timeout =
-                    Duration::from_secs(v.parse().map_err(|_| OptionsError::BadValue("timeout", v.to_string()))?)
-            }
-            "lib" => o.lib = v.to_string(),
-            "sdk" => o.sdk = Some(v.parse().map_err(|_| OptionsError::BadValue("sdk", v.to_string()))?),
-            _ => return Err(OptionsError::Unknown(k.to_string())),
-        }
-    }
-    if o.out.is_empty() {
-        return Err(OptionsError::NoOut);
-    }
-    Ok(o)
-}
-
 /// What [`run`] wrote.
 #[derive(Debug, Clone)]
 pub struct Written {
@@ -126,7 +58,7 @@ pub struct Written {
 }
 
 /// Runs a fork dump as `options` say, writing the dump.
-pub fn run(options: &Options) -> Result<Written, RunError> {
+pub fn run(options: &ForkOptions) -> Result<Written, RunError> {
     // A path names a library to load first: how the tests bring in their double of libart (on a
     // phone, libart.so is loaded already and named by its file name).
     let lib = if options.lib.contains('/') {
@@ -151,10 +83,11 @@ pub fn run(options: &Options) -> Result<Written, RunError> {
     }
     .map_err(|source| RunError::File { path: part.clone(), source })?;
     let writer = agent::dump::Hashing::new(std::io::BufWriter::with_capacity(1 << 20, file));
-    let result = match options.mode {
+    let timeout = Duration::from_secs(options.timeout_s);
+    let result = match options.mode.strip() {
         Some(mode) => {
             let mut r = Rewriter::new(writer, strip_plan(&StripOptions { mode, ..Default::default() }));
-            let report = fork_dump(&api, options.timeout, &mut |b| r.feed(b).map_err(std::io::Error::other));
+            let report = fork_dump(&api, timeout, &mut |b| r.feed(b).map_err(std::io::Error::other));
             report.and_then(|rep| {
                 let (mut w, _) = r.finish().map_err(|e| ForkError::Output(std::io::Error::other(e)))?;
                 w.flush().map_err(ForkError::Output)?;
@@ -163,7 +96,7 @@ pub fn run(options: &Options) -> Result<Written, RunError> {
         }
         None => {
             let mut w = writer;
-            let report = fork_dump(&api, options.timeout, &mut |b| w.write_all(b));
+            let report = fork_dump(&api, timeout, &mut |b| w.write_all(b));
             report.and_then(|rep| w.flush().map(|_| (rep, w)).map_err(ForkError::Output))
         }
     };
@@ -269,7 +202,7 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
     if let Some(out) = out_of(&text) {
         write_loaded(&out);
     }
-    let options = match parse_options(&text) {
+    let options = match ForkOptions::parse(&text) {
         Ok(o) => o,
         Err(e) => {
             if let Some(out) = out_of(&text) {
@@ -313,26 +246,5 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
         0
     } else {
         -1
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn options() {
-        assert_eq!(parse_options("out=x,sdk=35").unwrap().sdk, Some(35));
-        assert!(parse_options("out=x,sdk=fifteen").is_err());
-        let o = parse_options("out=/data/local/tmp/a.hprof,mode=koom,timeout=30").unwrap();
-        assert_eq!(
-            (o.out.as_str(), o.mode, o.timeout, o.lib.as_str()),
-            ("/data/local/tmp/a.hprof", Some(Mode::Koom), Duration::from_secs(30), "libart.so")
-        );
-        assert_eq!(parse_options("out=x,mode=none").unwrap().mode, None);
-        assert!(parse_options("mode=triage").is_err());
-        assert!(parse_options("out=x,mode=matrix").is_err());
-        assert!(parse_options("out=x,colour=blue").is_err());
-        assert!(parse_options("out=x,timeout=soon").is_err());
     }
 }

@@ -214,7 +214,13 @@ fn fork_dump_through_the_libart_double() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("app.hprof");
     let options = |out: &Path| {
-        std::ffi::CString::new(format!("out={},mode=triage,lib=libart_double.so,sdk=35", out.display())).unwrap()
+        let o = agent::protocol::ForkOptions {
+            out: out.display().to_string(),
+            lib: "libart_double.so".into(),
+            sdk: Some(35),
+            ..Default::default()
+        };
+        std::ffi::CString::new(o.to_text().unwrap()).unwrap()
     };
     // SAFETY: the options string is NUL-terminated; the VM is the double's.
     let code = unsafe { forkdump::Agent_OnAttach(vm, options(&out).as_ptr(), std::ptr::null_mut()) };

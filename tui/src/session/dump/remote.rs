@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use agent::protocol::{DumpSpec, Dumped, ForkOutcome, Method};
+use agent::protocol::{DumpSpec, Dumped, ForkOptions, ForkOutcome, Method};
 use agent::sample::Sample;
 use anyhow::{bail, Context};
 use bridge::agent::Agent;
@@ -148,9 +148,16 @@ pub(super) fn fork_dump(
     }
     let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
     // The SDK level picks the order of ART calls around the fork (`forkdump::plan::Sequence`).
-    let sdk = prop("ro.build.version.sdk").trim().parse::<u32>().map_or(String::new(), |s| format!(",sdk={s}"));
-    let options = format!("out={out},mode={},timeout=120,lib={art}{sdk}", spec.mode);
-    let o = device.output(&format!("cmd activity attach-agent {pid} {}", quote(&format!("{loaded}={options}"))))?;
+    let options = ForkOptions {
+        out: out.clone(),
+        mode: spec.mode,
+        timeout_s: 120,
+        lib: art,
+        sdk: prop("ro.build.version.sdk").trim().parse().ok(),
+    }
+    .attach_argument(&loaded)
+    .with_context(|| format!("the fork dump's options for {pkg}"))?;
+    let o = device.output(&format!("cmd activity attach-agent {pid} {}", quote(&options)))?;
     if o.code != 0 {
         bail!(
             "cmd activity attach-agent failed: {}{}",
