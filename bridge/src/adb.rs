@@ -212,6 +212,8 @@ pub fn server_port() -> u16 {
 pub enum AdbError {
     /// No server listens on the port.
     NoServer(u16),
+    /// None listened, and none could be started (no `adb` program, or it failed): why.
+    NotStarted(String),
     /// The server said `FAIL` with this message.
     Failed(String),
     /// The socket broke or the answer was not the protocol.
@@ -222,6 +224,7 @@ impl std::fmt::Display for AdbError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             AdbError::NoServer(p) => write!(f, "no adb server on port {p} (start one with `adb start-server`)"),
+            AdbError::NotStarted(why) => write!(f, "adb server: {why}"),
             AdbError::Failed(m) => write!(f, "adb server: {m}"),
             AdbError::Io(e) => write!(f, "adb server: {e}"),
         }
@@ -309,10 +312,10 @@ pub fn ensure_server(port: u16) -> Result<(), AdbError> {
     }
     let out =
         std::process::Command::new("adb").args(["-P", &port.to_string(), "start-server"]).output().map_err(|e| {
-            AdbError::Failed(format!("cannot run `adb start-server` ({e}): install adb (Debian: apt install adb)"))
+            AdbError::NotStarted(format!("cannot run `adb start-server` ({e}): install adb (Debian: apt install adb)"))
         })?;
     if !out.status.success() {
-        return Err(AdbError::Failed(format!(
+        return Err(AdbError::NotStarted(format!(
             "`adb start-server` failed: {}",
             String::from_utf8_lossy(&out.stderr).trim()
         )));

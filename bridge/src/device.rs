@@ -13,7 +13,7 @@ use crate::adb::{self, AdbError, DeviceInfo, DeviceState};
 #[derive(Debug, thiserror::Error)]
 pub enum DeviceError {
     /// The adb server said no, or could not be reached.
-    #[error("{0}")]
+    #[error(transparent)]
     Adb(#[from] AdbError),
     /// No phone is attached.
     #[error("no phone attached: plug one in with USB debugging on (or `adb connect HOST:PORT`), or use --local")]
@@ -37,7 +37,7 @@ pub enum DeviceError {
     #[error("`{0}` wrote more than {max} MiB, more than heaptui gathers from a command; it was stopped", max = OUTPUT_MAX >> 20)]
     TooMuch(String),
     /// Anything else from the operating system.
-    #[error("{0}")]
+    #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 

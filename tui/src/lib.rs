@@ -5,10 +5,12 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
 pub mod cli;
+pub mod exit;
 pub mod session;
 pub mod ui;
 
-/// Exit code for input that cannot be read as a dump.
+/// Exit code for input that cannot be read as a dump ([`exit::Code::BadInput`]; a constant for
+/// the signal handler).
 pub const EXIT_BAD_INPUT: u8 = 1;
 
 /// Turns SIGBUS into a message and exit status 1. Dumps are read through memory maps; when the

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use heaptui::EXIT_BAD_INPUT;
+use heaptui::exit::Code;
 
 /// Large blocks kept for reuse between the engine's phases (see `heap::alloc`).
 #[global_allocator]
@@ -82,6 +82,14 @@ fn interactive(
 fn main() -> ExitCode {
     heaptui::guard_sigbus();
     let cli = Cli::parse();
+    // A panic has printed its message (the default hook) by the time it arrives here.
+    match std::panic::catch_unwind(move || run(cli)) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(Code::Internal.number()),
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Some(Command::Analyze(args)) => cli::analyze::run(args),
         Some(Command::Inspect(args)) => cli::inspect::run(args),
@@ -106,7 +114,7 @@ fn main() -> ExitCode {
             }
             // Errors carry dump strings, file names and devices' answers: shown safe, never sent.
             let _ = writeln!(std::io::stderr(), "heaptui: {}", heap::fmt::safe(&format!("{e:#}")));
-            ExitCode::from(EXIT_BAD_INPUT)
+            ExitCode::from(Code::of(&e).number())
         }
     }
 }

@@ -156,9 +156,22 @@ fn exit_codes() {
     let w = v["warnings"][0].as_str().unwrap();
     assert!(w.contains("truncated") && w.contains("at 0x"), "{w}");
     assert!(v["summary"]["instances"].as_u64().unwrap() > 1000);
-    // An unknown object id: 1.
+    // An unknown object id: 1 (not in the dump); one that is not an id: 2.
     let out = heaptui(&["inspect", fixture(DIALER).to_str().unwrap(), "0x1"]);
     assert_eq!(out.status.code(), Some(1));
+    let out = heaptui(&["inspect", fixture(DIALER).to_str().unwrap(), "0xnope"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    // A file to write that exists: 6, output (also for strip, --png and --export below).
+    let out = heaptui(&["strip", fixture(DIALER).to_str().unwrap(), text.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(6), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&text).unwrap(), b"hello\n");
+    // 4 (no device), 5 (device failed) and 2 for several phones: `tui/tests/phone.rs`, against
+    // the real adb server.
+    // The README's table is the binary's.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    for (_, n, meaning) in heaptui::exit::Code::TABLE {
+        assert!(readme.contains(&format!("| {n} | {meaning} |")), "README lacks exit code {n}");
+    }
 }
 
 #[test]
@@ -299,9 +312,9 @@ fn strip_restore_convert_from_the_command_line() {
     let app = v["heaps"].as_array().unwrap().iter().find(|h| h["name"] == "app").unwrap().clone();
     assert_eq!(app["objects"], 38 + 1406);
     assert_eq!(v["summary"]["classes"], 3571);
-    // Never over an existing file.
+    // Never over an existing file: 6, output.
     let out = heaptui(&["strip", input, &d("r.hprof")]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&out.stderr).contains("never overwrites"));
     // stdin to stdout.
     let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
@@ -598,7 +611,7 @@ fn bitmaps_written_as_png_read_back_with_the_jdks_decoder() {
         assert_eq!(pixels, k.rgba, "{}", k.config);
         // Never over a file.
         let again = heaptui(&["inspect", dump.to_str().unwrap(), &id, "--png", png.to_str().unwrap()]);
-        assert_eq!(again.status.code(), Some(1));
+        assert_eq!(again.status.code(), Some(6));
     }
     let none = format!("{:#x}", test_support::bitmaps::id(known.len()));
     let out = heaptui(&["inspect", dump.to_str().unwrap(), &none, "--png", dir.path().join("x.png").to_str().unwrap()]);
@@ -810,7 +823,7 @@ print(json.dumps(out))
     let before = std::fs::read(&objects).unwrap();
     let again =
         heaptui(&["query", dumps[0].1.to_str().unwrap(), "--export", dir.path().join("dialer").to_str().unwrap()]);
-    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(again.status.code(), Some(6));
     assert!(String::from_utf8_lossy(&again.stderr).contains("not replaced"), "{again:?}");
     assert_eq!(std::fs::read(&objects).unwrap(), before);
 }

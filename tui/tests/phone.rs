@@ -134,7 +134,7 @@ fn none_two_unknown_and_gone_phones_are_clear() {
     let server = AdbServer::start();
     // None attached: this machine is the default; a named phone is an error.
     let out = heaptui(&server, &["ps", "-s", "emulator-5554"]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(4), "no device");
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("no phone \"emulator-5554\" attached (attached: none)"), "{err}");
     let ps = json_lines(&heaptui(&server, &["ps", "--json"]));
@@ -145,7 +145,7 @@ fn none_two_unknown_and_gone_phones_are_clear() {
     a.connect(server.0).unwrap();
     b.connect(server.0).unwrap();
     let out = heaptui(&server, &["monitor", "1"]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2), "usage: several phones, none named");
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("2 phones attached") && err.contains("-s SERIAL"), "{err}");
     // ANDROID_SERIAL picks one, as adb does.
@@ -380,7 +380,7 @@ fn a_pull_cut_short_loses_nothing_and_two_instances_do_not_collide() {
     }
     phone.go_away();
     let out = child.wait_with_output().unwrap();
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(5), "device failed");
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("stays on the phone at /data/local/tmp/heaptui-"), "{err}");
     assert_eq!(std::fs::read_dir(&stored).unwrap().count(), 0, "no file, final or partial, is left here");
@@ -721,7 +721,7 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
         // A streamed dump needs stdout and stderr apart: refused, with the way out.
         let out = run(&["dump", "-s", &phone.serial(), &pid, "--stream"]);
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!out.status.success() && err.contains("dump without --stream"), "{err}");
+        assert!(out.status.code() == Some(2) && err.contains("dump without --stream"), "{err}");
     }
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
     side
@@ -801,7 +801,7 @@ fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
     let _ = app.kill();
     let _ = app.wait();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(5), "device failed: {err}");
     assert!(err.contains("did not load heaptui's agent within 10 s"), "{err}");
     assert!(start.elapsed() < std::time::Duration::from_secs(60), "{:?}", start.elapsed());
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
@@ -832,7 +832,7 @@ fn doctor_reads_the_phones_libart() {
     let bare = TestPhone::start(PhoneSpec::default()).unwrap();
     bare.connect(server.0).unwrap();
     let out = heaptui(&server, &["doctor", "-s", &bare.serial()]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(5), "device failed");
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no libart.so where Android keeps it"));
 }
 
@@ -901,5 +901,5 @@ fn perfetto_dump_through_the_phone() {
     bare.connect(server.0).unwrap();
     let out = run(&bare);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("perfetto") && err.contains("not found"), "{err}");
+    assert!(out.status.code() == Some(5) && err.contains("perfetto") && err.contains("not found"), "{err}");
 }

@@ -60,7 +60,7 @@ fn from_trace(a: &ConvertArgs) -> anyhow::Result<()> {
     let bytes = std::fs::read(&a.input).with_context(|| format!("cannot read {}", a.input))?;
     let graphs = heap::perfetto::read(&bytes).with_context(|| a.input.clone())?;
     let Some(graph) = a.dump.checked_sub(1).and_then(|i| graphs.get(i)) else {
-        bail!("{} holds {} Java heap graph(s) (--dump 1 to {})", a.input, graphs.len(), graphs.len());
+        crate::fail!(Usage, "{} holds {} Java heap graph(s) (--dump 1 to {})", a.input, graphs.len(), graphs.len());
     };
     let hprof = heap::perfetto::hprof::write(graph);
     let plan = heap::strip::Plan {

@@ -6,7 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 const SOURCE: &str = include_str!("../../../demo/LeakyCache.java");
 
@@ -39,7 +39,7 @@ impl Drop for Jvm {
 /// Runs `demo`.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     if !(args.interval > 0.0 && args.interval.is_finite()) {
-        bail!("--interval must be a positive number of seconds");
+        crate::fail!(Usage, "--interval must be a positive number of seconds");
     }
     let dir = tempfile::tempdir().context("cannot create a temporary directory")?;
     let src = dir.path().join("LeakyCache.java");
@@ -47,9 +47,12 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     let javac = Command::new("javac").arg("-d").arg(dir.path()).arg(&src).status();
     match javac {
         Ok(s) if s.success() => {}
-        Ok(s) => bail!("javac failed ({s})"),
+        Ok(s) => crate::fail!(Internal, "javac failed ({s})"),
         Err(e) => {
-            bail!("`heaptui demo` needs a JDK (javac, java): {e}; on Debian `apt install openjdk-17-jdk-headless`")
+            crate::fail!(
+                Usage,
+                "`heaptui demo` needs a JDK (javac, java): {e}; on Debian `apt install openjdk-17-jdk-headless`"
+            )
         }
     }
     let mut child = Command::new("java")
@@ -67,7 +70,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         BufReader::new(out).read_line(&mut line).context("reading the program's first line")?;
     }
     if !line.starts_with("ready") {
-        bail!("the demo program did not start: {line:?}");
+        crate::fail!(DeviceFailed, "the demo program did not start: {line:?}");
     }
     let pid = jvm.0.id();
     super::note(&format!(
@@ -107,8 +110,8 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
     })?;
     let Some(event) = fired else {
         match ended {
-            Some(why) => bail!("the demo program (pid {pid}) ended: {why}"),
-            None => bail!("no trigger fired in {:.0} s", args.timeout),
+            Some(why) => crate::fail!(DeviceFailed, "the demo program (pid {pid}) ended: {why}"),
+            None => crate::fail!(DeviceFailed, "no trigger fired in {:.0} s", args.timeout),
         }
     };
     super::note(&format!("heaptui demo: TRIGGER {}: {}", event.kind, event.message));

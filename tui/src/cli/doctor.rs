@@ -65,7 +65,7 @@ pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
 fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u32>)> {
     let device = device.device()?;
     if device.runs_here() {
-        anyhow::bail!("this machine has no Android runtime: name a phone (-s SERIAL) or a file (--libart FILE)");
+        crate::fail!(Usage, "this machine has no Android runtime: name a phone (-s SERIAL) or a file (--libart FILE)");
     }
     let sdk = device.property("ro.build.version.sdk").and_then(|v| v.parse().ok());
     let dir = tempfile::tempdir()?;
@@ -78,7 +78,7 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u
         device.pull(path, &local, &mut |_, _| {})?;
         return Ok((std::fs::read(&local)?, format!("{}:{path}", device.serial()), sdk));
     }
-    anyhow::bail!("{} has no libart.so where Android keeps it ({})", device.serial(), LIBART.join(", "))
+    crate::fail!(DeviceFailed, "{} has no libart.so where Android keeps it ({})", device.serial(), LIBART.join(", "))
 }
 
 /// The dump methods and whether this runtime supports them. App-specific conditions (debuggable,

@@ -43,9 +43,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let nodes = select(&heap, &args.target)?;
     let nodes: Vec<heap::Node> = nodes.into_iter().take(args.limit.unwrap_or(usize::MAX)).collect();
     if let Some(out) = &args.png {
-        let [n] = nodes[..] else { bail!("--png takes one Bitmap's id, not {} objects", nodes.len()) };
+        let [n] = nodes[..] else { crate::fail!(Usage, "--png takes one Bitmap's id, not {} objects", nodes.len()) };
         let picture = match heap.bitmap(n) {
-            None => bail!("{} is a {}, not a Bitmap", args.target, heap.display_class(n)),
+            None => crate::fail!(BadInput, "{} is a {}, not a Bitmap", args.target, heap.display_class(n)),
             Some(Err(why)) => bail!("{}: {why}", args.target),
             Some(Ok(p)) => p,
         };
@@ -90,8 +90,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The objects `target` names, largest retained first.
 pub fn select(heap: &heap::Heap, target: &str) -> anyhow::Result<Vec<heap::Node>> {
     if let Some(hex) = target.strip_prefix("0x").or_else(|| target.strip_prefix("0X")) {
-        let Ok(id) = u64::from_str_radix(hex, 16) else { bail!("{target:?} is not a hex object id") };
-        let Some(n) = heap.index.node(id) else { bail!("no object with id {target} in the dump") };
+        let Ok(id) = u64::from_str_radix(hex, 16) else { crate::fail!(Usage, "{target:?} is not a hex object id") };
+        let Some(n) = heap.index.node(id) else { crate::fail!(BadInput, "no object with id {target} in the dump") };
         return Ok(vec![n]);
     }
     let mut classes: Vec<heap::ClassId> = heap.index.classes_named(target).collect();
@@ -110,11 +110,14 @@ pub fn select(heap: &heap::Heap, target: &str) -> anyhow::Result<Vec<heap::Node>
         names.sort_unstable();
         names.dedup();
         if names.len() > 1 {
-            bail!("{target:?} matches several classes: {}", names.join(", "));
+            crate::fail!(Usage, "{target:?} matches several classes: {}", names.join(", "));
         }
     }
     if classes.is_empty() {
-        bail!("no class named {target:?} in the dump (use the Java form, e.g. java.lang.String or int[])");
+        crate::fail!(
+            BadInput,
+            "no class named {target:?} in the dump (use the Java form, e.g. java.lang.String or int[])"
+        );
     }
     let mut nodes: Vec<heap::Node> = classes.iter().flat_map(|&c| heap.instances_by_retained(c).to_vec()).collect();
     if classes.len() > 1 {

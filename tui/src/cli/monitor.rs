@@ -2,7 +2,7 @@
 //! with the triggers that would dump it (and, with `--auto-dump`, dumping it once).
 
 use agent::protocol::Line;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use bridge::agent::Agent;
 use heap::fmt::safe;
 
@@ -44,7 +44,7 @@ pub struct MonitorArgs {
 /// or the agent stops.
 pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
     if !(args.interval > 0.0 && args.interval.is_finite()) {
-        bail!("--interval must be a positive number of seconds");
+        crate::fail!(Usage, "--interval must be a positive number of seconds");
     }
     let mut config = session::triggers::base_config()?;
     for spec in &args.trigger {
@@ -107,8 +107,12 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
             }
             // The process ended (the agent says so once it cannot read it any more).
             Line::Error { .. } if sampled => gone = true,
-            Line::Error { message } if device.runs_here() => failed = Some(anyhow::anyhow!("{message}")),
-            Line::Error { message } => failed = Some(anyhow::anyhow!("{}: {message}", device.serial())),
+            Line::Error { message } if device.runs_here() => {
+                failed = Some(crate::exit::Code::DeviceFailed.error(message))
+            }
+            Line::Error { message } => {
+                failed = Some(crate::exit::Code::DeviceFailed.error(format!("{}: {message}", device.serial())))
+            }
             // The host decides with its own thresholds (the agent's are for the device side).
             _ => {}
         }
@@ -122,7 +126,11 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
     }
     if let Some(code) = code.filter(|&c| c != 0) {
         // Killed (by the system, or by hand) without a word: say so rather than end quietly.
-        bail!("the agent on {} stopped (exit {code}) while watching process {pid}", device.serial());
+        crate::fail!(
+            DeviceFailed,
+            "the agent on {} stopped (exit {code}) while watching process {pid}",
+            device.serial()
+        );
     }
     Ok(())
 }

@@ -4,8 +4,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::bail;
-
 use crate::session::sql;
 
 /// Output formats of `query`.
@@ -75,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let Some(text) = args.sql.as_deref() else { bail!("give the SQL, or --schema or --export DIR") };
+    let Some(text) = args.sql.as_deref() else { crate::fail!(Usage, "give the SQL, or --schema or --export DIR") };
     let heap = Arc::new(super::open(&args.file, &args.open)?);
     let conn = sql::connect(heap)?;
     let (columns, table, _) =

@@ -75,7 +75,7 @@ impl Output {
         }
         let target = PathBuf::from(output);
         if target.exists() {
-            bail!("{output} exists; heaptui never overwrites a file (remove it or choose another name)");
+            crate::fail!(Output, "{output} exists; heaptui never overwrites a file (remove it or choose another name)");
         }
         let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let name = target.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 /// Gives the finished file `tmp` its name `out` by a hard link (which never replaces a file). When
 /// heaptui chose the name and another dump took it meanwhile (two instances, one second), the
@@ -23,7 +23,7 @@ pub fn link_fresh(tmp: &Path, out: &Path, chosen: bool) -> anyhow::Result<PathBu
             Err(e) => return Err(e).with_context(|| format!("cannot create {}", candidate.display())),
         }
     }
-    bail!("no free name beside {}", out.display())
+    crate::fail!(Output, "no free name beside {}", out.display())
 }
 
 /// A new file only its owner reads (dumps hold user data); never an existing one.

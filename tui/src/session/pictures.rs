@@ -65,7 +65,7 @@ pub fn write_png(p: &Picture, path: &std::path::Path) -> anyhow::Result<()> {
         .write(true)
         .create_new(true)
         .open(path)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", path.display()))?;
+        .map_err(|e| crate::exit::Code::Output.error(format!("cannot create {}: {e}", path.display())))?;
     f.write_all(&bytes)?;
     Ok(())
 }

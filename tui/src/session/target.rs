@@ -1,6 +1,5 @@
 //! Choosing what to watch or dump: a device (this machine or a phone) and one of its processes.
 
-use anyhow::bail;
 use bridge::agent::Agent;
 use bridge::device::Device;
 
@@ -26,10 +25,10 @@ pub fn pick(agent: &Agent<'_>, query: &str) -> anyhow::Result<u32> {
     let found = agent::proc::find(&list, query);
     match found.as_slice() {
         [one] => Ok(one.pid),
-        [] => bail!("no process named {query:?} (see `heaptui ps {}`)", flag(agent.device())),
+        [] => crate::fail!(NoDevice, "no process named {query:?} (see `heaptui ps {}`)", flag(agent.device())),
         many => {
             let names: Vec<String> = many.iter().take(10).map(|p| format!("{} ({})", p.pid, p.name)).collect();
-            bail!("{} processes match {query:?}: {}; give a pid", many.len(), names.join(", "))
+            crate::fail!(Usage, "{} processes match {query:?}: {}; give a pid", many.len(), names.join(", "))
         }
     }
 }

@@ -308,7 +308,7 @@ fn load(
             let bytes = std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
             (opened.heap, p.display().to_string(), bytes, opened.store)
         }
-        Source::Process(_) => anyhow::bail!("a process is watched, not loaded"),
+        Source::Process(_) => crate::fail!(Internal, "a process is watched, not loaded"),
         Source::Demo => {
             let (heap, len) = open::demo(options)?;
             (heap, open::DEMO_NAME.to_string(), len, None)

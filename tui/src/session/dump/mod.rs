@@ -16,7 +16,7 @@ mod sidecar;
 use agent::protocol::{DumpSpec, Dumped, Method, Mode};
 use agent::sample::Sample;
 use agent::trigger::Kind;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use bridge::agent::Agent;
 use bridge::device::{Device, Pulled, AGENT_DIR};
 
@@ -187,7 +187,11 @@ impl Destination {
             None => default_path(device.serial(), &request.query, time_ms)?,
         };
         if out.exists() {
-            bail!("{} exists; heaptui never overwrites a file (remove it or choose another name)", out.display());
+            crate::fail!(
+                Output,
+                "{} exists; heaptui never overwrites a file (remove it or choose another name)",
+                out.display()
+            );
         }
         let dir = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         private_dir(dir)?;
@@ -355,15 +359,20 @@ pub fn why_auto(method: Method) -> &'static str {
 /// before they touch the process; [`dump`] asks again.
 pub fn check(device: &dyn Device, method: Option<Method>, stream: bool) -> anyhow::Result<()> {
     if device.runs_here() && matches!(method, Some(Method::Am | Method::Fork | Method::Perfetto)) {
-        bail!("--method {} dumps an Android app: name a phone with -s SERIAL", method.map_or("", Method::name));
+        crate::fail!(
+            Usage,
+            "--method {} dumps an Android app: name a phone with -s SERIAL",
+            method.map_or("", Method::name)
+        );
     }
     if stream && method == Some(Method::Perfetto) {
-        bail!(
+        crate::fail!(
+            Usage,
             "--stream does not apply to --method perfetto: Perfetto writes its trace on the phone, then it is pulled"
         );
     }
     if stream && method == Some(Method::Fork) {
-        bail!("--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
+        crate::fail!(Usage, "--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
     }
     Ok(())
 }
@@ -379,8 +388,8 @@ fn sample_now(agent: &Agent<'_>, pid: u32) -> anyhow::Result<Sample> {
     })?;
     match (sample, error) {
         (Some(s), _) => Ok(s),
-        (None, Some(e)) if agent.device().runs_here() => bail!("{e}"),
-        (None, _) => bail!("process {pid} on {}", agent.device().serial()),
+        (None, Some(e)) if agent.device().runs_here() => crate::fail!(NoDevice, "{e}"),
+        (None, _) => crate::fail!(NoDevice, "process {pid} on {}", agent.device().serial()),
     }
 }
 

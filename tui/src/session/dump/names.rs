@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 /// Where dumps of `process` on `device` go by default:
 /// `$XDG_DATA_HOME/heaptui/dumps/DEVICE/PROCESS/YYYYMMDDTHHMMSSZ.hprof`.
@@ -22,7 +22,7 @@ pub fn default_path(device: &str, process: &str, time_ms: u64) -> anyhow::Result
             return Ok(p);
         }
     }
-    bail!("no free name for {stamp}.hprof in {}", dir.display())
+    crate::fail!(Output, "no free name for {stamp}.hprof in {}", dir.display())
 }
 
 /// A device's serial or a process's name as one path component: letters, digits, `.`, `_` and

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use agent::protocol::{DumpSpec, Dumped, ForkOptions, ForkOutcome, Method};
 use agent::sample::Sample;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use bridge::agent::Agent;
 use bridge::device::{quote, Device, Pulled, AGENT_DIR};
 
@@ -56,7 +56,8 @@ fn receive(
     w.flush()?;
     let (_, bytes, sha256) = w.finish();
     if sha256 != sent_sha256 || bytes != sent_bytes {
-        bail!(
+        crate::fail!(
+            DeviceFailed,
             "the {what} arrived damaged: {bytes} bytes with SHA-256 {sha256}, the sender sent {sent_bytes} bytes with {sent_sha256}"
         );
     }
@@ -130,7 +131,8 @@ pub(super) fn fork_dump(
     let o = run_as("mkdir -p code_cache cache && pwd")?;
     let data = String::from_utf8_lossy(&o.stdout).trim().to_string();
     if o.code != 0 || data.is_empty() {
-        bail!(
+        crate::fail!(
+            DeviceFailed,
             "run-as {pkg} failed ({}): the fork dump needs a debuggable app",
             String::from_utf8_lossy(&o.stderr).trim()
         );
@@ -144,7 +146,7 @@ pub(super) fn fork_dump(
     let _clean = Cleanup { device, command: format!("run-as {} sh -c {}", quote(&pkg), quote(&cleanup)) };
     let o = run_as(&format!("cp {} {}", quote(&staged_lib), quote(&loaded)))?;
     if o.code != 0 {
-        bail!("run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
+        crate::fail!(DeviceFailed, "run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
     }
     let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
     // The SDK level picks the order of ART calls around the fork (`forkdump::plan::Sequence`).
@@ -159,7 +161,8 @@ pub(super) fn fork_dump(
     .with_context(|| format!("the fork dump's options for {pkg}"))?;
     let o = device.output(&format!("cmd activity attach-agent {pid} {}", quote(&options)))?;
     if o.code != 0 {
-        bail!(
+        crate::fail!(
+            DeviceFailed,
             "cmd activity attach-agent failed: {}{}",
             String::from_utf8_lossy(&o.stdout).trim(),
             String::from_utf8_lossy(&o.stderr).trim()
@@ -183,19 +186,24 @@ pub(super) fn fork_dump(
             match serde_json::from_slice(&o.stdout) {
                 Ok(v) => break v,
                 Err(e) => {
-                    bail!("the fork dump in {pkg} wrote a report this heaptui cannot read ({e}): {}", said.trim())
+                    crate::fail!(
+                        DeviceFailed,
+                        "the fork dump in {pkg} wrote a report this heaptui cannot read ({e}): {}",
+                        said.trim()
+                    )
                 }
             }
         }
         if !loaded && start.elapsed() > LOAD_WITHIN {
-            bail!(
+            crate::fail!(
+                DeviceFailed,
                 "{pkg} did not load heaptui's agent within {} s of `cmd activity attach-agent`: ART attaches agents \
                  only to debuggable apps, from Android 8 on (`adb logcat -s ActivityThread:* art:*` says why)",
                 LOAD_WITHIN.as_secs()
             );
         }
         if start.elapsed() > std::time::Duration::from_secs(150) {
-            bail!("the fork dump in {pkg} loaded but did not report within 150 s");
+            crate::fail!(DeviceFailed, "the fork dump in {pkg} loaded but did not report within 150 s");
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     };
@@ -203,7 +211,7 @@ pub(super) fn fork_dump(
     let (Some(report), Some(total), Some(sha256), true) =
         (outcome.report, outcome.out_bytes, outcome.sha256, outcome.ok)
     else {
-        bail!("the fork dump in {pkg} failed: {}", outcome.error.as_deref().unwrap_or("?"));
+        crate::fail!(DeviceFailed, "the fork dump in {pkg} failed: {}", outcome.error.as_deref().unwrap_or("?"));
     };
     let pulled = receive(staged, "fork dump", |sink| {
         let mut got = 0u64;
@@ -260,7 +268,8 @@ pub(super) fn perfetto_dump(
     let device = agent.device();
     let sdk = device.property("ro.build.version.sdk").and_then(|s| s.trim().parse::<u32>().ok());
     if let Some(s) = sdk.filter(|&s| s < 30) {
-        bail!(
+        crate::fail!(
+            Usage,
             "Perfetto's Java heap graphs came with Android 11 (API 30); {} is API {s}: use --method am",
             device.serial()
         );
@@ -276,7 +285,8 @@ pub(super) fn perfetto_dump(
     // Through stdin: perfetto may not read files in /data/local/tmp itself (SELinux).
     let o = device.output(&format!("cat {} | perfetto --txt -c - -o {}", quote(&config), quote(&trace)))?;
     if o.code != 0 {
-        bail!(
+        crate::fail!(
+            DeviceFailed,
             "perfetto on {} failed ({}): {}",
             device.serial(),
             o.code,
@@ -289,7 +299,8 @@ pub(super) fn perfetto_dump(
     let bytes = std::fs::read(staged)?;
     let graphs = heap::perfetto::read(&bytes).context("the trace perfetto wrote")?;
     let Some(graph) = graphs.iter().find(|g| g.pid as u32 == spec.pid) else {
-        bail!(
+        crate::fail!(
+            DeviceFailed,
             "the trace holds no Java heap graph of process {}: ART writes one for a profileable \
              (<profileable android:shell=\"true\"/>) or debuggable app on Android 11+",
             spec.pid

@@ -89,7 +89,7 @@ pub fn export(heap: Arc<Heap>, dir: &Path, mut progress: impl FnMut(&Written)) -
     for t in tables {
         let path = dir.join(format!("{t}.parquet"));
         if std::fs::symlink_metadata(&path).is_ok() {
-            anyhow::bail!("{} exists; not replaced (export into an empty directory)", path.display());
+            crate::fail!(Output, "{} exists; not replaced (export into an empty directory)", path.display());
         }
     }
     let names = Names::new(&heap);
@@ -109,7 +109,9 @@ pub fn export(heap: Arc<Heap>, dir: &Path, mut progress: impl FnMut(&Written)) -
                 })
             })
             .collect();
-        jobs.into_iter().map(|j| j.join().unwrap_or_else(|_| Err(anyhow::anyhow!("an export thread failed")))).collect()
+        jobs.into_iter()
+            .map(|j| j.join().unwrap_or_else(|_| Err(crate::exit::Code::Internal.error("an export thread failed"))))
+            .collect()
     });
     let mut out = Vec::new();
     for r in results {
@@ -272,7 +274,7 @@ fn table<T: Table>(heap: &Db, names: &Names, dir: &Path) -> anyhow::Result<Writt
 fn write_group(writer: &mut SerializedFileWriter<File>, values: &[Values]) -> anyhow::Result<()> {
     let mut group = writer.next_row_group()?;
     for v in values {
-        let Some(mut column) = group.next_column()? else { anyhow::bail!("more values than columns") };
+        let Some(mut column) = group.next_column()? else { crate::fail!(Internal, "more values than columns") };
         match v {
             Values::Int(v, d) => column.typed::<Int64Type>().write_batch(v, Some(d), None)?,
             Values::Real(v, d) => column.typed::<DoubleType>().write_batch(v, Some(d), None)?,
