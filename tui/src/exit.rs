@@ -38,7 +38,7 @@ impl Code {
     pub const TABLE: [(Code, u8, &'static str); 8] = [
         (Code::Success, 0, "success"),
         (Code::BadInput, 1, "bad input: a dump, trace, mapping, query or file cannot be read as one (the message names the file, and for a dump the byte offset and record)"),
-        (Code::Usage, 2, "usage: a flag or argument is wrong, flags do not go together, or a name matches several processes or phones"),
+        (Code::Usage, 2, "usage: a flag or argument is wrong, flags do not go together, or a name matches several processes, phones or classes"),
         (Code::LeaksFound, 3, "leaks found: reserved for a gate over `analyze`'s suspects (not used yet)"),
         (Code::NoDevice, 4, "no device: no adb server, no phone, or the phone, process or app named is not there"),
         (Code::DeviceFailed, 5, "device failed: the phone, the adb server or the agent failed, or answered what heaptui cannot use"),

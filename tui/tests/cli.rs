@@ -87,7 +87,7 @@ fn inspect_by_id_and_by_class() {
     let v = json(&["inspect", path.to_str().unwrap(), "DialerApplication", "--format", "json"]);
     assert_eq!(v[0]["class"], "com.android.dialer.DialerApplication");
     let out = heaptui(&["inspect", path.to_str().unwrap(), "Entry"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "usage: the name is ambiguous");
     assert!(String::from_utf8_lossy(&out.stderr).contains("matches several classes"));
     // Thread$State.NEW: fields with values, its name as text through the path.
     let v = json(&["inspect", path.to_str().unwrap(), "java.lang.Thread$State", "--format", "json", "--limit", "6"]);
