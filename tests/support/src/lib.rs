@@ -3,6 +3,7 @@
 //! other builds, found where cargo put them ([`build`]).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
+pub mod art;
 pub mod bitmaps;
 pub mod build;
 /// The engine tests' HPROF writer, shared with the dumps built here.
