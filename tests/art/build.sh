@@ -299,7 +299,7 @@ for f in "$out"/lib/*.so*; do
 done
 cp "$work/core-libcore10.jar" "$work/classes.jar" "$out/boot/"
 cp "$dx" "$out/dx.jar"
-run gcc -O1 -Wall -Werror -Wno-format-truncation -o "$out/bin/art-app" "$HERE/launcher.c" -I"$root/usr/include/android/nativehelper" \
+run gcc -O1 -Wall -Werror -Wno-format-truncation -Wl,--export-dynamic-symbol=getpwuid_r -o "$out/bin/art-app" "$HERE/launcher.c" -I"$root/usr/include/android/nativehelper" \
   -L"$out/lib" -Wl,--no-as-needed -l:libsigchain.so.0 -l:libart.so.0 -Wl,--as-needed -ldl -lpthread -Wl,-rpath,"$DEST/lib" -Wl,-rpath-link,"$out/lib"
 cat >"$out/env" <<ENV
 # What the tests read (test_support::art): the runtime's parts, by absolute path.

@@ -22,6 +22,8 @@
 //       the Java heap from Runtime (total, free), the native heap from mallinfo, the Objects.
 //   gc
 //       Runtime.gc() (a test's way to ask for a collection without touching the app's code).
+//   stat NAME
+//       VMDebug.getRuntimeStat(NAME): ART's own counters (`art.gc.gc-count`, `art.gc.gc-time`…).
 //
 // Each answer is text ending with a line `ok` or `error: WHY`. When MAINCLASS.main returns the
 // process exits 0 (1 when it threw).
@@ -32,6 +34,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +73,30 @@ static void ensure_dir(const char* path) {
     fprintf(stderr, "art-app: mkdir %s: %s\n", path, strerror(errno));
     exit(2);
   }
+}
+
+// --- What bionic gives an app and glibc does not.
+
+// An app's uid has no line in /etc/passwd, and libcore asks for one when ART starts
+// (System.initUnchangeableSystemProperties: user.name, user.home). Bionic answers for app uids
+// itself (u0_aNNN, home /data, shell /system/bin/sh); so does this, for any uid glibc does not
+// know. (This executable's definition takes the calls of the libraries it loads.)
+int getpwuid_r(uid_t uid, struct passwd* pwd, char* buf, size_t len, struct passwd** result) {
+  static int (*real)(uid_t, struct passwd*, char*, size_t, struct passwd**);
+  if (!real) real = (int (*)(uid_t, struct passwd*, char*, size_t, struct passwd**))dlsym(RTLD_NEXT, "getpwuid_r");
+  int rc = real ? real(uid, pwd, buf, len, result) : ENOENT;
+  if (rc != 0 || *result) return rc;
+  int n = uid >= 10000 ? snprintf(buf, len, "u0_a%u", uid - 10000) : snprintf(buf, len, "%u", uid);
+  if (n < 0 || (size_t)n + 1 + 5 + 1 + 15 > len) return ERANGE;
+  pwd->pw_name = buf;
+  pwd->pw_passwd = buf + n;  // ""
+  pwd->pw_dir = strcpy(buf + n + 1, "/data");
+  pwd->pw_shell = strcpy(buf + n + 7, "/system/bin/sh");
+  pwd->pw_gecos = buf + n;
+  pwd->pw_uid = uid;
+  pwd->pw_gid = uid;
+  *result = pwd;
+  return 0;
 }
 
 // --- What the main thread serves.
@@ -306,6 +333,15 @@ static int answer(JNIEnv* env, const char* req, int fd, struct text* t) {
   } else if (!strcmp(req, "gc")) {
     runtime_gc(env);
     if (!caught(env, t)) add(t, "ok\n");
+  } else if (!strncmp(req, "stat ", 5)) {
+    jclass vmdebug = (*env)->FindClass(env, "dalvik/system/VMDebug");
+    jmethodID stat = (*env)->GetStaticMethodID(env, vmdebug, "getRuntimeStat", "(Ljava/lang/String;)Ljava/lang/String;");
+    jstring value = (*env)->CallStaticObjectMethod(env, vmdebug, stat, (*env)->NewStringUTF(env, req + 5));
+    if (!caught(env, t)) {
+      const char* chars = value ? (*env)->GetStringUTFChars(env, value, NULL) : NULL;
+      add(t, "%s\nok\n", chars ? chars : "");
+      if (chars) (*env)->ReleaseStringUTFChars(env, value, chars);
+    }
   } else {
     add(t, "error: unknown request\n");
   }

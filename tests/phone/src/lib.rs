@@ -152,6 +152,21 @@ impl PhoneSpec {
         }
     }
 
+    /// A strict phone of Android 10 (API 29) on x86_64 whose apps may be real ART processes
+    /// (`test_support::art`: Android 10's runtime, as its apps run it): the system side asks
+    /// those apps themselves for their dumps, agents and meminfo.
+    pub fn android10_art(apps: Vec<App>) -> PhoneSpec {
+        PhoneSpec {
+            model: "heaptui_test_phone_art".into(),
+            sdk: 29,
+            abi: "x86_64".into(),
+            abi_list: "x86_64,x86".into(),
+            shell_uid: Some(2000),
+            apps,
+            ..PhoneSpec::default()
+        }
+    }
+
     /// A strict phone of Android 14 (API 34) on arm64: the agent pushed to it is the aarch64
     /// build, which runs under `qemu-aarch64-static`.
     pub fn android14_arm64(apps: Vec<App>) -> PhoneSpec {
@@ -371,28 +386,21 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
             flags = flags.join(" ")
         ));
     }
-    // `dumpsys meminfo PID`: Android 10's layout; the Dalvik Heap row says 45056 KiB allocated of
-    // a 49152 KiB heap, the TOTAL row 95120 KiB of PSS, the Objects section 2 activities.
+    // `dumpsys meminfo PID`: on a strict phone the system side answers (a real ART app measures
+    // itself); elsewhere the fixed table of `system::JVM_MEMINFO`.
+    let meminfo = if spec.shell_uid.is_some() {
+        "exec \"$(dirname \"$0\")/binder\" dumpsys \"$@\"\n".to_string()
+    } else {
+        format!(
+            "[ -d \"/proc/$2\" ] || {{ echo \"No process found for: $2\"; exit 0; }}\n\
+cat <<EOF\nApplications Memory Usage (in Kilobytes):\n{}EOF\n",
+            system::JVM_MEMINFO
+        )
+    };
     let dumpsys = format!(
-        "#!/bin/sh\n# Test double of Android's dumpsys (meminfo with fixed numbers, package flags).\n\
+        "#!/bin/sh\n# Test double of Android's dumpsys (meminfo, package flags).\n\
 if [ \"$1\" = package ]; then\n  case \"$2\" in\n{packages}  *) echo \"Unable to find package: $2\" ;;\n  esac\n  exit 0\nfi\n\
-[ \"$1\" = meminfo ] || exit 1\n\
-[ -d \"/proc/$2\" ] || {{ echo \"No process found for: $2\"; exit 0; }}\n\
-cat <<EOF\n\
-Applications Memory Usage (in Kilobytes):\n\
-** MEMINFO in pid $2 [com.example.app] **\n\
-                   Pss  Private  Private  SwapPss     Heap     Heap     Heap\n\
-                 Total    Dirty    Clean    Dirty     Size    Alloc     Free\n\
-                ------   ------   ------   ------   ------   ------   ------\n\
-  Native Heap    10436    10380        0       28    22528    17145     5382\n\
-  Dalvik Heap    41203    41148        0       20    49152    45056     4096\n\
-        TOTAL    95120    71236    13732       48    71680    62201     9478\n\
-\n\
- Objects\n\
-               Views:       41         ViewRootImpl:        1\n\
-         AppContexts:        5           Activities:        2\n\
-\n\
-EOF\n"
+[ \"$1\" = meminfo ] || exit 1\n{meminfo}"
     );
     // `am dumpheap [-g] PID FILE`: the "app" here is a local JVM, so jcmd writes its dump (after
     // a GC with -g, as ART does; every object without it).

@@ -5,6 +5,13 @@
 //! (arguments, the caller's working directory), answered by this side, which runs as root and
 //! acts as the app's uid where Android's services would (`jcmd` against the app's JVM, `run-as`'s
 //! command). The caller is the owner of the request directory, as binder names the calling uid.
+//!
+//! An app may also be a real ART process (`test_support::art`): then the system side asks the app
+//! itself, as ActivityManager asks an app's ActivityThread over binder, through the socket the
+//! app serves on its main thread: `am dumpheap` passes the descriptor of the file the caller
+//! named and ART writes its dump into it, `cmd activity attach-agent` makes the app load the
+//! library and call its `Agent_OnAttach` with the real `JavaVM*`, and `dumpsys meminfo` prints
+//! what the app measures of itself.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
@@ -74,8 +81,9 @@ fn answer(call: &Path, root: &Path, spec: &PhoneSpec) {
     let caller = std::fs::metadata(call).map(|m| m.uid()).unwrap_or(u32::MAX);
     let (out, err, code) = match args.split_first() {
         Some((name, rest)) if name == "run-as" => run_as(rest, root, spec),
-        Some((name, rest)) if name == "am" => am(rest, root, caller, spec.am_gc),
-        Some((name, rest)) if name == "cmd" => cmd(rest),
+        Some((name, rest)) if name == "am" => am(rest, root, caller, spec),
+        Some((name, rest)) if name == "cmd" => cmd(rest, spec),
+        Some((name, rest)) if name == "dumpsys" => dumpsys(rest),
         Some((name, rest)) if name == "perfetto" => perfetto(rest, call, root, caller, spec),
         _ => (Vec::new(), "binder: no such service\n".into(), 1),
     };
@@ -89,6 +97,27 @@ fn output(c: &mut Command) -> Reply {
     match c.output() {
         Ok(o) => (o.stdout, String::from_utf8_lossy(&o.stderr).into_owned(), o.status.code().unwrap_or(1)),
         Err(e) => (Vec::new(), format!("{e}\n"), 1),
+    }
+}
+
+/// Whether process `pid` is a real ART app (`test_support::art`): it serves its socket,
+/// `@heaptui-art-app-PID`, which `/proc/net/unix` lists.
+pub(crate) fn is_art_app(pid: &str) -> bool {
+    let name = format!("@heaptui-art-app-{pid}");
+    std::fs::read_to_string("/proc/net/unix")
+        .is_ok_and(|t| t.lines().any(|l| l.split_whitespace().last() == Some(name.as_str())))
+}
+
+/// An ART app's answer: what it said before its last line, and that line's error, if any.
+fn art_answer(answer: Option<String>) -> (String, Option<String>) {
+    let Some(text) = answer else { return (String::new(), Some("the app did not answer".into())) };
+    let body = text.trim_end_matches('\n');
+    let (before, last) = body.rsplit_once('\n').unwrap_or(("", body));
+    let before = if before.is_empty() { String::new() } else { format!("{before}\n") };
+    match last.strip_prefix("error: ") {
+        Some(why) => (before, Some(why.to_string())),
+        None if last == "ok" => (before, None),
+        None => (before, Some(format!("the app said {last:?}"))),
     }
 }
 
@@ -125,19 +154,46 @@ fn run_as(args: &[String], root: &Path, spec: &PhoneSpec) -> Reply {
 }
 
 /// `am dumpheap [-g] PID FILE`: the app dumps its heap into FILE, which the caller opened (as
-/// `am` opens it in the shell's process and passes the descriptor). Here the app's JVM writes
-/// the dump as its own uid with `jcmd`, and the bytes go into FILE, owned by the caller.
-fn am(args: &[String], root: &Path, caller: u32, takes_gc: bool) -> Reply {
+/// `am` opens it in the shell's process and passes the descriptor). A JVM app writes the dump as
+/// its own uid with `jcmd`, and the bytes go into FILE, owned by the caller; an ART app is handed
+/// the descriptor and ART writes into it, while `am` waits for the app to say it is done and
+/// says so first, as Android 10's does ("File: …", "Waiting for dump to finish...").
+fn am(args: &[String], root: &Path, caller: u32, spec: &PhoneSpec) -> Reply {
     let Some(("dumpheap", rest)) = args.split_first().map(|(a, r)| (a.as_str(), r)) else {
         return (Vec::new(), "am: only dumpheap here\n".into(), 1);
     };
     let (gc, rest) = match rest.split_first() {
-        Some((g, _)) if g == "-g" && !takes_gc => return (Vec::new(), "Error: Unknown option: -g\n".into(), 1),
+        Some((g, _)) if g == "-g" && !spec.am_gc => return (Vec::new(), "Error: Unknown option: -g\n".into(), 1),
         Some((g, r)) if g == "-g" => (true, r),
         _ => (false, rest),
     };
     let [pid, file] = rest else { return (Vec::new(), "Error: expected PROCESS and FILE\n".into(), 1) };
     let Some(uid) = owner(pid) else { return (Vec::new(), format!("Error: Unknown process: {pid}\n"), 1) };
+    // The caller's file: made (or emptied) here and given to the caller, as the shell makes it.
+    let open = || -> std::io::Result<std::fs::File> {
+        let existed = Path::new(file).exists();
+        let to = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(file)?;
+        if !existed {
+            std::os::unix::fs::chown(file, Some(caller), Some(caller))?;
+        }
+        Ok(to)
+    };
+    if is_art_app(pid) {
+        let to = match open() {
+            Ok(f) => f,
+            Err(e) => return (Vec::new(), format!("Error: {file}: {e}\n"), 1),
+        };
+        let said = format!("File: {file}\nWaiting for dump to finish...\n").into_bytes();
+        let answer = test_support::art::request(
+            pid.parse().unwrap_or(0),
+            &format!("dumpheap {} {file}", u8::from(gc)),
+            Some(&to),
+        );
+        return match art_answer(answer) {
+            (_, None) => (said, String::new(), 0),
+            (_, Some(why)) => (Vec::new(), format!("HEAP DUMP FAILED on process {pid}: {why}\n"), 255),
+        };
+    }
     let work = root.join("system").join(format!("dump-{pid}-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&work);
     let _ = std::os::unix::fs::chown(&work, Some(uid), Some(uid));
@@ -148,15 +204,7 @@ fn am(args: &[String], root: &Path, caller: u32, takes_gc: bool) -> Reply {
         jcmd.arg("-all");
     }
     let reply = output(jcmd.arg(&raw).current_dir("/tmp").uid(uid).gid(uid));
-    let copied = (|| -> std::io::Result<()> {
-        let existed = Path::new(file).exists();
-        let mut to = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(file)?;
-        if !existed {
-            std::os::unix::fs::chown(file, Some(caller), Some(caller))?;
-        }
-        std::io::copy(&mut std::fs::File::open(&raw)?, &mut to)?;
-        Ok(())
-    })();
+    let copied = open().and_then(|mut to| std::io::copy(&mut std::fs::File::open(&raw)?, &mut to).map(|_| ()));
     let _ = std::fs::remove_dir_all(&work);
     match (reply.2, copied) {
         (0, Ok(())) => (Vec::new(), String::new(), 0),
@@ -165,17 +213,36 @@ fn am(args: &[String], root: &Path, caller: u32, takes_gc: bool) -> Reply {
     }
 }
 
-/// `cmd activity attach-agent PROCESS LIB=OPTIONS`: the app's JVM loads a JVMTI agent through
-/// HotSpot's attach protocol, as the app's uid (ART calls `Agent_OnAttach` the same way).
-fn cmd(args: &[String]) -> Reply {
-    let [activity, attach, process, spec] = args else {
+/// `cmd activity attach-agent PROCESS LIB=OPTIONS`: the app loads a JVMTI agent. ActivityManager
+/// refuses a process of an app that is not debuggable (`SecurityException: Process not
+/// debuggable`); otherwise the app's main thread loads it later, and the command answers 0
+/// whatever happens there (what went wrong is only in the app's log). A JVM app loads it
+/// through HotSpot's attach protocol, as the app's uid; an ART app calls its `Agent_OnAttach`
+/// with the runtime's `JavaVM*`.
+fn cmd(args: &[String], spec: &PhoneSpec) -> Reply {
+    let [activity, attach, process, agent] = args else {
         return (Vec::new(), "cmd: only activity attach-agent here\n".into(), 1);
     };
     if (activity.as_str(), attach.as_str()) != ("activity", "attach-agent") {
         return (Vec::new(), "cmd: only activity attach-agent here\n".into(), 1);
     }
     let Some(uid) = owner(process) else { return (Vec::new(), format!("Unknown process: {process}\n"), 1) };
-    let (lib, opts) = spec.split_once('=').unwrap_or((spec, ""));
+    if is_art_app(process) {
+        let app = spec.apps.iter().find(|a| a.uid == uid);
+        if !app.is_some_and(|a| a.debuggable) {
+            let name = app.map_or(process.as_str(), |a| a.package.as_str());
+            return (
+                Vec::new(),
+                format!("Exception occurred while executing:\njava.lang.SecurityException: Process not debuggable: {name}\n"),
+                255,
+            );
+        }
+        let (pid, agent) = (process.parse().unwrap_or(0), agent.clone());
+        // Asked, not awaited: the app loads the agent on its main thread after the call returns.
+        std::thread::spawn(move || test_support::art::request(pid, &format!("attach-agent {agent}"), None));
+        return (Vec::new(), String::new(), 0);
+    }
+    let (lib, opts) = agent.split_once('=').unwrap_or((agent, ""));
     // jcmd quotes nothing itself and splits an argument at `=` unless it is quoted.
     let _ = output(
         Command::new("jcmd")
@@ -184,10 +251,51 @@ fn cmd(args: &[String]) -> Reply {
             .uid(uid)
             .gid(uid),
     );
-    // Android's answers 0 whether or not the app loads the agent (the app loads it later, on its
-    // main thread); what went wrong is only in the app's log.
     (Vec::new(), String::new(), 0)
 }
+
+/// `dumpsys meminfo PID` on a strict phone: the app's own figures for a real ART app (what
+/// ActivityThread measures for system_server), the fixed Android 10 table of [`JVM_MEMINFO`]
+/// for any other process.
+fn dumpsys(args: &[String]) -> Reply {
+    let [what, pid] = args else { return (Vec::new(), String::new(), 1) };
+    if what != "meminfo" {
+        return (Vec::new(), String::new(), 1);
+    }
+    if !Path::new("/proc").join(pid).exists() {
+        return (format!("No process found for: {pid}\n").into_bytes(), String::new(), 0);
+    }
+    let uptime = std::fs::read_to_string("/proc/uptime")
+        .ok()
+        .and_then(|t| t.split_whitespace().next().and_then(|s| s.parse::<f64>().ok()))
+        .map_or(0, |s| (s * 1000.0) as u64);
+    let head = format!("Applications Memory Usage (in Kilobytes):\nUptime: {uptime} Realtime: {uptime}\n\n");
+    if !is_art_app(pid) {
+        return ((head + &JVM_MEMINFO.replace("$2", pid)).into_bytes(), String::new(), 0);
+    }
+    match art_answer(test_support::art::request(pid.parse().unwrap_or(0), "meminfo", None)) {
+        (text, None) => ((head + &text).into_bytes(), String::new(), 0),
+        (_, Some(why)) => (Vec::new(), format!("dumpsys: {why}\n"), 1),
+    }
+}
+
+/// What the phone's `dumpsys meminfo PID` says of a process that is not a real ART app: Android
+/// 10's layout, `$2` standing for the pid; the Dalvik Heap row says 45056 KiB allocated of a
+/// 49152 KiB heap, the TOTAL row 95120 KiB of PSS, the Objects section 2 activities.
+pub(crate) const JVM_MEMINFO: &str = "\
+** MEMINFO in pid $2 [com.example.app] **
+                   Pss  Private  Private  SwapPss     Heap     Heap     Heap
+                 Total    Dirty    Clean    Dirty     Size    Alloc     Free
+                ------   ------   ------   ------   ------   ------   ------
+  Native Heap    10436    10380        0       28    22528    17145     5382
+  Dalvik Heap    41203    41148        0       20    49152    45056     4096
+        TOTAL    95120    71236    13732       48    71680    62201     9478
+
+ Objects
+               Views:       41         ViewRootImpl:        1
+         AppContexts:        5           Activities:        2
+
+";
 
 /// `perfetto --txt -c - -o OUT`: on a phone the shell's `perfetto` asks `traced`, and ART in the
 /// app's process forks and writes the heap graph; the client writes the trace to OUT as the
@@ -212,7 +320,8 @@ fn perfetto(args: &[String], call: &Path, root: &Path, caller: u32, spec: &Phone
     let _ = std::fs::create_dir_all(&work);
     let _ = std::os::unix::fs::chown(&work, Some(uid), Some(uid));
     let trace = work.join("trace");
-    let mut child = Command::new(double);
+    // Run as the app's uid: from where every uid may run it, wherever the build is.
+    let mut child = Command::new(test_support::build::for_every_uid(double));
     child.args(["--txt", "-c", "-", "-o"]).arg(&trace).current_dir("/tmp").uid(uid).gid(uid);
     let reply = (|| -> std::io::Result<Reply> {
         use std::io::Write;

@@ -66,3 +66,35 @@ pub fn built(args: &[&str], file: &str) -> PathBuf {
     assert!(found.is_some(), "cargo build {} made no {file} (it made {files:?})", args.join(" "));
     found.unwrap_or_default()
 }
+
+/// Where a program that the test phone's other uids run is placed: a copy of `program` in a
+/// root-owned folder that every uid may read and run and only root may change
+/// (`/var/cache/heaptui-test/bin/<its SHA-256>/`), the rule the real ART follows. A checkout or a
+/// target directory may sit under a folder only its owner may enter (`/root` is 0700), where the
+/// phone's `shell` and app uids could not run it. Not root (no other uids to run as): `program`
+/// itself.
+pub fn for_every_uid(program: &Path) -> PathBuf {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return program.to_path_buf();
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let bytes = std::fs::read(program).expect("the program to place for every uid");
+    let out = Command::new("sha256sum").arg(program).output().expect("sha256sum");
+    let hash: String = String::from_utf8_lossy(&out.stdout).chars().take(16).collect();
+    let dir = Path::new("/var/cache/heaptui-test/bin").join(hash);
+    let name = program.file_name().expect("a program's file name");
+    let placed = dir.join(name);
+    if std::fs::read(&placed).is_ok_and(|b| b == bytes) {
+        return placed;
+    }
+    for d in [Path::new("/var/cache/heaptui-test"), Path::new("/var/cache/heaptui-test/bin"), dir.as_path()] {
+        std::fs::create_dir_all(d).expect("/var/cache/heaptui-test/bin");
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).expect("a folder's mode");
+    }
+    let part = dir.join(format!(".{}.{}.part", name.to_string_lossy(), std::process::id()));
+    std::fs::write(&part, &bytes).expect("the program's copy");
+    std::fs::set_permissions(&part, std::fs::Permissions::from_mode(0o755)).expect("the copy's mode");
+    std::fs::rename(&part, &placed).expect("the copy in place");
+    placed
+}

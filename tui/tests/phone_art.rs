@@ -1,0 +1,185 @@
+//! The phone loop against real ART processes: a strict Android 10 test phone
+//! (`PhoneSpec::android10_art`, the shell as uid 2000) whose apps run on the real ART 10 that
+//! `./run-tests` builds (`test_support::art`), each under its own uid. `monitor` reads the app's
+//! Java heap as `dumpsys meminfo` gets it from the app itself, `dump --method am` has ART write
+//! its dump into the descriptor `am` passes, and `dump --method fork` has the app load the fork
+//! dump's library (this machine's build) through `cmd activity attach-agent`, which calls its
+//! `Agent_OnAttach` with the runtime's own `JavaVM*` on the app's main thread.
+
+use std::path::Path;
+use std::process::Command;
+
+use test_phone::{AdbServer, App, PhoneSpec, TestPhone};
+use test_support::art::{art, ArtApp};
+
+const DEBUGGABLE: &str = "com.example.art";
+const RELEASE: &str = "com.example.art.release";
+
+fn apps() -> Vec<App> {
+    let app = |package: &str, uid, debuggable| App {
+        package: package.into(),
+        uid,
+        debuggable,
+        large_heap: false,
+        profileable: false,
+    };
+    vec![app(DEBUGGABLE, 10131, true), app(RELEASE, 10132, false)]
+}
+
+/// `Sessions` (tests/java/art/Sessions.java) on the real ART as `package`'s uid.
+fn start(jar: &Path, package: &str, uid: u32, args: &[&str]) -> ArtApp {
+    let mut app = test_support::art::App::new(package);
+    app.uid = Some(uid);
+    app.debuggable = package == DEBUGGABLE;
+    let run = art().start(jar, "Sessions", args, &app);
+    assert!(run.first_line.starts_with("ready "), "{}", run.first_line);
+    assert_eq!(run.first_line.trim().trim_start_matches("ready "), run.pid.to_string());
+    run
+}
+
+fn heaptui(server: &AdbServer, agents: &Path, xdg: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(args)
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env("HEAPTUI_AGENT_DIR", agents)
+        .env("XDG_DATA_HOME", xdg)
+        // The runtime's library is libart.so.0 on this machine (libart.so on a phone).
+        .env("HEAPTUI_FORK_ART_LIB", "libart.so.0")
+        .env_remove("ANDROID_SERIAL")
+        .output()
+        .unwrap()
+}
+
+/// A stored dump's sidecar and the `Sessions$Session` instances `analyze` counts in it.
+fn stored(out: &std::process::Output) -> (serde_json::Value, u64) {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["analyze", &path, "--format", "json", "--top", "200"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let heaps: Vec<&str> = v["heaps"].as_array().unwrap().iter().map(|h| h["name"].as_str().unwrap()).collect();
+    assert_eq!(heaps, ["app"], "a dump of this ART has its app heap only");
+    let row = v["histogram"].as_array().unwrap().iter().find(|r| r["class"] == "Sessions$Session").cloned();
+    (side, row.and_then(|r| r["instances"].as_u64()).unwrap_or(0))
+}
+
+/// The agents pushed to the phone: the x86_64 agent, and this machine's build of the fork
+/// dump's library where the phone's x86_64 apps look for theirs.
+fn agents() -> tempfile::TempDir {
+    let agents = tempfile::tempdir().unwrap();
+    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    for (triple, file, from) in [
+        (
+            "x86_64-unknown-linux-musl",
+            "heaptui-agent",
+            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
+        ),
+        ("x86_64-linux-android", "libforkdump.so", forkdump),
+    ] {
+        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
+        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
+    }
+    agents
+}
+
+#[test]
+fn an_android_10_phone_monitors_and_dumps_real_art_apps() {
+    let agents = agents();
+    let dir = tempfile::tempdir().unwrap();
+    let jar = art().compile(&["tests/java/art/Sessions.java"], dir.path());
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::android10_art(apps())).unwrap();
+    phone.connect(server.0).unwrap();
+    let serial = phone.serial();
+    let xdg = dir.path().join("data");
+
+    // An app whose heap grows by 2,000 sessions (about 2.2 MB) a second: the monitor's Java heap
+    // is what the app measures of itself (Runtime's figures, through `dumpsys meminfo`, which the
+    // agent asks every 5 s).
+    let grower = start(&jar, RELEASE, 10132, &["2000", "2000"]);
+    let out = heaptui(
+        &server,
+        agents.path(),
+        &xdg,
+        &["monitor", "-s", &serial, &grower.pid.to_string(), "--interval", "1", "--duration", "6", "--json"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let samples: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["type"] == "sample")
+        .collect();
+    assert!(samples.len() >= 3, "{samples:?}");
+    let used: Vec<u64> = samples.iter().map(|s| s["java_used"].as_u64().unwrap()).collect();
+    for s in &samples {
+        assert_eq!(s["sources"]["java_used"], "dumpsys", "{s}");
+        assert!(s["rss"].as_u64().unwrap() > 10 << 20, "{s}");
+    }
+    // Not the fixed table the JVM apps get (45056 KiB), and growing as the app allocates.
+    assert!(used.iter().all(|&u| u != 45056 * 1024), "{used:?}");
+    assert!(used.last().unwrap() > &(used[0] + (1 << 20)), "{used:?}");
+    drop(grower);
+
+    // An app of 2,000 sessions that keeps ART collecting (a concurrent GC asked for every 20 ms,
+    // garbage made without pause), dumped three ways while it runs.
+    let debuggable = start(&jar, DEBUGGABLE, 10131, &["2000", "0", "20"]);
+    let release = start(&jar, RELEASE, 10132, &["2000", "0", "20"]);
+    let gcs = |pid: u32| {
+        let text = test_support::art::request(pid, "stat art.gc.gc-count", None).unwrap();
+        text.lines().next().unwrap().parse::<u64>().unwrap()
+    };
+    let before = gcs(debuggable.pid);
+
+    // `am dumpheap`: ART writes into the descriptor `am` passed (any app: the shell may ask).
+    let out =
+        heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &release.pid.to_string(), "--method", "am"]);
+    let (side, sessions) = stored(&out);
+    assert_eq!((side["method"].as_str(), sessions), (Some("am"), 2000), "{side}");
+
+    // The fork dump, in the debuggable app, while ART collects.
+    let out = heaptui(
+        &server,
+        agents.path(),
+        &xdg,
+        &["dump", "-s", &serial, &debuggable.pid.to_string(), "--method", "fork"],
+    );
+    let (side, sessions) = stored(&out);
+    assert_eq!((side["method"].as_str(), sessions), (Some("fork"), 2000), "{side}");
+    assert!(gcs(debuggable.pid) > before + 10, "ART kept collecting");
+    assert!(test_support::art::request(debuggable.pid, "gc", None).unwrap().ends_with("ok\n"), "the app still runs");
+
+    // A release app: no run-as, so no fork dump, said plainly.
+    let out =
+        heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &release.pid.to_string(), "--method", "fork"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("debuggable"), "{err}");
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+}
+
+/// `cmd activity attach-agent` on an ART app that is not debuggable: ActivityManager refuses it
+/// (its exception, exit 255); on a debuggable one the app calls the library's `Agent_OnAttach`
+/// with its runtime's `JavaVM*` (the fork dump's library writes its `.loaded` handshake).
+#[test]
+fn attach_agent_reaches_a_debuggable_art_app_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let jar = art().compile(&["tests/java/art/Sessions.java"], dir.path());
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::android10_art(apps())).unwrap();
+    phone.connect(server.0).unwrap();
+    let release = start(&jar, RELEASE, 10132, &["10"]);
+    let o = bridge_shell(&server, &phone, &format!("cmd activity attach-agent {} /nonexistent.so=x", release.pid));
+    assert_eq!(o.0, 255, "{o:?}");
+    assert!(o.1.contains("SecurityException: Process not debuggable: com.example.art.release"), "{o:?}");
+}
+
+/// `adb shell CMD` on the phone: exit code and output.
+fn bridge_shell(server: &AdbServer, phone: &TestPhone, cmd: &str) -> (i32, String) {
+    let out =
+        Command::new("adb").args(["-P", &server.0.to_string(), "-s", &phone.serial(), "shell", cmd]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
