@@ -371,6 +371,13 @@ pub fn check(device: &dyn Device, method: Option<Method>, stream: bool) -> anyho
             "--stream does not apply to --method perfetto: Perfetto writes its trace on the phone, then it is pulled"
         );
     }
+    if stream && !device.runs_here() && !device.separate_streams() {
+        crate::fail!(
+            Usage,
+            "{} has no shell protocol v2 (adbd before Android 7): a streamed dump needs stdout and stderr apart; dump without --stream",
+            device.serial()
+        );
+    }
     if stream && method == Some(Method::Fork) {
         crate::fail!(Usage, "--stream does not apply to --method fork: the fork dump is stripped inside the app and read back with run-as");
     }
