@@ -567,6 +567,10 @@ pub struct ForkReport {
     pub dumper: String,
     /// Reads and waits interrupted by signals (EINTR), and retried.
     pub interrupted: u32,
+    /// How the child ended when that was not well, though its dump is whole (a child that hung
+    /// after writing every byte, and was killed; one the app reaped).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 #[cfg(test)]
@@ -790,6 +794,7 @@ mod tests {
                 suspend: "ScopedSuspendAll".into(),
                 dumper: "Hprof::Dump".into(),
                 interrupted: 0,
+                ended: None,
             }),
             out_bytes: Some(2048),
             sha256: Some("00".into()),

@@ -7,8 +7,9 @@
 //! out=/data/local/tmp/app.hprof,mode=triage,timeout=120,lib=libart.so,sdk=34
 //! ```
 //!
-//! `sdk` (the platform's SDK level) picks the sequence around `fork`; without it the system
-//! properties, else the library's symbols, do.
+//! The library's own symbols choose the way around `fork` (`plan::Plan::of`); `sdk`, the
+//! platform's SDK level, is taken and ignored (hosts of earlier versions send it, and ART, a
+//! Mainline module from Android 12, may be newer than the platform).
 //!
 //! The dump is streamed from the child through the stripper into `out` (under a temporary name,
 //! renamed when whole), and a JSON report (`out` + `.json`) says what happened: the pause, the
@@ -71,7 +72,13 @@ pub fn run(options: &ForkOptions) -> Result<Written, RunError> {
     } else {
         options.lib.clone()
     };
-    let api = ArtApi::from_loaded(&lib, options.sdk.or_else(platform_sdk))?;
+    #[cfg(feature = "test-hooks")]
+    let api = match crate::fork::sequence_asked() {
+        Some(sequence) => ArtApi::with_sequence(&lib, sequence)?,
+        None => ArtApi::from_loaded(&lib)?,
+    };
+    #[cfg(not(feature = "test-hooks"))]
+    let api = ArtApi::from_loaded(&lib)?;
     let out = std::path::Path::new(&options.out);
     if out.exists() {
         return Err(RunError::Exists(out.display().to_string()));
@@ -115,25 +122,6 @@ pub fn run(options: &ForkOptions) -> Result<Written, RunError> {
             Err(e.into())
         }
     }
-}
-
-/// The platform's SDK level, read from the system properties (bionic only).
-#[cfg(target_os = "android")]
-fn platform_sdk() -> Option<u32> {
-    let mut value = [0 as c_char; 92];
-    // SAFETY: bionic's property read into a buffer of PROP_VALUE_MAX (92) bytes.
-    let n = unsafe { libc::__system_property_get(c"ro.build.version.sdk".as_ptr(), value.as_mut_ptr()) };
-    if n <= 0 {
-        return None;
-    }
-    // SAFETY: NUL-terminated by the call.
-    unsafe { CStr::from_ptr(value.as_ptr()) }.to_str().ok()?.parse().ok()
-}
-
-/// Elsewhere (the tests' JVMs) there are no system properties.
-#[cfg(not(target_os = "android"))]
-fn platform_sdk() -> Option<u32> {
-    None
 }
 
 /// The start of JNI's invocation interface (`JNIInvokeInterface`): what a dump thread needs to
@@ -221,6 +209,18 @@ pub unsafe extern "C" fn Agent_OnAttach(vm: *mut c_void, options: *const c_char,
                 let table = *(vm as *const *const InvokeInterface);
                 ((*table).attach_current_thread)(vm, &mut env, std::ptr::null_mut()) == 0
             };
+        #[cfg(feature = "test-hooks")]
+        crate::fork::HOOK_ENV
+            .store(if attached { env } else { std::ptr::null_mut() }, std::sync::atomic::Ordering::SeqCst);
+        // No call into ART from a thread that is not one of the runtime's: ART's suspension
+        // aborts the app then (a release build's CHECK). Nothing runs when attaching failed.
+        if !attached {
+            write_report(
+                &options.out,
+                &ForkOutcome::failed("the dump thread could not attach itself to the runtime".into()),
+            );
+            return;
+        }
         // A panic must not unwind into the runtime (it would end the app): it is reported instead.
         let outcome = match std::panic::catch_unwind(|| run(&options)) {
             Ok(Ok(w)) => ForkOutcome {

@@ -53,20 +53,24 @@ pub mod art {
     /// runtime thread); exported on every release for debuggers.
     pub const CURRENT_THREAD: &str = "_ZN3art6Thread14CurrentFromGdbEv";
 
-    /// `art::gc::kGcCauseHprof` from Android 9 on (`runtime/gc/gc_cause.h`); the GC critical
-    /// section is taken on 11+ only, where it is 15 on every release.
-    pub const GC_CAUSE_HPROF: i32 = 15;
+    /// `art::Locks::thread_suspend_count_lock_`: a pointer to the `Mutex` (an object), taken
+    /// after `thread_list_lock_` in ART's lock order.
+    pub const SUSPEND_COUNT_LOCK: &str = "_ZN3art5Locks26thread_suspend_count_lock_E";
+    /// `art::ThreadList::SuspendAllInternal(Thread*, Thread*, Thread*, SuspendReason)`: Android
+    /// 8 to the 2023 modules (only read, to tell the runtime's generation).
+    pub const SUSPEND_ALL_INTERNAL_11: &str =
+        "_ZN3art10ThreadList18SuspendAllInternalEPNS_6ThreadES2_S2_NS_13SuspendReasonE";
+    /// `art::ThreadList::SuspendAllInternal(Thread*, SuspendReason)`: the modules from the
+    /// 2023-12 suspension rewrite on (Android 15+), hidden there, in the MiniDebugInfo (only
+    /// read, to tell the runtime's generation).
+    pub const SUSPEND_ALL_INTERNAL_15: &str = "_ZN3art10ThreadList18SuspendAllInternalEPNS_6ThreadENS_13SuspendReasonE";
+    /// `android::base::SetMinimumLogSeverity(LogSeverity)` in `libbase.so`: the child raises it
+    /// before it dumps, so that the dumper's own log lines take no logging lock.
+    pub const SET_LOG_SEVERITY: &str = "_ZN7android4base21SetMinimumLogSeverityENS0_11LogSeverityE";
+    /// `android::base::FATAL_WITHOUT_ABORT`: only fatal lines are written past it.
+    pub const LOG_FATAL_WITHOUT_ABORT: i32 = 5;
 
-    /// `art::gc::kCollectorTypeHprof` for a platform SDK level (`runtime/gc/collector_type.h`:
-    /// 13 on Android 11–13, 14 on 14 as released, 15 from 14 QPR2 on, where the CMC collector's
-    /// two entries came in). Any value ART does not take for a moving collector serves (only
-    /// those make `StartGC` wait on moving-GC users), and all three are non-moving on every
-    /// release, so an ART module newer than the platform is still safe.
-    pub fn collector_type_hprof(sdk: u32) -> i32 {
-        match sdk {
-            ..=33 => 13,
-            34 => 14,
-            _ => 15,
-        }
-    }
+    /// `art::gc::kGcCauseHprof`: 15 in every release's list from Android 8 on
+    /// (`runtime/gc/gc_cause.h`).
+    pub const GC_CAUSE_HPROF: i32 = 15;
 }

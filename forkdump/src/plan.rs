@@ -1,50 +1,47 @@
 //! The way the fork dump takes through one `libart.so`: the order of ART calls around `fork`
-//! (the [`Sequence`], which depends on the ART release), how the child dumps, and where each
-//! symbol it looked for was found. The fork dump follows it; `heaptui doctor` shows it, so a
-//! person can see before a repro what a phone's runtime offers.
+//! (the [`Sequence`]), how the child dumps, which runtime the library is ([`Generation`], by
+//! its own symbols: ART is a Mainline module from Android 12, so the platform's SDK level says
+//! nothing certain about it), and where each symbol looked for was found. The fork dump follows
+//! it; `heaptui doctor` shows it, so a person can see before a repro what a phone's runtime
+//! offers and what decided.
 //!
-//! The sequences follow ART's own sources and the fork dumps that run on phones; the reasons,
-//! with the source lines, are in `docs/design.md` ("Fork dump: the sequence per ART release").
+//! The reasons, with ART's source lines, are in `docs/design.md` ("Fork dump: one sequence for
+//! every runtime").
 
 use crate::art::*;
 use crate::elf::{Library, Source};
 
-/// The order of ART calls around `fork`, by ART release.
+/// The order of ART calls around `fork`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sequence {
-    /// Android 8–10: `Dbg::SuspendVM()` (which waits out a running GC inside a GC critical
-    /// section, suspends every thread and leaves the mutator lock free), `fork`, `ResumeVM()`.
-    /// The child's `DumpHeap` takes its own GC section and suspension, which succeed.
+    /// Every runtime (8 to 16): a GC critical section (a running GC finished, none can start),
+    /// `ScopedSuspendAll(…, true)` (the mutator lock held exclusively), then `thread_list_lock_`
+    /// and `thread_suspend_count_lock_` taken in ART's lock order, all held across `fork`: no GC
+    /// can start in a window before it and no thread can hold those locks at it. The parent
+    /// releases the two locks in reverse, resumes and ends the section at once. The child
+    /// releases them too, ends the inherited suspension and section, and calls `DumpHeap`,
+    /// whose own section and suspension then pass.
+    Hold,
+    /// The 8–10 sequence of earlier versions: `Dbg::SuspendVM()`, `fork`, `ResumeVM()`. Its GC
+    /// section ends when `SuspendVM` returns, so a GC can start before `fork` and the child's
+    /// `DumpHeap` then waits for it forever. Kept as a test's control, never chosen.
     Debugger,
-    /// Android 11–14: a GC critical section (no GC running, none starting), `ScopedSuspendAll`,
-    /// the mutator lock released, the GC section ended, `fork`; the parent takes the mutator lock
-    /// back and resumes at once. The child inherits threads that stay suspended, a free mutator
-    /// lock and no GC, so `DumpHeap`'s own suspension passes.
+    /// The 11–14 sequence of earlier versions: the GC section and the mutator lock given up
+    /// before `fork` (the same window). A test's control, never chosen.
     ReleaseMutator,
-    /// Android 15 on: a GC critical section, `ScopedSuspendAll`, `thread_list_lock_` held across
-    /// `fork` (no thread outside the suspension can hold it then); both sides release it, the
-    /// parent resumes; the child ends the inherited suspension and GC section (15's suspension
-    /// waits forever while another is counted) and then calls `DumpHeap`.
+    /// The 15 sequence of earlier versions: as [`Sequence::Hold`] without
+    /// `thread_suspend_count_lock_`. A test's control, never chosen.
     ThreadListLock,
-    /// `ScopedSuspendAll` alone across `fork`: the tests' negative control, never chosen. The
-    /// child inherits the mutator lock held exclusively and, maybe, a GC half done: `DumpHeap`
-    /// hangs in the child, and an `Hprof` object sees objects twice.
+    /// `ScopedSuspendAll` alone across `fork`: the child inherits the mutator lock held
+    /// exclusively and, maybe, a GC half done. A test's control, never chosen.
     SuspendOnly,
 }
 
 impl Sequence {
-    /// The sequence an ART release needs, by the platform's SDK level.
-    pub fn for_sdk(sdk: u32) -> Sequence {
-        match sdk {
-            ..=29 => Sequence::Debugger,
-            30..=34 => Sequence::ReleaseMutator,
-            _ => Sequence::ThreadListLock,
-        }
-    }
-
     /// Its name in reports and `heaptui doctor`.
     pub fn name(self) -> &'static str {
         match self {
+            Sequence::Hold => "GC section, ScopedSuspendAll, thread_list_lock_ and thread_suspend_count_lock_ held",
             Sequence::Debugger => "Dbg::SuspendVM",
             Sequence::ReleaseMutator => "GC section, ScopedSuspendAll, mutator lock released",
             Sequence::ThreadListLock => "GC section, ScopedSuspendAll, thread_list_lock_ held",
@@ -52,12 +49,13 @@ impl Sequence {
         }
     }
 
-    /// The Android releases it is for.
+    /// The runtimes it is for.
     pub fn releases(self) -> &'static str {
         match self {
-            Sequence::Debugger => "Android 8-10",
-            Sequence::ReleaseMutator => "Android 11-14",
-            Sequence::ThreadListLock => "Android 15+",
+            Sequence::Hold => "every ART (Android 8+)",
+            Sequence::Debugger => "none (the 8-10 sequence of earlier versions: a GC can start before fork)",
+            Sequence::ReleaseMutator => "none (the 11-14 sequence of earlier versions: a GC can start before fork)",
+            Sequence::ThreadListLock => "none (the 15 sequence of earlier versions)",
             Sequence::SuspendOnly => "none (unsafe)",
         }
     }
@@ -65,6 +63,17 @@ impl Sequence {
     /// Every symbol it calls, besides the dumper's.
     pub fn needs(self) -> &'static [&'static str] {
         match self {
+            Sequence::Hold => &[
+                CURRENT_THREAD,
+                GC_SECTION,
+                GC_SECTION_END,
+                SUSPEND_ALL,
+                RESUME_ALL,
+                THREAD_LIST_LOCK,
+                SUSPEND_COUNT_LOCK,
+                MUTEX_LOCK,
+                MUTEX_UNLOCK,
+            ],
             Sequence::Debugger => &[DBG_SUSPEND, DBG_RESUME],
             Sequence::ReleaseMutator => {
                 &[CURRENT_THREAD, GC_SECTION, GC_SECTION_END, SUSPEND_ALL, RESUME_ALL, MUTATOR_LOCK, RW_LOCK, RW_UNLOCK]
@@ -80,6 +89,50 @@ impl Sequence {
                 MUTEX_UNLOCK,
             ],
             Sequence::SuspendOnly => &[SUSPEND_ALL, RESUME_ALL],
+        }
+    }
+}
+
+/// Which ART a library is, by its own symbols: what changed between the generations is visible
+/// in them, whatever the platform's SDK level says (a 12–14 phone may carry a 2024+ module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generation {
+    /// Android 8–10: `Dbg::SuspendVM` is there (the debugger's suspension, gone in 11 with
+    /// JDWP's move out of the runtime).
+    Art8To10,
+    /// Android 11 to the 2023 modules: `ThreadList::SuspendAllInternal(Thread*, Thread*,
+    /// Thread*, SuspendReason)`, and no `Dbg::SuspendVM`.
+    Art11To14,
+    /// The modules from "Thread suspension cleanup and deadlock fix" (2023-12-20) on, Android 15
+    /// and later, and 12–14 phones updated to them: `SuspendAllInternal(Thread*,
+    /// SuspendReason)`, which only the MiniDebugInfo may hold.
+    Art15On,
+    /// None of those found: a runtime not seen before, or a MiniDebugInfo that could not be read
+    /// where the deciding symbol is. The fork dump does not run on it.
+    Unknown,
+}
+
+impl Generation {
+    /// Its name in reports and `heaptui doctor`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Generation::Art8To10 => "ART of Android 8-10",
+            Generation::Art11To14 => "ART of Android 11-14 (before the 2023-12 suspension rewrite)",
+            Generation::Art15On => "ART from the 2023-12 suspension rewrite (Android 15+, or an updated 12-14 module)",
+            Generation::Unknown => "unknown",
+        }
+    }
+
+    /// `art::gc::kCollectorTypeHprof` for the GC critical section (`runtime/gc/collector_type.h`:
+    /// 14 on 8–10, 13 on 11–13, 14 on 14 as released, 15 from the 2024 modules, where the CMC
+    /// collector's two entries came in). Any value ART does not take for a moving collector
+    /// serves (only those make `StartGC` wait on moving-GC users), and 13, 14 and 15 are
+    /// non-moving in every release's list.
+    pub fn collector_type_hprof(self) -> i32 {
+        match self {
+            Generation::Art8To10 => 14,
+            Generation::Art11To14 => 13,
+            Generation::Art15On | Generation::Unknown => 15,
         }
     }
 }
@@ -103,7 +156,7 @@ pub enum DumpWay {
 }
 
 /// Every symbol the fork dump looks for, in the order it looks.
-pub const LOOKED_FOR: [&str; 18] = [
+pub const LOOKED_FOR: [&str; 21] = [
     CURRENT_THREAD,
     GC_SECTION,
     GC_SECTION_END,
@@ -113,10 +166,13 @@ pub const LOOKED_FOR: [&str; 18] = [
     RW_LOCK,
     RW_UNLOCK,
     THREAD_LIST_LOCK,
+    SUSPEND_COUNT_LOCK,
     MUTEX_LOCK,
     MUTEX_UNLOCK,
     DBG_SUSPEND,
     DBG_RESUME,
+    SUSPEND_ALL_INTERNAL_11,
+    SUSPEND_ALL_INTERNAL_15,
     DUMP_HEAP,
     HPROF_CTOR,
     HPROF_DUMP,
@@ -124,29 +180,20 @@ pub const LOOKED_FOR: [&str; 18] = [
     HPROF_DTOR1,
 ];
 
-/// Where the sequence came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Chosen {
-    /// From the platform's SDK level.
-    Sdk(u32),
-    /// From the library's symbols (no SDK level known): `Dbg::SuspendVM` there means 8–10,
-    /// `DumpHeap` exported means 11–14 (15 hides it), else 15+.
-    Symbols,
-}
-
 /// The way through one library.
 #[derive(Debug, Clone)]
 pub struct Plan {
     /// The sequence around `fork`.
     pub sequence: Sequence,
-    /// Why that one.
-    pub chosen: Chosen,
+    /// Which runtime the library is.
+    pub generation: Generation,
+    /// The symbol that decided the generation, and where it was found.
+    pub evidence: Option<(&'static str, Source)>,
     /// How the child dumps; `None`: no way.
     pub dump: Option<DumpWay>,
     /// Each symbol of [`LOOKED_FOR`] with its value and the table it was found in.
     pub symbols: Vec<(&'static str, Option<(u64, Source)>)>,
-    /// What the sequence and a dumper need and the library lacks: the fork dump cannot run
-    /// while this is not empty.
+    /// What the sequence and a dumper need and the library lacks.
     pub missing: Vec<&'static str>,
     /// Why the library's MiniDebugInfo could not be read, when it has one that could not.
     pub mini_debug_info: Option<String>,
@@ -155,26 +202,31 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The way through `lib` for a platform at `sdk` (unknown: inferred from the symbols). The
+    /// The way through `lib`: [`Sequence::Hold`] on the runtime its symbols say it is. The
     /// child calls `DumpHeap` where it is found, else the `Hprof` object where its constructor,
     /// `Dump` and destructor all are.
-    pub fn of(lib: &Library<'_>, sdk: Option<u32>) -> Plan {
+    pub fn of(lib: &Library<'_>) -> Plan {
         let symbols: Vec<(&'static str, Option<(u64, Source)>)> = LOOKED_FOR
             .iter()
             .map(|&name| (name, lib.lookup(name).filter(|s| s.value != 0).map(|s| (s.value, s.source))))
             .collect();
-        let found = |name: &str| symbols.iter().find(|f| f.0 == name).and_then(|f| f.1);
-        let (sequence, chosen) = match sdk {
-            Some(sdk) => (Sequence::for_sdk(sdk), Chosen::Sdk(sdk)),
-            None if found(DBG_SUSPEND).is_some() => (Sequence::Debugger, Chosen::Symbols),
-            None if found(DUMP_HEAP).is_some_and(|f| f.1.table() == "dynsym") => {
-                (Sequence::ReleaseMutator, Chosen::Symbols)
-            }
-            None => (Sequence::ThreadListLock, Chosen::Symbols),
+        let found = |name: &'static str| {
+            symbols.iter().find(|f| f.0 == name).and_then(|f| f.1).map(|(_, source)| (name, source))
+        };
+        // The newest sign first: a 15+ module keeps nothing of the older ones, but is read last.
+        let (generation, evidence) = if let Some(e) = found(SUSPEND_ALL_INTERNAL_15) {
+            (Generation::Art15On, Some(e))
+        } else if let Some(e) = found(DBG_SUSPEND) {
+            (Generation::Art8To10, Some(e))
+        } else if let Some(e) = found(SUSPEND_ALL_INTERNAL_11) {
+            (Generation::Art11To14, Some(e))
+        } else {
+            (Generation::Unknown, None)
         };
         let mut plan = Plan {
-            sequence,
-            chosen,
+            sequence: Sequence::Hold,
+            generation,
+            evidence,
             dump: None,
             symbols,
             missing: Vec::new(),
@@ -185,7 +237,7 @@ impl Plan {
         plan
     }
 
-    /// The same library taken through `sequence` instead (the tests' negative control).
+    /// The same library taken through `sequence` instead (the tests' controls).
     pub fn with_sequence(mut self, sequence: Sequence) -> Plan {
         self.sequence = sequence;
         self.settle();
@@ -201,7 +253,7 @@ impl Plan {
             _ => None,
         };
         // `Dbg::SuspendVM` leaves the mutator lock free and the sequence has no call to take it
-        // in the child, which the `Hprof` object needs: on 8–10 only `DumpHeap` will do.
+        // in the child, which the `Hprof` object needs: there only `DumpHeap` will do.
         let dump = dump.filter(|d| self.sequence != Sequence::Debugger || matches!(d, DumpWay::DumpHeap(_)));
         let mut missing: Vec<&'static str> =
             self.sequence.needs().iter().copied().filter(|n| at(n).is_none()).collect();
@@ -229,9 +281,31 @@ impl Plan {
             }
     }
 
-    /// Whether the fork dump can run: the sequence's symbols and a dumper are all there.
+    /// Why the fork dump cannot run on this library, when it cannot: a runtime not known (the
+    /// constants it passes ART are chosen by the generation), or what the sequence and a dumper
+    /// need and the library lacks.
+    pub fn refusal(&self) -> Option<String> {
+        if self.generation == Generation::Unknown {
+            let why = match &self.mini_debug_info {
+                Some(e) => format!("the symbols that tell ART's generation apart are not in it ({e})"),
+                None => "none of the symbols that tell ART's generation apart is in it".to_string(),
+            };
+            return Some(format!("this libart.so is no ART the fork dump knows: {why}"));
+        }
+        (!self.missing.is_empty()).then(|| {
+            format!(
+                "the sequence ({}) needs {}, not in this library{}",
+                self.sequence.name(),
+                self.missing.join(", "),
+                self.mini_debug_info.as_ref().map_or(String::new(), |e| format!("; {e}"))
+            )
+        })
+    }
+
+    /// Whether the fork dump can run: a known runtime, and the sequence's symbols and a dumper
+    /// all there.
     pub fn ready(&self) -> bool {
-        self.missing.is_empty()
+        self.refusal().is_none()
     }
 
     /// The dumper's name (`DumpHeap`, `Hprof`).
@@ -240,20 +314,5 @@ impl Plan {
             DumpWay::DumpHeap(_) => "DumpHeap",
             DumpWay::Hprof { .. } => "Hprof",
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sequences_by_release() {
-        assert_eq!(Sequence::for_sdk(26), Sequence::Debugger);
-        assert_eq!(Sequence::for_sdk(29), Sequence::Debugger);
-        assert_eq!(Sequence::for_sdk(30), Sequence::ReleaseMutator);
-        assert_eq!(Sequence::for_sdk(34), Sequence::ReleaseMutator);
-        assert_eq!(Sequence::for_sdk(35), Sequence::ThreadListLock);
-        assert_eq!(Sequence::for_sdk(36), Sequence::ThreadListLock);
     }
 }

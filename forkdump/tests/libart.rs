@@ -9,7 +9,7 @@ use std::process::Command;
 
 use forkdump::art::*;
 use forkdump::elf::{Library, Source};
-use forkdump::plan::{Plan, Sequence};
+use forkdump::plan::{Generation, Plan, Sequence};
 use test_support::libart::{debian_14, device_shaped, readelf as readelf_of, xz_blocks, Shape, DEBIAN_11};
 
 const LIBART: &str = DEBIAN_11;
@@ -123,10 +123,12 @@ fn finds_arts_symbols_by_every_path() {
     // Android 11 has no Dbg::SuspendVM: the fork dump must take ScopedSuspendAll; its Hprof
     // constructor, Dump and D2 destructor are all exported, so the child dumps with the object.
     assert_eq!(lib.lookup(forkdump::art::DBG_SUSPEND), None);
-    // Android 11 has no Dbg::SuspendVM; DumpHeap is exported, which is how the sequence is
-    // inferred without an SDK level.
-    let plan = forkdump::plan::Plan::of(&lib, None);
-    assert_eq!((plan.sequence, plan.dump_name()), (Sequence::ReleaseMutator, Some("DumpHeap")));
+    // Android 11 has no Dbg::SuspendVM and the 11–14 SuspendAllInternal: its generation, by
+    // its own symbols; the one sequence, with DumpHeap.
+    let plan = forkdump::plan::Plan::of(&lib);
+    assert_eq!((plan.sequence, plan.dump_name()), (Sequence::Hold, Some("DumpHeap")));
+    assert_eq!(plan.generation, Generation::Art11To14);
+    assert_eq!(plan.evidence, Some((SUSPEND_ALL_INTERNAL_11, Source::GnuHash)));
     assert_eq!(lib.lookup(HIDDEN), None);
 
     let bytes = std::fs::read(&sysv).unwrap();
@@ -160,54 +162,57 @@ fn a_broken_mini_debug_info_loses_only_its_own_names() {
     let bytes = garbled_mini_debug_info(&mini);
     let lib = Library::parse(&bytes).unwrap();
     assert!(lib.mini_debug_info_error().is_some());
-    let plan = forkdump::plan::Plan::of(&lib, None);
+    let plan = forkdump::plan::Plan::of(&lib);
     assert!(plan.mini_debug_info.is_some());
     assert_eq!(lib.lookup(forkdump::art::DUMP_HEAP).unwrap().source, Source::GnuHash);
     assert_eq!(lib.lookup(HIDDEN), None);
 }
 
-/// Debian's builds of Android 11 and 14: the sequence of the release, every symbol it and
-/// `DumpHeap` need, each where `readelf` puts it; asked for another release's sequence, the
-/// plan names what the library lacks.
+/// Debian's builds of Android 11 and 14: the one sequence, every symbol it and `DumpHeap` need,
+/// each where `readelf` puts it, the generation by the 11–14 `SuspendAllInternal`; asked for the
+/// 8–10 sequence of earlier versions, the plan names what the library lacks.
 #[test]
-fn android_11_and_14_take_their_releases_sequence() {
+fn android_11_and_14_take_the_one_sequence() {
     let art14 = debian_14();
-    for (lib, sdk) in [(Path::new(DEBIAN_11), 30), (art14.as_path(), 34)] {
+    for lib in [Path::new(DEBIAN_11), art14.as_path()] {
         let bytes = std::fs::read(lib).unwrap();
         let l = Library::parse(&bytes).unwrap();
-        for asked in [Some(sdk), None] {
-            let plan = Plan::of(&l, asked);
-            assert_eq!(plan.sequence, Sequence::ReleaseMutator, "{} {asked:?}", lib.display());
-            assert!(plan.ready(), "{}: missing {:?}", lib.display(), plan.missing);
-            assert_eq!(plan.dump_name(), Some("DumpHeap"));
-            for &name in Sequence::ReleaseMutator.needs().iter().chain([&DUMP_HEAP]) {
-                assert!(plan.uses(name));
-                let (value, _) = readelf_of(lib, "--dyn-syms", name).unwrap_or_else(|| panic!("{name}"));
-                assert_eq!(plan.at(name), Some(value), "{name} in {}", lib.display());
-                assert_eq!(l.lookup(name).unwrap().source, Source::GnuHash, "{name}");
-            }
+        let plan = Plan::of(&l);
+        assert_eq!((plan.sequence, plan.generation), (Sequence::Hold, Generation::Art11To14), "{}", lib.display());
+        assert!(plan.ready(), "{}: {:?}", lib.display(), plan.refusal());
+        assert_eq!(plan.dump_name(), Some("DumpHeap"));
+        for &name in Sequence::Hold.needs().iter().chain([&DUMP_HEAP]) {
+            assert!(plan.uses(name));
+            let (value, _) = readelf_of(lib, "--dyn-syms", name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(plan.at(name), Some(value), "{name} in {}", lib.display());
+            assert_eq!(l.lookup(name).unwrap().source, Source::GnuHash, "{name}");
         }
-        // 15's sequence needs thread_list_lock_ and Mutex, which both builds export.
-        assert!(Plan::of(&l, Some(35)).ready());
-        // 8-10's needs Dbg::SuspendVM, gone since 11: the plan says which names are missing.
-        let old = Plan::of(&l, Some(29));
-        assert_eq!((old.sequence, old.missing.clone()), (Sequence::Debugger, vec![DBG_SUSPEND, DBG_RESUME]));
+        // 8-10's sequence of earlier versions needs Dbg::SuspendVM, gone since 11.
+        let old = Plan::of(&l).with_sequence(Sequence::Debugger);
+        assert_eq!(old.missing, vec![DBG_SUSPEND, DBG_RESUME]);
     }
 }
 
-/// A library shaped as a phone's: `DumpHeap` and the `Hprof` object hidden (as ART's 2024
-/// `HIDDEN` macros hide them), the MiniDebugInfo in `create_minidebuginfo`'s layout holding
-/// `DumpHeap` and `Hprof::Dump` (not the constructor, which 14 inlines) among 4000 others in
-/// several xz blocks. Without an SDK level the plan infers 15's sequence (`DumpHeap` not
-/// exported) and finds `DumpHeap` in `.gnu_debugdata` at the real build's address; a
-/// MiniDebugInfo that does not decompress loses `DumpHeap` alone, and the plan names it.
+/// A library shaped as a phone's 2024+ ART module: `DumpHeap` and the `Hprof` object hidden (as
+/// ART's `HIDDEN` macros hide them), the 11–14 `SuspendAllInternal` gone and the 15 one in the
+/// MiniDebugInfo only, in `create_minidebuginfo`'s layout with `DumpHeap` and `Hprof::Dump` (not
+/// the constructor, which 14 inlines) among 4000 others in several xz blocks. The plan reads it
+/// as a 15+ runtime by the MiniDebugInfo (whatever SDK the platform has: a 13 phone may carry
+/// it) and finds `DumpHeap` there at the real build's address. A MiniDebugInfo that does not
+/// decompress leaves the generation unknown: no fork dump, and the plan says why.
 #[test]
 fn a_device_shaped_library_is_read_through_its_mini_debug_info() {
     let art14 = debian_14();
     let dir = tempfile::tempdir().unwrap();
     let shaped = dir.path().join("libart15.so");
-    let hidden = [DUMP_HEAP, HPROF_CTOR, HPROF_DUMP, HPROF_DTOR];
-    device_shaped(&art14, &Shape { hide: &hidden, mini: &[DUMP_HEAP, HPROF_DUMP, HPROF_DTOR], filler: 4000 }, &shaped);
+    let hidden = [DUMP_HEAP, HPROF_CTOR, HPROF_DUMP, HPROF_DTOR, SUSPEND_ALL_INTERNAL_11];
+    let shape = Shape {
+        hide: &hidden,
+        mini: &[DUMP_HEAP, HPROF_DUMP, HPROF_DTOR],
+        renamed: &[(SUSPEND_ALL_INTERNAL_11, SUSPEND_ALL_INTERNAL_15)],
+        filler: 4000,
+    };
+    device_shaped(&art14, &shape, &shaped);
     assert!(xz_blocks(&dir.path().join("libart15.so.mdi.xz")) > 1, "a MiniDebugInfo of several blocks");
     let bytes = std::fs::read(&shaped).unwrap();
     let lib = Library::parse(&bytes).unwrap();
@@ -215,34 +220,58 @@ fn a_device_shaped_library_is_read_through_its_mini_debug_info() {
     for name in hidden {
         assert_eq!(readelf_of(&shaped, "--dyn-syms", name), None, "{name} hidden");
     }
-    let plan = Plan::of(&lib, None);
-    assert_eq!(plan.sequence, Sequence::ThreadListLock);
-    assert!(plan.ready(), "missing {:?}", plan.missing);
+    let plan = Plan::of(&lib);
+    assert_eq!((plan.sequence, plan.generation), (Sequence::Hold, Generation::Art15On));
+    assert_eq!(plan.evidence, Some((SUSPEND_ALL_INTERNAL_15, Source::MiniDebugInfo)));
+    assert_eq!(plan.generation.collector_type_hprof(), 15);
+    assert!(plan.ready(), "{:?}", plan.refusal());
     assert_eq!(plan.dump_name(), Some("DumpHeap"));
     let s = lib.lookup(DUMP_HEAP).unwrap();
     assert_eq!((s.value, s.source), (readelf_of(&art14, "--dyn-syms", DUMP_HEAP).unwrap().0, Source::MiniDebugInfo));
     assert_eq!(lib.lookup(HPROF_DUMP).unwrap().source, Source::MiniDebugInfo);
     assert_eq!(lib.lookup(HPROF_CTOR), None, "the constructor is in no table");
-    for &name in Sequence::ThreadListLock.needs() {
+    for &name in Sequence::Hold.needs() {
         assert_eq!(lib.lookup(name).map(|s| s.source), Some(Source::GnuHash), "{name}");
     }
-    // With the SDK level the same.
-    assert_eq!(Plan::of(&lib, Some(35)).sequence, Sequence::ThreadListLock);
 
     // 14 QPR2's shape: the Hprof constructor gone, DumpHeap still exported.
     let qpr2 = dir.path().join("libart14.so");
-    device_shaped(&art14, &Shape { hide: &[HPROF_CTOR], mini: &[HPROF_DUMP], filler: 100 }, &qpr2);
+    device_shaped(&art14, &Shape { hide: &[HPROF_CTOR], mini: &[HPROF_DUMP], renamed: &[], filler: 100 }, &qpr2);
     let bytes = std::fs::read(&qpr2).unwrap();
     let lib = Library::parse(&bytes).unwrap();
-    let plan = Plan::of(&lib, Some(34));
-    assert_eq!((plan.sequence, plan.dump_name(), plan.ready()), (Sequence::ReleaseMutator, Some("DumpHeap"), true));
+    let plan = Plan::of(&lib);
+    assert_eq!((plan.generation, plan.dump_name(), plan.ready()), (Generation::Art11To14, Some("DumpHeap"), true));
     assert_eq!(plan.at(HPROF_CTOR), None);
 
-    // The MiniDebugInfo garbled: only what it alone held is lost, and the plan says so.
+    // The MiniDebugInfo garbled: what it alone held is lost, the generation with it; the plan
+    // refuses and says why.
     let bytes = garbled_mini_debug_info(&shaped);
     let lib = Library::parse(&bytes).unwrap();
-    let plan = Plan::of(&lib, None);
+    let plan = Plan::of(&lib);
     assert!(plan.mini_debug_info.is_some());
+    assert_eq!(plan.generation, Generation::Unknown);
     assert_eq!(plan.missing, [DUMP_HEAP]);
+    let why = plan.refusal().unwrap();
+    assert!(why.contains("no ART the fork dump knows") && why.contains("MiniDebugInfo"), "{why}");
     assert_eq!(lib.lookup(SUSPEND_ALL).unwrap().source, Source::GnuHash);
+}
+
+/// On a phone with a native bridge, two `libart.so` are mapped: the translated one for the
+/// guest ABI and the runtime's own. The runtime's, built for this process's CPU, is taken.
+#[test]
+fn the_runtimes_own_libart_is_taken_where_two_are_mapped() {
+    let maps = "\
+70000000-70100000 r--p 00000000 fd:00 1 /system/lib64/arm64/libart.so
+70100000-70200000 r-xp 00100000 fd:00 1 /system/lib64/arm64/libart.so
+7f000000-7f100000 r--p 00000000 fd:00 2 /apex/com.android.art/lib64/libart.so
+7f100000-7f200000 r-xp 00100000 fd:00 2 /apex/com.android.art/lib64/libart.so
+";
+    let machine = |p: &Path| -> Option<u16> {
+        Some(if p.to_string_lossy().contains("/arm64/") { 183 } else { forkdump::fork::OWN_MACHINE })
+    };
+    let found = forkdump::fork::loaded_in(maps, "libart.so", machine);
+    assert_eq!(found, Some((PathBuf::from("/apex/com.android.art/lib64/libart.so"), 0x7f00_0000)));
+    // Only the guest's: none is the runtime's.
+    let guest_only: String = maps.lines().take(2).map(|l| format!("{l}\n")).collect();
+    assert_eq!(forkdump::fork::loaded_in(&guest_only, "libart.so", machine), None);
 }

@@ -451,13 +451,17 @@ fn a_second_analysis_reads_the_index_cache() {
     assert_eq!(planted, after, "the shared directory is left as it was");
 }
 
-/// `doctor --libart` on every libart the tests have: Debian's builds of Android 11 and 14 and a
-/// phone-shaped one (`DumpHeap` hidden, in a `create_minidebuginfo` MiniDebugInfo). Every symbol
-/// the fork dump looks for is where `readelf` says (the MiniDebugInfo's where `.dynsym` lacks
-/// it); the sequence is the release's; a library that lacks what its sequence needs is reported
-/// with the missing names; a file that is not a library is an error.
+/// `doctor --libart` on every libart the tests have: Debian's builds of Android 11 and 14, a
+/// phone-shaped 14 (`DumpHeap` hidden, in a `create_minidebuginfo` MiniDebugInfo) and a
+/// phone-shaped 2024+ module (the 15 `SuspendAllInternal` in its MiniDebugInfo only). Every
+/// symbol the fork dump looks for is where `readelf` says (the MiniDebugInfo's where `.dynsym`
+/// lacks it); the runtime is what the library's symbols say, whatever `--sdk` says (a 13 phone
+/// may carry the 2024 module), with the symbol that decided; a library whose deciding symbols
+/// are unreadable is refused, naming why; a file that is not a library is an error.
 #[test]
 fn doctor_reads_a_real_libart() {
+    use forkdump::art::{SUSPEND_ALL_INTERNAL_11, SUSPEND_ALL_INTERNAL_15};
+    use forkdump::plan::{Generation, Sequence};
     use test_support::libart::{debian_14, device_shaped, Shape, DEBIAN_11};
     let doctor = |lib: &std::path::Path, sdk: Option<u32>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_heaptui"));
@@ -481,17 +485,35 @@ fn doctor_reads_a_real_libart() {
     let art14 = debian_14();
     let shaped = dir.path().join("libart.so");
     let hprof = ["_ZN3art5hprof8DumpHeapEPKcib", "_ZN3art5hprof5HprofC2EPKcib", "_ZN3art5hprof5Hprof4DumpEv"];
-    device_shaped(&art14, &Shape { hide: &hprof, mini: &hprof[..1], filler: 2000 }, &shaped);
-    for (lib, sdk, sequence) in [
-        (std::path::Path::new(DEBIAN_11), None, "GC section, ScopedSuspendAll, mutator lock released"),
-        (art14.as_path(), Some(34), "GC section, ScopedSuspendAll, mutator lock released"),
-        (shaped.as_path(), None, "GC section, ScopedSuspendAll, thread_list_lock_ held"),
+    device_shaped(&art14, &Shape { hide: &hprof, mini: &hprof[..1], renamed: &[], filler: 2000 }, &shaped);
+    let module = dir.path().join("libart-2024.so");
+    let hidden = [hprof[0], hprof[1], hprof[2], SUSPEND_ALL_INTERNAL_11];
+    let shape = Shape {
+        hide: &hidden,
+        mini: &hprof[..1],
+        renamed: &[(SUSPEND_ALL_INTERNAL_11, SUSPEND_ALL_INTERNAL_15)],
+        filler: 2000,
+    };
+    device_shaped(&art14, &shape, &module);
+    for (lib, sdk, generation, decided_by) in [
+        (std::path::Path::new(DEBIAN_11), None, Generation::Art11To14, ("dynsym", SUSPEND_ALL_INTERNAL_11)),
+        (art14.as_path(), Some(34), Generation::Art11To14, ("dynsym", SUSPEND_ALL_INTERNAL_11)),
+        (shaped.as_path(), None, Generation::Art11To14, ("dynsym", SUSPEND_ALL_INTERNAL_11)),
+        // Android 13's platform, the 2024 module: the module decides.
+        (module.as_path(), Some(33), Generation::Art15On, ("gnu_debugdata", SUSPEND_ALL_INTERNAL_15)),
     ] {
         let v = doctor(lib, sdk);
-        assert_eq!(v["fork"]["sequence"], sequence, "{}: {v}", lib.display());
+        assert_eq!(v["fork"]["sequence"], Sequence::Hold.name(), "{}: {v}", lib.display());
+        assert_eq!(v["fork"]["chosen_by"], "symbols");
+        assert_eq!(v["fork"]["runtime"], generation.name(), "{}", lib.display());
+        assert_eq!(
+            (v["fork"]["evidence"]["table"].as_str(), v["fork"]["evidence"]["symbol"].as_str()),
+            (Some(decided_by.0), Some(decided_by.1))
+        );
         assert_eq!(v["fork"]["dump"], "DumpHeap");
         assert_eq!(v["fork"]["missing"], serde_json::json!([]));
-        let perfetto = sdk.is_some();
+        assert!(v["fork"]["refused"].is_null(), "{v}");
+        let perfetto = sdk.is_some_and(|s| s >= 30);
         let expected: Vec<(String, bool)> = [("fork", true), ("perfetto", perfetto), ("am", true), ("attach", false)]
             .map(|(n, b)| (n.to_string(), b))
             .into();
@@ -499,7 +521,10 @@ fn doctor_reads_a_real_libart() {
         for (name, table) in v["fork"]["symbols"].as_object().unwrap() {
             let expected = if test_support::libart::readelf(lib, "--dyn-syms", name).is_some() {
                 Some("dynsym")
-            } else if lib == shaped && name == hprof[0] {
+            } else if lib != Path::new(DEBIAN_11)
+                && lib != art14
+                && (name == hprof[0] || name == SUSPEND_ALL_INTERNAL_15 && lib == module)
+            {
                 Some("gnu_debugdata")
             } else {
                 None
@@ -507,11 +532,21 @@ fn doctor_reads_a_real_libart() {
             assert_eq!(table.as_str(), expected, "{name} in {}", lib.display());
         }
     }
-    // Told it is Android 10, a library without Dbg::SuspendVM cannot fork-dump, and says why.
-    let v = doctor(&art14, Some(29));
+    // The module's MiniDebugInfo garbled: its generation is no longer known, and the fork dump
+    // is refused, saying why (an unknown runtime gets no fork, whatever else is there).
+    let bytes = std::fs::read(&module).unwrap();
+    let xz = bytes.windows(6).position(|w| w == b"\xfd7zXZ\0").expect("the MiniDebugInfo's xz");
+    let mut garbled = bytes.clone();
+    for b in &mut garbled[xz + 64..xz + 96] {
+        *b ^= 0x5a;
+    }
+    let broken = dir.path().join("libart-broken.so");
+    std::fs::write(&broken, garbled).unwrap();
+    let v = doctor(&broken, Some(33));
     assert_eq!(methods(&v)[0], ("fork".to_string(), false));
-    assert_eq!(v["fork"]["missing"], serde_json::json!(["_ZN3art3Dbg9SuspendVMEv", "_ZN3art3Dbg8ResumeVMEv"]));
-    assert!(v["methods"][0]["why"].as_str().unwrap().contains("_ZN3art3Dbg9SuspendVMEv"), "{v}");
+    assert_eq!(v["fork"]["runtime"], Generation::Unknown.name());
+    let why = v["methods"][0]["why"].as_str().unwrap();
+    assert!(why.contains("no ART the fork dump knows") && why.contains("MiniDebugInfo"), "{why}");
     let out =
         Command::new(env!("CARGO_BIN_EXE_heaptui")).args(["doctor", "--libart", "/etc/hostname"]).output().unwrap();
     assert!(!out.status.success());

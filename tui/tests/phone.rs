@@ -284,7 +284,7 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
 #[test]
 fn fork_dump_through_the_phone() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    let forkdump = test_support::build::forkdump_library();
     let double = test_support::build::built(&["-p", "libart-double"], "libart_double.so");
     let fixture = std::env::var_os("HEAPTUI_FIXTURES")
         .map(std::path::PathBuf::from)
@@ -319,9 +319,12 @@ fn fork_dump_through_the_phone() {
     let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
     let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
     assert_eq!(side["method"], "fork");
-    // The test phone is Android 11 (API 30): its sequence releases the mutator lock.
+    // The one sequence, whatever the phone's API level (30 here) says.
     assert!(
-        side["runtime"].as_str().unwrap().contains("mutator lock released); the child dumped with hprof::DumpHeap"),
+        side["runtime"]
+            .as_str()
+            .unwrap()
+            .contains("thread_suspend_count_lock_ held); the child dumped with hprof::DumpHeap"),
         "{side}"
     );
     assert_eq!(side["raw_bytes"], std::fs::metadata(&fixture).unwrap().len());
@@ -783,7 +786,7 @@ fn fork_agents(forkdump: std::path::PathBuf) -> tempfile::TempDir {
 #[test]
 fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
     use std::os::unix::process::CommandExt;
-    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    let forkdump = test_support::build::forkdump_library();
     let agents = fork_agents(forkdump);
     let server = AdbServer::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
@@ -808,8 +811,9 @@ fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
 }
 
 /// `doctor -s`: the phone's `libart.so` pulled from the ART module's directory (Debian's Android
-/// 14 build stands for it), its SDK level read from the phone, the sequence of that release
-/// reported ready, and a phone without one told so.
+/// 14 build stands for it), its SDK level and ART module read from the phone, the way the
+/// library's symbols choose reported ready with what decided it, and a phone without one told
+/// so.
 #[test]
 fn doctor_reads_the_phones_libart() {
     let art14 = test_support::libart::debian_14();
@@ -822,8 +826,13 @@ fn doctor_reads_the_phones_libart() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["libart"], format!("{}:/apex/com.android.art/lib64/libart.so", phone.serial()));
     assert_eq!((v["sdk"].as_u64(), v["bits"].as_u64()), (Some(34), Some(64)));
-    assert_eq!(v["fork"]["sequence"], "GC section, ScopedSuspendAll, mutator lock released");
-    assert_eq!(v["fork"]["chosen_by"], "sdk");
+    // The way is the library's own symbols' (Android 14 as Debian builds it: the 11-14
+    // generation), and the phone's ART module is named.
+    assert_eq!(v["fork"]["sequence"], forkdump::plan::Sequence::Hold.name());
+    assert_eq!(v["fork"]["chosen_by"], "symbols");
+    assert_eq!(v["fork"]["runtime"], forkdump::plan::Generation::Art11To14.name());
+    assert_eq!(v["fork"]["evidence"]["table"], "dynsym");
+    assert_eq!(v["art_module"], "com.android.art 341311000");
     assert_eq!(v["fork"]["missing"], serde_json::json!([]));
     let supported: Vec<bool> =
         v["methods"].as_array().unwrap().iter().map(|m| m["supported"].as_bool().unwrap()).collect();

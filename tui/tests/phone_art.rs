@@ -71,7 +71,7 @@ fn stored(out: &std::process::Output) -> (serde_json::Value, u64) {
 /// dump's library where the phone's x86_64 apps look for theirs.
 fn agents() -> tempfile::TempDir {
     let agents = tempfile::tempdir().unwrap();
-    let forkdump = test_support::build::built(&["-p", "heaptui-forkdump"], "libforkdump.so");
+    let forkdump = test_support::build::forkdump_library();
     for (triple, file, from) in [
         (
             "x86_64-unknown-linux-musl",

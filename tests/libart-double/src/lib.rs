@@ -1,23 +1,36 @@
-//! **A test double of Android's `libart.so`** (no ART runs here). It exports the mangled
-//! functions heaptui's fork dump calls, with ART's signatures, and models the state of ART's
-//! that decides whether a forked child can dump: the mutator lock, the count of suspensions,
-//! a GC that can be half done when threads are suspended, `thread_list_lock_`, and a logger's
-//! lock held by a thread the suspension does not stop. Every piece is a plain atomic, so the
-//! child of `fork` inherits it as ART's child inherits ART's memory, and nothing in the child
-//! can make progress that ART's child could not.
+//! **A test double of Android's `libart.so`** (the real ART 10 of `tests/art/` runs the fork
+//! dump too; this models what it cannot show: other releases, rare interleavings made certain).
+//! It exports the mangled functions heaptui's fork dump calls, with ART's signatures, and
+//! models the state of ART's that decides whether a forked child can dump: the mutator lock,
+//! the count of suspensions, the GC slot and a GC that runs through suspensions,
+//! `thread_list_lock_` and `thread_suspend_count_lock_` with the threads that take them while
+//! others are suspended, and a logger's lock held by a thread the suspension does not stop.
+//! Every piece is a plain atomic, so the child of `fork` inherits it as ART's child inherits
+//! ART's memory, and nothing in the child can make progress that ART's child could not.
 //!
 //! The model, with the ART behaviour each piece stands for (citations in `docs/design.md`):
-//! - `ScopedSuspendAll` counts a suspension (on the Android 15 model it first waits, forever,
-//!   while another is counted: `SuspendAllInternal` on `resume_cond_`), waits until the GC
-//!   thread stops at a suspend point, and takes the mutator lock exclusively; when that does not
-//!   come within a second (ART: 10 s) a long suspension retries forever, a short one aborts.
-//!   Its destructor releases the lock (aborting if it is not held, as ART's CHECK does).
-//! - `Dbg::SuspendVM` (8–10) takes a GC critical section, suspends, and leaves the mutator lock
-//!   free, as `SuspendAllForDebugger` does.
+//! - `ScopedSuspendAll` counts a suspension under `thread_list_lock_` and
+//!   `thread_suspend_count_lock_` (on the Android 15 model it first waits, forever, while
+//!   another is counted: `SuspendAllInternal` on `resume_cond_`), then takes the mutator lock
+//!   exclusively, which waits for the GC's shared hold; when that does not come within a second
+//!   (ART: 10 s) a long suspension retries forever and a short one aborts, and on the 15 model
+//!   any one aborts (15's barrier: a thread that misses it ends the app). Its destructor takes
+//!   the two locks to count the resume and releases the mutator lock (aborting if it is not
+//!   held, as ART's CHECK does).
+//! - `Dbg::SuspendVM` (8–10) takes a GC critical section, suspends, leaves the mutator lock free
+//!   and ends the section, as `SuspendAllForDebugger` does.
 //! - The GC critical section waits, without limit, until no GC runs, then marks one running
 //!   (`Heap::StartGC`); its destructor clears it (`FinishGC`).
-//! - With `HEAPTUI_DOUBLE_GC=1` a GC thread runs concurrent GCs back to back, stopping at suspend
-//!   points between phases: a suspension usually finds a GC half done.
+//! - With `HEAPTUI_DOUBLE_GC=1` a GC thread runs concurrent GCs back to back, as ART's
+//!   `HeapTaskDaemon` does in `kNative`: a suspension does not stop it. It claims the GC slot
+//!   whenever no GC section holds it or waits for it (those are let in first, as ART wakes its
+//!   waiters when a GC finishes), and takes the mutator lock shared for each phase (the CC
+//!   collector's hold), so it waits while a suspension holds the lock exclusively, with the slot
+//!   claimed: a suspension that gives up its section before `fork` lets it in.
+//! - With `HEAPTUI_DOUBLE_CHURN=1` a thread takes `thread_list_lock_` and
+//!   `thread_suspend_count_lock_` again and again for a moment, as exiting threads
+//!   (`ThreadList::Unregister`) and threads leaving a suspended state do while others are
+//!   suspended: a child may inherit either lock held by a thread it does not have.
 //! - With `HEAPTUI_DOUBLE_LOGGER=1` a native thread (never suspended) holds the logger's lock,
 //!   stuck in a write; the `Hprof` constructor logs, as ART's does.
 //! - `DumpHeap` is ART's: a GC section, a long `ScopedSuspendAll`, the `Hprof` object, the dump.
@@ -30,8 +43,8 @@
 //! Set before the fork dump (read by the first call of each dump, in the parent):
 //! `HEAPTUI_DOUBLE_DUMP` the dump file to write; `HEAPTUI_DOUBLE_MODE` `write` (default),
 //! `slow` (the child pauses 200 ms before writing and 10 ms after every 64 writes), `hang` (the
-//! child never finishes), `hang-hard` (the same with SIGALRM blocked, past its own watchdog) or
-//! `crash`; `HEAPTUI_DOUBLE_ART` `10`, `14` (default) or `15`, the release whose suspension is
+//! child never finishes), `hang-hard` (the same with every signal it can block blocked),
+//! `hang-after` (the child writes the whole dump, then never ends) or `crash`; `HEAPTUI_DOUBLE_ART` `10`, `14` (default) or `15`, the release whose suspension is
 //! modelled.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
@@ -49,6 +62,7 @@ pub struct Lock {
 
 static MUTATOR: Lock = Lock { state: AtomicI32::new(0) };
 static THREAD_LIST: Lock = Lock { state: AtomicI32::new(0) };
+static SUSPEND_COUNT_LOCK: Lock = Lock { state: AtomicI32::new(0) };
 static LOGGER: Lock = Lock { state: AtomicI32::new(0) };
 static LOGGER_WANTED: AtomicBool = AtomicBool::new(false);
 static LOGGER_HELD: AtomicBool = AtomicBool::new(false);
@@ -59,6 +73,9 @@ pub static _ZN3art5Locks13mutator_lock_E: &Lock = &MUTATOR;
 /// `art::Locks::thread_list_lock_`: a pointer to the lock.
 #[no_mangle]
 pub static _ZN3art5Locks17thread_list_lock_E: &Lock = &THREAD_LIST;
+/// `art::Locks::thread_suspend_count_lock_`: a pointer to the lock.
+#[no_mangle]
+pub static _ZN3art5Locks26thread_suspend_count_lock_E: &Lock = &SUSPEND_COUNT_LOCK;
 
 /// Suspensions in effect (ART's `suspend_all_count_`).
 static SUSPEND_COUNT: AtomicI32 = AtomicI32::new(0);
@@ -76,7 +93,11 @@ const DEBUGGER: i32 = 99;
 static GC_THREAD: AtomicBool = AtomicBool::new(false);
 /// Whether the tests want it to.
 static GC_WANTED: AtomicBool = AtomicBool::new(false);
-static GC_PARKED: AtomicBool = AtomicBool::new(false);
+/// Threads waiting in `start_gc` (ART's waiters on `gc_complete_cond_`, woken when a GC
+/// finishes): the GC thread lets them have the slot first.
+static GC_WAITERS: AtomicI32 = AtomicI32::new(0);
+/// Whether the tests want the lock churn.
+static CHURN_WANTED: AtomicBool = AtomicBool::new(false);
 static MODE: AtomicI32 = AtomicI32::new(0);
 static ART: AtomicI32 = AtomicI32::new(14);
 static DUMP_PTR: AtomicUsize = AtomicUsize::new(0);
@@ -105,6 +126,7 @@ fn prepare() {
             Ok("crash") => 2,
             Ok("slow") => 3,
             Ok("hang-hard") => 4,
+            Ok("hang-after") => 5,
             _ => 0,
         },
         SeqCst,
@@ -116,6 +138,15 @@ fn prepare() {
         GC_THREAD.store(true, SeqCst);
         GC.call_once(|| {
             std::thread::spawn(gc_thread);
+        });
+    }
+    static CHURN: Once = Once::new();
+    let churn = std::env::var("HEAPTUI_DOUBLE_CHURN").as_deref() == Ok("1");
+    CHURN_WANTED.store(churn, SeqCst);
+    if churn {
+        CHURN.call_once(|| {
+            std::thread::spawn(|| churn_thread(&THREAD_LIST, 20));
+            std::thread::spawn(|| churn_thread(&SUSPEND_COUNT_LOCK, 2000));
         });
     }
     static LOG: Once = Once::new();
@@ -166,19 +197,24 @@ fn first_segment(b: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-/// A suspend point of the GC thread: stays there while a suspension is counted.
-fn checkpoint() {
-    if SUSPEND_COUNT.load(SeqCst) != 0 {
-        GC_PARKED.store(true, SeqCst);
-        while SUSPEND_COUNT.load(SeqCst) != 0 {
-            nap(100);
+/// The CC collector's shared hold of the mutator lock: waits while it is held exclusively.
+fn lock_shared(lock: &Lock) {
+    loop {
+        let now = lock.state.load(SeqCst);
+        if now >= 0 && lock.state.compare_exchange(now, now + 1, SeqCst, SeqCst).is_ok() {
+            return;
         }
-        GC_PARKED.store(false, SeqCst);
+        nap(50);
     }
 }
 
-/// ART's heap task daemon running concurrent GCs back to back: four phases of a millisecond,
-/// with suspend points between them, and a short pause between GCs.
+fn unlock_shared(lock: &Lock) {
+    lock.state.fetch_sub(1, SeqCst);
+}
+
+/// ART's heap task daemon running concurrent GCs back to back, in `kNative` (no suspension
+/// stops it): it claims the GC slot whenever no GC section holds it, then runs four phases of a
+/// millisecond, each under the mutator lock held shared, and pauses a little between GCs.
 fn gc_thread() {
     loop {
         if !GC_WANTED.load(SeqCst) {
@@ -186,17 +222,34 @@ fn gc_thread() {
             nap(1000);
             continue;
         }
-        checkpoint();
-        if GC_RUNNING.compare_exchange(0, CONCURRENT_COPYING, SeqCst, SeqCst).is_err() {
-            nap(200);
+        if GC_WAITERS.load(SeqCst) > 0 || GC_RUNNING.compare_exchange(0, CONCURRENT_COPYING, SeqCst, SeqCst).is_err() {
+            nap(20);
             continue;
         }
         for _ in 0..4 {
+            lock_shared(&MUTATOR);
             nap(1000);
-            checkpoint();
+            unlock_shared(&MUTATOR);
         }
         GC_RUNNING.store(0, SeqCst);
-        nap(200);
+        nap(20);
+    }
+}
+
+/// Threads leaving (`ThreadList::Unregister`, with `thread_list_lock_`) and threads leaving a
+/// suspended state (with `thread_suspend_count_lock_`), while others are suspended: each lock
+/// taken for a moment, again and again, by a thread of its own (the second held longer, so a
+/// fork finds it held unless the sequence holds it itself).
+fn churn_thread(lock: &'static Lock, held_us: u32) {
+    loop {
+        if !CHURN_WANTED.load(SeqCst) {
+            nap(1000);
+            continue;
+        }
+        lock_exclusive(lock, None);
+        nap(held_us);
+        unlock_exclusive(lock, "churn\n");
+        nap(20);
     }
 }
 
@@ -242,21 +295,29 @@ fn unlock_exclusive(lock: &Lock, what: &str) {
     }
 }
 
+/// Counts a suspension (or a resume) as ART does, under `thread_list_lock_` and then
+/// `thread_suspend_count_lock_`.
+fn count_suspension(by: i32) {
+    lock_exclusive(&THREAD_LIST, None);
+    lock_exclusive(&SUSPEND_COUNT_LOCK, None);
+    SUSPEND_COUNT.fetch_add(by, SeqCst);
+    unlock_exclusive(&SUSPEND_COUNT_LOCK, "thread_suspend_count_lock_\n");
+    unlock_exclusive(&THREAD_LIST, "thread_list_lock_\n");
+}
+
 /// ART's `SuspendAll`.
 fn suspend_all(long: bool) {
-    if ART.load(SeqCst) >= 15 {
+    let art = ART.load(SeqCst);
+    if art >= 15 {
         // Android 15: another suspension counted means waiting for its resume, without limit.
         while SUSPEND_COUNT.load(SeqCst) != 0 {
             nap(100);
         }
     }
-    SUSPEND_COUNT.fetch_add(1, SeqCst);
+    count_suspension(1);
     LONG_SUSPEND.store(long, SeqCst);
-    while GC_THREAD.load(SeqCst) && !GC_PARKED.load(SeqCst) {
-        nap(50);
-    }
     while !lock_exclusive(&MUTATOR, Some(Duration::from_secs(1))) {
-        if !LONG_SUSPEND.load(SeqCst) {
+        if !LONG_SUSPEND.load(SeqCst) || art >= 15 {
             abort("SuspendAll timeout\n");
         }
     }
@@ -266,14 +327,16 @@ fn suspend_all(long: bool) {
 /// ART's `ResumeAll`.
 fn resume_all() {
     unlock_exclusive(&MUTATOR, "ResumeAll without the mutator lock held exclusively\n");
-    SUSPEND_COUNT.fetch_sub(1, SeqCst);
+    count_suspension(-1);
 }
 
-/// `Heap::StartGC`: waits, without limit, for no GC to run.
+/// `Heap::StartGC`: waits, without limit, for no GC to run (and is let in first when one ends).
 fn start_gc(kind: i32) {
+    GC_WAITERS.fetch_add(1, SeqCst);
     while GC_RUNNING.compare_exchange(0, kind, SeqCst, SeqCst).is_err() {
         nap(100);
     }
+    GC_WAITERS.fetch_sub(1, SeqCst);
 }
 
 thread_local! {
@@ -430,7 +493,7 @@ pub extern "C" fn _ZN3art3Dbg9SuspendVMEv() {
 /// `art::Dbg::ResumeVM()`.
 #[no_mangle]
 pub extern "C" fn _ZN3art3Dbg8ResumeVMEv() {
-    SUSPEND_COUNT.fetch_sub(1, SeqCst);
+    count_suspension(-1);
 }
 
 /// `art::hprof::Hprof::Hprof(const char*, int, bool)`: logs, keeps the descriptor.
@@ -489,8 +552,7 @@ unsafe fn write_dump(fd: c_int) {
         },
         4 => {
             let mut set: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut set);
-            libc::sigaddset(&mut set, libc::SIGALRM);
+            libc::sigfillset(&mut set);
             libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
             loop {
                 libc::sleep(1000);
@@ -512,6 +574,11 @@ unsafe fn write_dump(fd: c_int) {
         write_all(fd, ptr.add(seg_end), len - seg_end, slow);
     } else {
         write_all(fd, ptr, len, slow);
+    }
+    if MODE.load(SeqCst) == 5 {
+        loop {
+            libc::sleep(1000);
+        }
     }
 }
 
@@ -550,15 +617,18 @@ pub unsafe extern "C" fn heaptui_double_state(state: *mut c_int) -> c_int {
     SUSPEND_COUNT.load(SeqCst)
 }
 
-/// For the tests: the mutator lock, `thread_list_lock_` and the GC running, in that order.
+/// For the tests: the mutator lock (the GC's shared hold not counted), `thread_list_lock_`,
+/// `thread_suspend_count_lock_` and the GC section held (the GC thread's own GCs not counted),
+/// in that order.
 ///
 /// # Safety
-/// `out` points at room for three ints.
+/// `out` points at room for four ints.
 #[no_mangle]
 pub unsafe extern "C" fn heaptui_double_locks(out: *mut c_int) {
-    *out = MUTATOR.state.load(SeqCst);
+    *out = MUTATOR.state.load(SeqCst).min(0);
     *out.add(1) = THREAD_LIST.state.load(SeqCst);
-    *out.add(2) = match GC_RUNNING.load(SeqCst) {
+    *out.add(2) = SUSPEND_COUNT_LOCK.state.load(SeqCst);
+    *out.add(3) = match GC_RUNNING.load(SeqCst) {
         CONCURRENT_COPYING => 0,
         other => other,
     };

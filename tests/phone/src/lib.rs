@@ -88,6 +88,9 @@ pub struct PhoneSpec {
     /// Its `perfetto`, by the test's stand-in for ART's heap graphs (the `perfetto-double`
     /// program); `None`: a phone without perfetto.
     pub perfetto: Option<PathBuf>,
+    /// The version code of its ART module (`com.android.art`), as `pm list packages --apex-only
+    /// --show-versioncode` says it (Android 10 and later).
+    pub art_module: u64,
 }
 
 impl PhoneSpec {
@@ -117,6 +120,7 @@ impl Default for PhoneSpec {
             recv_delay_ms: 0,
             files: Vec::new(),
             perfetto: None,
+            art_module: 341_311_000,
         }
     }
 }
@@ -465,8 +469,24 @@ exec /bin/mv \"$@\"\n";
         ),
         (Some(_), Some(_)) => "#!/bin/sh\nexec \"$(dirname \"$0\")/binder\" --stdin perfetto \"$@\"\n".to_string(),
     };
+    // `pm list packages --apex-only --show-versioncode`: the phone's modules from Android 10 on
+    // (`pm` takes no --apex-only before).
+    let pm = if spec.sdk >= 29 {
+        format!(
+            "#!/bin/sh\n# Test double of Android's pm (the APEX list only).\n\
+[ \"$1 $2 $3\" = \"list packages --apex-only\" ] || {{ echo \"pm: only list packages --apex-only here\" >&2; exit 1; }}\n\
+echo package:com.android.tzdata versionCode:{sdk}0000000\n\
+echo package:com.android.art versionCode:{art}\n\
+echo package:com.android.runtime versionCode:1\n",
+            sdk = spec.sdk,
+            art = spec.art_module
+        )
+    } else {
+        "#!/bin/sh\necho \"Error: Unknown option: --apex-only\" >&2\nexit 1\n".to_string()
+    };
     for (name, text) in [
         ("getprop", getprop),
+        ("pm", pm),
         ("dumpsys", dumpsys),
         ("am", am),
         ("run-as", run_as),

@@ -98,3 +98,10 @@ pub fn for_every_uid(program: &Path) -> PathBuf {
     std::fs::rename(&part, &placed).expect("the copy in place");
     placed
 }
+
+/// The fork dump's library (`libforkdump.so`) as the tests load it: this machine's build, with
+/// its test hooks (`forkdump`'s `test-hooks` feature: a widened window before `fork` and an
+/// earlier sequence, each only when a test's environment asks).
+pub fn forkdump_library() -> PathBuf {
+    built(&["-p", "heaptui-forkdump", "--features", "test-hooks"], "libforkdump.so")
+}

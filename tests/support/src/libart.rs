@@ -55,6 +55,9 @@ pub struct Shape<'a> {
     pub hide: &'a [&'a str],
     /// Names the MiniDebugInfo holds (each must be a function of the base library).
     pub mini: &'a [&'a str],
+    /// Names the MiniDebugInfo holds at another name's place: `(the base library's function,
+    /// the name it is given)` (a later release's mangling of the same function).
+    pub renamed: &'a [(&'a str, &'a str)],
     /// Other functions in the MiniDebugInfo, so it is the size of a real one (several blocks).
     pub filler: usize,
 }
@@ -80,6 +83,10 @@ pub fn device_shaped(base: &Path, shape: &Shape<'_>, out: &Path) {
             let (v, s) = readelf(base, "--dyn-syms", n).unwrap_or_else(|| panic!("{n} in {}", base.display()));
             (n.to_string(), v, s)
         })
+        .chain(shape.renamed.iter().map(|(from, to)| {
+            let (v, s) = readelf(base, "--dyn-syms", from).unwrap_or_else(|| panic!("{from} in {}", base.display()));
+            (to.to_string(), v, s)
+        }))
         .collect();
     for i in 0..shape.filler as u64 {
         let at = text_addr + (i * 64) % text_size.max(64);

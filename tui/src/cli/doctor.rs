@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use forkdump::plan::{Chosen, Plan};
+use forkdump::plan::Plan;
 
 use super::{DeviceArgs, Format};
 
@@ -16,8 +16,8 @@ pub struct DoctorArgs {
     /// A `libart.so` on disk instead of a phone's.
     #[arg(long, value_name = "FILE")]
     pub libart: Option<PathBuf>,
-    /// The Android SDK level the library on disk is from (a phone says its own): it picks the
-    /// order of ART calls around the fork. Without it the library's symbols pick it.
+    /// The Android SDK level the library on disk is from (a phone says its own): which dump
+    /// methods the release has. The fork dump's way is the library's own symbols' choice.
     #[arg(long, value_name = "LEVEL", requires = "libart")]
     pub sdk: Option<u32>,
     #[command(flatten)]
@@ -45,29 +45,56 @@ struct Method {
 
 /// Reads the runtime and says what it offers.
 pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
-    let (bytes, from, sdk) = match &args.libart {
-        Some(file) => {
-            (std::fs::read(file).with_context(|| format!("{}", file.display()))?, file.display().to_string(), args.sdk)
-        }
+    let Pulled { bytes, from, sdk, module } = match &args.libart {
+        Some(file) => Pulled {
+            bytes: std::fs::read(file).with_context(|| format!("{}", file.display()))?,
+            from: file.display().to_string(),
+            sdk: args.sdk,
+            module: None,
+        },
         None => pull_libart(&args.device)?,
     };
     let lib =
         forkdump::elf::Library::parse(&bytes).with_context(|| format!("{from} is not a library heaptui can read"))?;
-    let plan = Plan::of(&lib, sdk);
+    let plan = Plan::of(&lib);
     let methods = methods(&plan, sdk);
+    let found = Found { plan: &plan, from: &from, sdk, module: module.as_deref() };
     match args.format {
-        Format::Json => super::print(&format!("{}\n", json(&plan, &from, sdk, &methods))),
-        Format::Text => super::print(&text(&plan, &from, sdk, &methods)),
+        Format::Json => super::print(&format!("{}\n", json(&found, &methods))),
+        Format::Text => super::print(&text(&found, &methods)),
     }
 }
 
-/// The phone's `libart.so`, pulled to a private temporary file, and its API level.
-fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u32>)> {
+/// What was read of a runtime.
+struct Found<'a> {
+    plan: &'a Plan,
+    /// The library's place (a phone's serial and path, or a file).
+    from: &'a str,
+    /// The platform's API level.
+    sdk: Option<u32>,
+    /// The ART module's version, as the phone's package manager says it (Android 10+).
+    module: Option<&'a str>,
+}
+
+/// A runtime's library as read, and what its platform says of it.
+struct Pulled {
+    bytes: Vec<u8>,
+    /// Where it was read (a phone's serial and path, or a file).
+    from: String,
+    sdk: Option<u32>,
+    /// The ART module's version.
+    module: Option<String>,
+}
+
+/// The phone's `libart.so`, pulled to a private temporary file, its API level and its ART
+/// module's version.
+fn pull_libart(device: &DeviceArgs) -> anyhow::Result<Pulled> {
     let device = device.device()?;
     if device.runs_here() {
         crate::fail!(Usage, "this machine has no Android runtime: name a phone (-s SERIAL) or a file (--libart FILE)");
     }
     let sdk = device.property("ro.build.version.sdk").and_then(|v| v.parse().ok());
+    let module = art_module(device.as_ref());
     let dir = tempfile::tempdir()?;
     for path in LIBART {
         let o = device.output(&format!("ls {path}"))?;
@@ -76,9 +103,32 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u
         }
         let local = dir.path().join("libart.so");
         device.pull(path, &local, &mut |_, _| {})?;
-        return Ok((std::fs::read(&local)?, format!("{}:{path}", device.serial()), sdk));
+        return Ok(Pulled { bytes: std::fs::read(&local)?, from: format!("{}:{path}", device.serial()), sdk, module });
     }
     crate::fail!(DeviceFailed, "{} has no libart.so where Android keeps it ({})", device.serial(), LIBART.join(", "))
+}
+
+/// The ART module's version code (`com.android.art`, or Google's `com.google.android.art`), as
+/// `pm list packages --apex-only --show-versioncode` says it to the shell user; `None` where
+/// the phone has no APEX packages (before Android 10) or says nothing readable.
+fn art_module(device: &dyn bridge::device::Device) -> Option<String> {
+    let o = device.output("pm list packages --apex-only --show-versioncode").ok()?;
+    art_module_in(&String::from_utf8_lossy(&o.stdout))
+}
+
+/// The ART module's version in `pm list packages --apex-only --show-versioncode`'s output
+/// (`package:com.android.art versionCode:341311000`).
+pub fn art_module_in(text: &str) -> Option<String> {
+    text.lines().find_map(|l| {
+        let rest = l.trim().strip_prefix("package:")?;
+        let (name, code) = rest.split_once(" versionCode:")?;
+        let code = code.trim();
+        (matches!(name, "com.android.art" | "com.google.android.art")
+            && !code.is_empty()
+            && code.len() <= 20
+            && code.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| format!("{name} {code}"))
+    })
 }
 
 /// The dump methods and whether this runtime supports them. App-specific conditions (debuggable,
@@ -86,24 +136,18 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<(Vec<u8>, String, Option<u
 fn methods(plan: &Plan, sdk: Option<u32>) -> Vec<Method> {
     let fork = match sdk {
         Some(s) if s < 26 => (false, format!("Android API {s}: ART attaches agents from Android 8 (API 26)")),
-        _ if !plan.ready() => (
-            false,
-            format!(
-                "the sequence for {} ({}) needs {}, not in this library",
-                plan.sequence.releases(),
-                plan.sequence.name(),
-                plan.missing.join(", ")
+        _ => match plan.refusal() {
+            Some(why) => (false, why),
+            None => (
+                true,
+                format!(
+                    "{} on {}, then fork; the child dumps with {}; the app must be debuggable",
+                    plan.sequence.name(),
+                    plan.generation.name(),
+                    plan.dump_name().unwrap_or("?")
+                ),
             ),
-        ),
-        _ => (
-            true,
-            format!(
-                "{} ({}), then fork; the child dumps with {}; the app must be debuggable",
-                plan.sequence.name(),
-                plan.sequence.releases(),
-                plan.dump_name().unwrap_or("?")
-            ),
-        ),
+        },
     };
     let perfetto = match sdk {
         Some(s) if s >= 30 => (true, "ART's own fork dump (Android 11+) for a profileable or debuggable app".into()),
@@ -122,49 +166,57 @@ fn methods(plan: &Plan, sdk: Option<u32>) -> Vec<Method> {
     ]
 }
 
-fn json(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> serde_json::Value {
+fn json(found: &Found<'_>, methods: &[Method]) -> serde_json::Value {
+    let plan = found.plan;
     let symbols: serde_json::Map<String, serde_json::Value> = plan
         .symbols
         .iter()
         .map(|(name, found)| (name.to_string(), found.map_or(serde_json::Value::Null, |f| f.1.table().into())))
         .collect();
     serde_json::json!({
-        "libart": from,
-        "sdk": sdk,
+        "libart": found.from,
+        "sdk": found.sdk,
+        "art_module": found.module,
         "bits": if plan.is_64 { 64 } else { 32 },
         "methods": methods.iter().map(|m| serde_json::json!({"name": m.name, "supported": m.supported, "why": m.why})).collect::<Vec<_>>(),
         "fork": {
             "path": plan.dump_name().map(|d| format!("{}+{d}", plan.sequence.name())),
             "sequence": plan.sequence.name(),
             "releases": plan.sequence.releases(),
-            "chosen_by": match plan.chosen { Chosen::Sdk(_) => "sdk", Chosen::Symbols => "symbols" },
+            "chosen_by": "symbols",
+            "runtime": plan.generation.name(),
+            "evidence": plan.evidence.map(|(name, source)| serde_json::json!({"symbol": name, "table": source.table()})),
             "suspend": plan.sequence.name(),
             "dump": plan.dump_name(),
             "needs": plan.sequence.needs(),
             "missing": plan.missing,
+            "refused": plan.refusal(),
             "symbols": symbols,
             "gnu_debugdata_error": plan.mini_debug_info,
         },
     })
 }
 
-fn text(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> String {
+fn text(found: &Found<'_>, methods: &[Method]) -> String {
+    let plan = found.plan;
     let mut s = format!(
-        "{from} ({}-bit{})\n\nmethods:\n",
+        "{} ({}-bit{}{})\n\nmethods:\n",
+        found.from,
         if plan.is_64 { 64 } else { 32 },
-        sdk.map_or(String::new(), |v| format!(", Android API {v}"))
+        found.sdk.map_or(String::new(), |v| format!(", Android API {v}")),
+        found.module.map_or(String::new(), |m| format!(", ART module {m}"))
     );
     for m in methods {
         s.push_str(&format!("  {:<9} {:<4} {}\n", m.name, if m.supported { "yes" } else { "no" }, m.why));
     }
+    let evidence = match plan.evidence {
+        Some((name, source)) => format!("{name} in {}", source.table()),
+        None => "no symbol that tells the generations apart".to_string(),
+    };
     s.push_str(&format!(
-        "\nfork dump: {} ({}, chosen by {}), then the child dumps with {}\n",
+        "\nruntime: {} (by its symbols: {evidence})\nfork dump: {}, then the child dumps with {}\n",
+        plan.generation.name(),
         plan.sequence.name(),
-        plan.sequence.releases(),
-        match plan.chosen {
-            Chosen::Sdk(level) => format!("the Android API level, {level}"),
-            Chosen::Symbols => "the library's symbols".to_string(),
-        },
         plan.dump_name().unwrap_or("(none)")
     ));
     for (name, found) in &plan.symbols {
@@ -179,4 +231,30 @@ fn text(plan: &Plan, from: &str, sdk: Option<u32>, methods: &[Method]) -> String
         s.push_str(&format!("  ({e})\n"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::art_module_in;
+
+    /// `pm`'s answer is the phone's: only a module heaptui knows, with a version of digits, is
+    /// taken; anything else (terminal controls, a flood of digits, another package) is not.
+    #[test]
+    fn the_art_module_is_read_from_pm_and_nothing_else() {
+        let pm = "package:com.android.tzdata versionCode:340000000\npackage:com.android.art versionCode:341311000\n";
+        assert_eq!(art_module_in(pm).as_deref(), Some("com.android.art 341311000"));
+        assert_eq!(
+            art_module_in("package:com.google.android.art versionCode:350520040").as_deref(),
+            Some("com.google.android.art 350520040")
+        );
+        for hostile in [
+            "package:com.android.art versionCode:34\u{1b}[2J",
+            "package:com.android.art versionCode:123456789012345678901234567890",
+            "package:com.android.artx versionCode:1",
+            "package:com.android.art versionCode:",
+            "Error: Unknown option: --apex-only",
+        ] {
+            assert_eq!(art_module_in(hostile), None, "{hostile:?}");
+        }
+    }
 }

@@ -149,7 +149,8 @@ pub(super) fn fork_dump(
         crate::fail!(DeviceFailed, "run-as {pkg} cannot copy the agent: {}", String::from_utf8_lossy(&o.stderr).trim());
     }
     let art = std::env::var("HEAPTUI_FORK_ART_LIB").unwrap_or_else(|_| "libart.so".to_string());
-    // The SDK level picks the order of ART calls around the fork (`forkdump::plan::Sequence`).
+    // The library chooses its way by the runtime's own symbols; the SDK level goes along for the
+    // report (and for libraries of earlier versions, which read it).
     let options = ForkOptions {
         out: out.clone(),
         mode: spec.mode,
