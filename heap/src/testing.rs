@@ -10,3 +10,10 @@ pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
         state
     }
 }
+
+/// The peers' dumps: `../shared/fixtures` beside the checkout, or `HEAPTUI_FIXTURES`.
+pub(crate) fn fixtures() -> std::path::PathBuf {
+    std::env::var_os("HEAPTUI_FIXTURES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"))
+}

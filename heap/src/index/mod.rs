@@ -2367,7 +2367,7 @@ mod tests {
     /// chunk each (a chunk's bits are whole words of their own).
     #[test]
     fn edge_kinds_noted_in_the_merge_are_those_of_the_graph() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
+        let dir = crate::testing::fixtures();
         let names = [
             ("android/ahat-art__test-dump.hprof", 1),
             ("android/adt-tools-base__dialer.android-hprof", 2),
@@ -2390,7 +2390,7 @@ mod tests {
     /// 32-bit HotSpot's) and 8-byte ones, each of many stretches of sampled nodes.
     #[test]
     fn ids_read_from_the_records_are_the_maps() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures");
+        let dir = crate::testing::fixtures();
         for name in [
             "android/ahat-art__test-dump.hprof",
             "jvm/eclipse-mat__sun_jdk5_13_x32.hprof",

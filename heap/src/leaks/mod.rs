@@ -799,7 +799,7 @@ mod tests {
     /// its objects made suspects of four findings, two of them naming one group.
     #[test]
     fn a_group_is_traced_through_its_member_closest_to_a_root() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/android");
+        let dir = crate::testing::fixtures().join("android");
         let heap = Heap::open(&dir.join("adt-tools-base__dialer.android-hprof"), Default::default()).unwrap();
         let groups = [Some("shared"), None, Some("shared"), Some("own")];
         let kinds: Vec<Suspect> = groups
@@ -860,7 +860,7 @@ mod tests {
     /// suspects of three ranks at random, the middle one accumulations.
     #[test]
     fn the_suspects_kept_are_those_no_better_one_nests() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/android");
+        let dir = crate::testing::fixtures().join("android");
         let heap = Heap::open(&dir.join("adt-tools-base__dialer.android-hprof"), Default::default()).unwrap();
         let n = heap.index.len();
         let mut rank_of = vec![NO; n];
