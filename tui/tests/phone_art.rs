@@ -183,3 +183,70 @@ fn bridge_shell(server: &AdbServer, phone: &TestPhone, cmd: &str) -> (i32, Strin
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code().unwrap_or(-1), text)
 }
+
+/// `--method auto` on a debuggable app takes the fork dump first; when it fails (here the
+/// library is told to look for a runtime library this process has not loaded) heaptui says why,
+/// goes on with `am dumpheap` at once, and remembers the failure for this phone's build and ART
+/// module: the next `auto` goes straight to `am`, saying why, and `doctor` shows the record.
+#[test]
+fn auto_goes_on_from_a_failed_fork_dump_and_remembers_the_phone() {
+    let agents = agents();
+    let dir = tempfile::tempdir().unwrap();
+    let jar = art().compile(&["tests/java/art/Sessions.java"], dir.path());
+    let server = AdbServer::start();
+    let files = vec![("/apex/com.android.art/lib64/libart.so".to_string(), art().libart())];
+    let phone = TestPhone::start(PhoneSpec { files, ..PhoneSpec::android10_art(apps()) }).unwrap();
+    phone.connect(server.0).unwrap();
+    let serial = phone.serial();
+    let app = start(&jar, DEBUGGABLE, 10131, &["2000"]);
+    let xdg = dir.path().join("data");
+    let dump = || {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(["dump", "-s", &serial, &app.pid.to_string()])
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env("HEAPTUI_AGENT_DIR", agents.path())
+            .env("XDG_DATA_HOME", &xdg)
+            .env("HEAPTUI_FORK_ART_LIB", "libart.so")
+            .env_remove("ANDROID_SERIAL")
+            .output()
+            .unwrap()
+    };
+    let started = std::time::Instant::now();
+    let out = dump();
+    let (side, sessions) = stored(&out);
+    assert_eq!((side["method"].as_str(), sessions), (Some("am"), 2000), "{side}");
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(said.contains("the fork dump failed") && said.contains("libart.so is not loaded"), "{said}");
+    assert!(said.contains("--method auto goes on with am") && said.contains("the app pauses"), "{said}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "{:?}", started.elapsed());
+    let record = xdg.join("heaptui/phones.json");
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&record).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+    let kept: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    let f = &kept["failures"][0];
+    assert_eq!(
+        (f["method"].as_str(), f["art_module"].as_str()),
+        (Some("fork"), Some("com.android.art 341311000")),
+        "{kept}"
+    );
+    assert!(f["fingerprint"].as_str().unwrap().contains("heaptui_test_phone_art"), "{kept}");
+
+    // Again: straight to am, saying why.
+    let out = dump();
+    let (side, _) = stored(&out);
+    assert_eq!(side["method"], "am");
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(said.contains("failed on this phone before"), "{said}");
+    assert!(!said.contains("goes on with"), "the fork dump was not tried again: {said}");
+
+    // doctor shows what decided: the runtime's symbols, its module, and this phone's record.
+    let out = heaptui(&server, agents.path(), &xdg, &["doctor", "-s", &serial, "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fork"]["runtime"], forkdump::plan::Generation::Art8To10.name(), "{v}");
+    assert_eq!(v["fork"]["evidence"]["symbol"], forkdump::art::DBG_SUSPEND);
+    assert_eq!(v["art_module"], "com.android.art 341311000");
+    assert_eq!(v["failed_here"][0]["method"], "fork", "{v}");
+}

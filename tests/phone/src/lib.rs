@@ -358,6 +358,7 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         ("ro.product.cpu.abilist64", abis(true)),
         ("ro.product.cpu.abilist32", abis(false)),
         ("ro.build.version.sdk", spec.sdk.to_string()),
+        ("ro.build.fingerprint", format!("heaptui/{m}/{m}:{}/TEST/1:userdebug/test-keys", spec.sdk, m = spec.model)),
         ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
         ("dalvik.vm.heapsize", spec.heap_size.clone()),
     ];

@@ -221,3 +221,29 @@ pub fn corpus() -> std::io::Result<Vec<Case>> {
         Case { name: "text.gz", bytes: not_a_dump.finish()?, expect: Expect::Error("not an HPROF file") },
     ])
 }
+
+/// Records of phones' dump methods (`$XDG_DATA_HOME/heaptui/phones.json`) another user or a
+/// damaged disk could leave: none may be trusted, each with why it must be refused.
+pub fn phone_records() -> Vec<(&'static str, Vec<u8>)> {
+    let entry = |fingerprint: &str, method: &str, why: &str| {
+        format!(
+            r#"{{"failures":[{{"fingerprint":"{fingerprint}","art_module":"com.android.art 1","method":"{method}","when":"20261129T000000Z","why":"{why}"}}]}}"#
+        )
+        .into_bytes()
+    };
+    vec![
+        ("not JSON", b"\x1b[2J not json".to_vec()),
+        ("a method heaptui has not", entry("f", "rm -rf", "y")),
+        ("a fingerprint of a megabyte", entry(&"f".repeat(1 << 20), "fork", "y")),
+        ("a reason past its bound", entry("f", "fork", &"y".repeat(4096))),
+        ("past the record's size", [b"{\"failures\":[".as_slice(), &vec![b' '; 300 << 10], b"]}"].concat()),
+        (
+            "more entries than kept",
+            format!(
+                r#"{{"failures":[{}]}}"#,
+                vec![r#"{"fingerprint":"f","art_module":"m","method":"fork","when":"w","why":"y"}"#; 300].join(",")
+            )
+            .into_bytes(),
+        ),
+    ]
+}

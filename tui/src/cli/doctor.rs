@@ -45,12 +45,13 @@ struct Method {
 
 /// Reads the runtime and says what it offers.
 pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
-    let Pulled { bytes, from, sdk, module } = match &args.libart {
+    let Pulled { bytes, from, sdk, module, failures } = match &args.libart {
         Some(file) => Pulled {
             bytes: std::fs::read(file).with_context(|| format!("{}", file.display()))?,
             from: file.display().to_string(),
             sdk: args.sdk,
             module: None,
+            failures: Vec::new(),
         },
         None => pull_libart(&args.device)?,
     };
@@ -58,7 +59,7 @@ pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
         forkdump::elf::Library::parse(&bytes).with_context(|| format!("{from} is not a library heaptui can read"))?;
     let plan = Plan::of(&lib);
     let methods = methods(&plan, sdk);
-    let found = Found { plan: &plan, from: &from, sdk, module: module.as_deref() };
+    let found = Found { plan: &plan, from: &from, sdk, module: module.as_deref(), failures: &failures };
     match args.format {
         Format::Json => super::print(&format!("{}\n", json(&found, &methods))),
         Format::Text => super::print(&text(&found, &methods)),
@@ -74,6 +75,8 @@ struct Found<'a> {
     sdk: Option<u32>,
     /// The ART module's version, as the phone's package manager says it (Android 10+).
     module: Option<&'a str>,
+    /// The methods that failed on this phone before (its build and ART module as now).
+    failures: &'a [crate::session::dump::phones::Failure],
 }
 
 /// A runtime's library as read, and what its platform says of it.
@@ -84,6 +87,8 @@ struct Pulled {
     sdk: Option<u32>,
     /// The ART module's version.
     module: Option<String>,
+    /// What heaptui remembers of the phone's dump methods (a phone only).
+    failures: Vec<crate::session::dump::phones::Failure>,
 }
 
 /// The phone's `libart.so`, pulled to a private temporary file, its API level and its ART
@@ -103,7 +108,16 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<Pulled> {
         }
         let local = dir.path().join("libart.so");
         device.pull(path, &local, &mut |_, _| {})?;
-        return Ok(Pulled { bytes: std::fs::read(&local)?, from: format!("{}:{path}", device.serial()), sdk, module });
+        let failures = crate::session::dump::phones::PhoneKey::of(device.as_ref())
+            .map(|key| crate::session::dump::phones::Record::load().of(&key).cloned().collect())
+            .unwrap_or_default();
+        return Ok(Pulled {
+            bytes: std::fs::read(&local)?,
+            from: format!("{}:{path}", device.serial()),
+            sdk,
+            module,
+            failures,
+        });
     }
     crate::fail!(DeviceFailed, "{} has no libart.so where Android keeps it ({})", device.serial(), LIBART.join(", "))
 }
@@ -113,22 +127,7 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<Pulled> {
 /// the phone has no APEX packages (before Android 10) or says nothing readable.
 fn art_module(device: &dyn bridge::device::Device) -> Option<String> {
     let o = device.output("pm list packages --apex-only --show-versioncode").ok()?;
-    art_module_in(&String::from_utf8_lossy(&o.stdout))
-}
-
-/// The ART module's version in `pm list packages --apex-only --show-versioncode`'s output
-/// (`package:com.android.art versionCode:341311000`).
-pub fn art_module_in(text: &str) -> Option<String> {
-    text.lines().find_map(|l| {
-        let rest = l.trim().strip_prefix("package:")?;
-        let (name, code) = rest.split_once(" versionCode:")?;
-        let code = code.trim();
-        (matches!(name, "com.android.art" | "com.google.android.art")
-            && !code.is_empty()
-            && code.len() <= 20
-            && code.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| format!("{name} {code}"))
-    })
+    crate::session::dump::phones::art_module_in(&String::from_utf8_lossy(&o.stdout))
 }
 
 /// The dump methods and whether this runtime supports them. App-specific conditions (debuggable,
@@ -177,6 +176,7 @@ fn json(found: &Found<'_>, methods: &[Method]) -> serde_json::Value {
         "libart": found.from,
         "sdk": found.sdk,
         "art_module": found.module,
+        "failed_here": found.failures.iter().map(|f| serde_json::json!({"method": f.method, "when": f.when, "why": f.why})).collect::<Vec<_>>(),
         "bits": if plan.is_64 { 64 } else { 32 },
         "methods": methods.iter().map(|m| serde_json::json!({"name": m.name, "supported": m.supported, "why": m.why})).collect::<Vec<_>>(),
         "fork": {
@@ -209,6 +209,12 @@ fn text(found: &Found<'_>, methods: &[Method]) -> String {
     for m in methods {
         s.push_str(&format!("  {:<9} {:<4} {}\n", m.name, if m.supported { "yes" } else { "no" }, m.why));
     }
+    for f in found.failures {
+        s.push_str(&format!(
+            "  {} failed on this phone ({}): {}; --method auto goes on to the next method\n",
+            f.method, f.when, f.why
+        ));
+    }
     let evidence = match plan.evidence {
         Some((name, source)) => format!("{name} in {}", source.table()),
         None => "no symbol that tells the generations apart".to_string(),
@@ -231,30 +237,4 @@ fn text(found: &Found<'_>, methods: &[Method]) -> String {
         s.push_str(&format!("  ({e})\n"));
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::art_module_in;
-
-    /// `pm`'s answer is the phone's: only a module heaptui knows, with a version of digits, is
-    /// taken; anything else (terminal controls, a flood of digits, another package) is not.
-    #[test]
-    fn the_art_module_is_read_from_pm_and_nothing_else() {
-        let pm = "package:com.android.tzdata versionCode:340000000\npackage:com.android.art versionCode:341311000\n";
-        assert_eq!(art_module_in(pm).as_deref(), Some("com.android.art 341311000"));
-        assert_eq!(
-            art_module_in("package:com.google.android.art versionCode:350520040").as_deref(),
-            Some("com.google.android.art 350520040")
-        );
-        for hostile in [
-            "package:com.android.art versionCode:34\u{1b}[2J",
-            "package:com.android.art versionCode:123456789012345678901234567890",
-            "package:com.android.artx versionCode:1",
-            "package:com.android.art versionCode:",
-            "Error: Unknown option: --apex-only",
-        ] {
-            assert_eq!(art_module_in(hostile), None, "{hostile:?}");
-        }
-    }
 }

@@ -70,6 +70,9 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         }
     };
     let outcome = session::dump::dump(&agent, &request, &mut progress)?;
+    for n in &outcome.notes {
+        super::note(n);
+    }
     if args.method == super::MethodArg::Auto {
         super::note(&format!(
             "heaptui: --method auto took {}: {}",

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 mod names;
+pub mod phones;
 mod progress;
 mod remote;
 mod sidecar;
@@ -55,6 +56,9 @@ pub struct Outcome {
     pub path: PathBuf,
     /// What its sidecar says.
     pub sidecar: Sidecar,
+    /// What people should know of how it was made (a method that failed and the one taken
+    /// instead, with what that one loses).
+    pub notes: Vec<String>,
 }
 
 impl Outcome {
@@ -104,7 +108,8 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
 
     progress(Step::Dump, 0, 1);
     let start = std::time::Instant::now();
-    let mut fetched = fetch(agent, request, &before, &staged, progress)?;
+    let mut notes = Vec::new();
+    let mut fetched = fetch(agent, request, &before, &staged, progress, &mut notes)?;
     // `auto` took Perfetto: the stored trace is named as one.
     if fetched.dumped.method == Method::Perfetto && !to.chosen {
         if let Some(stem) = to.name.strip_suffix(".hprof") {
@@ -161,7 +166,7 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
     };
     let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| to.name.clone());
     sidecar::write_sidecar(&to.dir, &name, &sidecar)?;
-    Ok(Outcome { path: out, sidecar })
+    Ok(Outcome { path: out, sidecar, notes })
 }
 
 /// Where a dump goes here.
@@ -247,32 +252,80 @@ struct Fetched<'a> {
 
 /// Dumps on the device and brings the (stripped) dump to `staged`: written there directly on
 /// this machine; on a phone pulled from the agent's file, streamed from its stdout, or read out
-/// of the app for a fork dump.
+/// of the app for a fork dump. On a phone, `--method auto` skips a method that failed there
+/// before ([`phones::Record`]), and goes on to the next one when the fork dump fails now,
+/// remembering it; `notes` says so.
 fn fetch<'a>(
     agent: &Agent<'a>,
     request: &DumpRequest,
     before: &Sample,
     staged: &Path,
     progress: Progress<'_>,
+    notes: &mut Vec<String>,
 ) -> anyhow::Result<Fetched<'a>> {
     let device = agent.device();
     let pid = request.pid;
     // This machine: `auto` is the attach protocol (SIGQUIT would end anything but a JVM, and the
     // attach code refuses those).
-    let method = match (request.method, device.runs_here()) {
+    let auto = match (request.method, device.runs_here()) {
+        (None, false) => auto_on_phone(agent, pid, before.bits),
+        _ => None,
+    };
+    let mut method = match (request.method, device.runs_here()) {
         (Some(m), _) => Some(m),
         (None, true) => Some(Method::Attach),
-        (None, false) => auto_on_phone(agent, pid, before.bits),
+        (None, false) => auto.map(|a| a.first),
     };
-    let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+    let phone =
+        (!device.runs_here() && matches!(method, Some(Method::Fork))).then(|| phones::PhoneKey::of(device)).flatten();
+    let mut record = phones::Record::load();
+    if let (Some(a), Some(key)) = (auto, &phone) {
+        if let Some(f) = record.failure(key, Method::Fork) {
+            notes.push(format!(
+                "heaptui: the fork dump failed on this phone before ({}: {}); --method auto takes {} instead: {}",
+                f.when,
+                f.why,
+                a.next,
+                what_it_loses(a.next)
+            ));
+            method = Some(a.next);
+        }
+    }
     if device.runs_here() {
+        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
         let dumped = agent.dump_here(&spec, staged)?;
         return Ok(Fetched { dumped, pulled: None, on_phone: None });
     }
     if method == Some(Method::Fork) {
-        let (dumped, pulled) = fork_dump(agent, &spec, before, staged, progress)?;
-        return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
+        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+        match fork_dump(agent, &spec, before, staged, progress) {
+            Ok((dumped, pulled)) => {
+                if let Some(key) = &phone {
+                    if record.failure(key, Method::Fork).is_some() {
+                        record.forget(key, Method::Fork);
+                        let _ = record.save();
+                    }
+                }
+                return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
+            }
+            Err(e) => {
+                if let Some(key) = &phone {
+                    record.failed(key, Method::Fork, &format!("{e:#}"));
+                    if let Err(s) = record.save() {
+                        notes.push(format!("heaptui: the phone's record could not be kept: {s:#}"));
+                    }
+                }
+                let Some(a) = auto else { return Err(e) };
+                notes.push(format!(
+                    "heaptui: the fork dump failed ({e:#}); --method auto goes on with {}: {} (it will not try the fork dump first on this phone again until its build or ART module changes)",
+                    a.next,
+                    what_it_loses(a.next)
+                ));
+                method = Some(a.next);
+            }
+        }
     }
+    let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
     if method == Some(Method::Perfetto) {
         let (dumped, pulled) = remote::perfetto_dump(agent, &spec, before, staged, progress)?;
         return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });
@@ -297,10 +350,28 @@ fn fetch<'a>(
     Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
 }
 
+/// What a method loses against the fork dump, said when `--method auto` falls back to it.
+fn what_it_loses(method: Method) -> &'static str {
+    match method {
+        Method::Perfetto => "ART's own fork dump through Perfetto: a heap graph without field values or Bitmap pixels",
+        Method::Am => "am dumpheap: every value, but the app pauses while ART writes",
+        Method::Fork | Method::Attach => "",
+    }
+}
+
+/// What `--method auto` takes on a phone, and what it takes when that is not to be had.
+#[derive(Debug, Clone, Copy)]
+struct Auto {
+    first: Method,
+    /// The next method when `first` is the fork dump (Perfetto or `am`), else `first`.
+    next: Method,
+}
+
 /// What `--method auto` takes for app process `pid` on a phone (`None`: a JVM, which the agent
-/// dumps through the attach protocol). Reads the app's flags as the shell user can
-/// (`dumpsys package`), the release, and whether heaptui has a fork dump library for the app.
-fn auto_on_phone(agent: &Agent<'_>, pid: u32, bits: Option<u8>) -> Option<Method> {
+/// dumps through the attach protocol), and the next method. Reads the app's flags as the shell
+/// user can (`dumpsys package`), the release, and whether heaptui has a fork dump library for
+/// the app.
+fn auto_on_phone(agent: &Agent<'_>, pid: u32, bits: Option<u8>) -> Option<Auto> {
     let device = agent.device();
     let process = agent.processes().ok()?.into_iter().find(|p| p.pid == pid)?;
     if process.jvm {
@@ -320,7 +391,7 @@ fn auto_on_phone(agent: &Agent<'_>, pid: u32, bits: Option<u8>) -> Option<Method
     )
     .and_then(bridge::agent::android_triple_for_abi)
     .is_some_and(|t| bridge::agent::local_build(t, "libforkdump.so", "").is_ok());
-    Some(choose_auto(app.as_ref(), sdk, fork_library))
+    Some(Auto { first: choose_auto(app.as_ref(), sdk, fork_library), next: choose_auto(app.as_ref(), sdk, false) })
 }
 
 /// `--method auto` for an app: the fork dump for a debuggable app on Android 8+ when heaptui has
