@@ -31,6 +31,8 @@
 //!   `thread_suspend_count_lock_` again and again for a moment, as exiting threads
 //!   (`ThreadList::Unregister`) and threads leaving a suspended state do while others are
 //!   suspended: a child may inherit either lock held by a thread it does not have.
+//! - With `HEAPTUI_DOUBLE_STUCK=1` a runnable thread is slow to reach a suspend point: it holds
+//!   the mutator lock shared for 3 s.
 //! - With `HEAPTUI_DOUBLE_LOGGER=1` a native thread (never suspended) holds the logger's lock,
 //!   stuck in a write; the `Hprof` constructor logs, as ART's does.
 //! - `DumpHeap` is ART's: a GC section, a long `ScopedSuspendAll`, the `Hprof` object, the dump.
@@ -149,6 +151,15 @@ fn prepare() {
             std::thread::spawn(|| churn_thread(&SUSPEND_COUNT_LOCK, 2000));
         });
     }
+    static STUCK: Once = Once::new();
+    if std::env::var("HEAPTUI_DOUBLE_STUCK").as_deref() == Ok("1") {
+        STUCK.call_once(|| {
+            std::thread::spawn(stuck_thread);
+        });
+        while !STUCK_HOLDS.load(SeqCst) {
+            nap(100);
+        }
+    }
     static LOG: Once = Once::new();
     let logger = std::env::var("HEAPTUI_DOUBLE_LOGGER").as_deref() == Ok("1");
     LOGGER_WANTED.store(logger, SeqCst);
@@ -251,6 +262,19 @@ fn churn_thread(lock: &'static Lock, held_us: u32) {
         unlock_exclusive(lock, "churn\n");
         nap(20);
     }
+}
+
+/// Whether the slow thread holds the mutator lock shared now.
+static STUCK_HOLDS: AtomicBool = AtomicBool::new(false);
+
+/// A runnable thread slow to reach a suspend point (a long loop with no suspend check): it holds
+/// the mutator lock shared for 3 s, once. A suspension waits for it: on 8–14 a long one retries
+/// until it comes, on 15 ART's barrier gives up and aborts the app (KOOM's issue 290).
+fn stuck_thread() {
+    lock_shared(&MUTATOR);
+    STUCK_HOLDS.store(true, SeqCst);
+    nap(3_000_000);
+    unlock_shared(&MUTATOR);
 }
 
 /// A native thread stuck in a log write (logd's socket full, say): it holds the logger's lock
