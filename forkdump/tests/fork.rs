@@ -322,10 +322,15 @@ fn every_earlier_sequence_hangs_where_the_one_sequence_does_not() {
         knobs(knobs_);
         std::env::set_var("HEAPTUI_FORK_WIDEN_MS", widen);
         let api = ArtApi::with_sequence("libart_double.so", sequence).unwrap();
-        match dump_raw(&api, Duration::from_secs(2)) {
-            Err(e) => assert!(matches!(e, ForkError::ChildWatchdog(_)), "{}: {e}", sequence.name()),
-            Ok(_) => panic!("{} with {knobs_:?}: the child did not hang", sequence.name()),
-        }
+        // The window makes a hang all but certain; a loaded machine may still miss it once.
+        let hung = (0..3).any(|_| match dump_raw(&api, Duration::from_secs(2)) {
+            Err(e) => {
+                assert!(matches!(e, ForkError::ChildWatchdog(_)), "{}: {e}", sequence.name());
+                true
+            }
+            Ok(_) => false,
+        });
+        assert!(hung, "{} with {knobs_:?}: the child never hung", sequence.name());
         assert_eq!(double_state(double).0, 0, "{}: the app resumed", sequence.name());
     };
     hangs(Sequence::Debugger, &[("ART", "10"), ("GC", "1")], "30");
