@@ -17,7 +17,7 @@
 //!
 //! The double is one per process, so the tests take turns.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -27,54 +27,7 @@ use heap::strip::{restore_plan, rewrite_all, strip_plan, Mode, Rewriter, StripOp
 
 static TURN: Mutex<()> = Mutex::new(());
 
-fn fixture() -> PathBuf {
-    std::env::var_os("HEAPTUI_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"))
-        .join("android/ahat-art__test-dump.hprof")
-}
-
-/// Builds the double (a no-op when it is up to date) and loads it; returns its handle.
-fn load_double() -> usize {
-    let lib = test_support::build::built(&["-p", "libart-double"], "libart_double.so");
-    let c = std::ffi::CString::new(lib.to_str().unwrap()).unwrap();
-    // SAFETY: loading a library built from this repository.
-    let h = unsafe { libc::dlopen(c.as_ptr(), libc::RTLD_NOW) };
-    assert!(!h.is_null(), "dlopen {}", lib.display());
-    h as usize
-}
-
-fn sym(handle: usize, name: &str) -> *mut libc::c_void {
-    let c = std::ffi::CString::new(name).unwrap();
-    // SAFETY: a symbol the double exports.
-    let f = unsafe { libc::dlsym(handle as *mut libc::c_void, c.as_ptr()) };
-    assert!(!f.is_null(), "{name}");
-    f
-}
-
-/// The double's `JavaVM*`.
-fn java_vm(handle: usize) -> *mut libc::c_void {
-    // SAFETY: the double's function, with its signature.
-    unsafe {
-        std::mem::transmute::<*mut libc::c_void, extern "C" fn() -> *mut libc::c_void>(sym(
-            handle,
-            "heaptui_double_java_vm",
-        ))()
-    }
-}
-
-/// Makes this thread one of the double's runtime threads, as `AttachCurrentThread` does.
-fn attach(handle: usize) {
-    let vm = java_vm(handle);
-    // SAFETY: the double's JavaVM: its invocation interface's fifth entry attaches.
-    unsafe {
-        let table = *(vm as *const *const usize);
-        let f: extern "C" fn(*mut libc::c_void, *mut *mut libc::c_void, *mut libc::c_void) -> i32 =
-            std::mem::transmute(*table.add(4));
-        let mut env = std::ptr::null_mut();
-        assert_eq!(f(vm, &mut env, std::ptr::null_mut()), 0);
-    }
-}
+use test_support::double::{attach, fixture, java_vm, load as load_double, sym};
 
 /// Suspensions in effect and ever taken.
 fn double_state(handle: usize) -> (i32, i32) {

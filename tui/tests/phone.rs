@@ -284,13 +284,12 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
 #[test]
 fn fork_dump_through_the_phone() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let forkdump = test_support::build::forkdump_library();
     let double = test_support::build::built(&["-p", "libart-double"], "libart_double.so");
     let fixture = std::env::var_os("HEAPTUI_FIXTURES")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| root.join("../shared/fixtures"))
         .join("android/ahat-art__test-dump.hprof");
-    let agents = fork_agents(forkdump);
+    let agents = test_phone::fork_agents();
 
     let server = AdbServer::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
@@ -761,24 +760,6 @@ fn an_android_go_armv7_phone_monitors_and_dumps() {
     assert!(side.to_string().contains("no -g"), "{side}");
 }
 
-/// The agent for the phone's ABI beside the fork dump's library, as HEAPTUI_AGENT_DIR lays them
-/// out.
-fn fork_agents(forkdump: std::path::PathBuf) -> tempfile::TempDir {
-    let agents = tempfile::tempdir().unwrap();
-    for (triple, file, from) in [
-        (
-            "x86_64-unknown-linux-musl",
-            "heaptui-agent",
-            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
-        ),
-        ("x86_64-linux-android", "libforkdump.so", forkdump),
-    ] {
-        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
-        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
-    }
-    agents
-}
-
 /// `cmd activity attach-agent` returns 0 before the app loads anything, and says nothing when it
 /// never does (ART refuses agents in a non-debuggable app). The library's handshake file tells the
 /// host within seconds: here the "app" is not a JVM, so nothing loads it, and `dump --method fork`
@@ -786,8 +767,7 @@ fn fork_agents(forkdump: std::path::PathBuf) -> tempfile::TempDir {
 #[test]
 fn a_fork_dump_the_app_never_loads_fails_within_seconds() {
     use std::os::unix::process::CommandExt;
-    let forkdump = test_support::build::forkdump_library();
-    let agents = fork_agents(forkdump);
+    let agents = test_phone::fork_agents();
     let server = AdbServer::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
     phone.connect(server.0).unwrap();

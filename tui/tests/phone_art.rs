@@ -67,28 +67,9 @@ fn stored(out: &std::process::Output) -> (serde_json::Value, u64) {
     (side, row.and_then(|r| r["instances"].as_u64()).unwrap_or(0))
 }
 
-/// The agents pushed to the phone: the x86_64 agent, and this machine's build of the fork
-/// dump's library where the phone's x86_64 apps look for theirs.
-fn agents() -> tempfile::TempDir {
-    let agents = tempfile::tempdir().unwrap();
-    let forkdump = test_support::build::forkdump_library();
-    for (triple, file, from) in [
-        (
-            "x86_64-unknown-linux-musl",
-            "heaptui-agent",
-            test_phone::musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
-        ),
-        ("x86_64-linux-android", "libforkdump.so", forkdump),
-    ] {
-        std::fs::create_dir_all(agents.path().join(triple)).unwrap();
-        std::fs::copy(from, agents.path().join(triple).join(file)).unwrap();
-    }
-    agents
-}
-
 #[test]
 fn an_android_10_phone_monitors_and_dumps_real_art_apps() {
-    let agents = agents();
+    let agents = test_phone::fork_agents();
     let dir = tempfile::tempdir().unwrap();
     let jar = art().compile(&["tests/java/art/Sessions.java"], dir.path());
     let server = AdbServer::start();
@@ -190,7 +171,7 @@ fn bridge_shell(server: &AdbServer, phone: &TestPhone, cmd: &str) -> (i32, Strin
 /// module: the next `auto` goes straight to `am`, saying why, and `doctor` shows the record.
 #[test]
 fn auto_goes_on_from_a_failed_fork_dump_and_remembers_the_phone() {
-    let agents = agents();
+    let agents = test_phone::fork_agents();
     let dir = tempfile::tempdir().unwrap();
     let jar = art().compile(&["tests/java/art/Sessions.java"], dir.path());
     let server = AdbServer::start();

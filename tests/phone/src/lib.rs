@@ -1116,6 +1116,25 @@ fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()>
     }
 }
 
+/// The agent for an x86_64 phone beside this machine's build of the fork dump's library (with
+/// its test hooks), laid out as `HEAPTUI_AGENT_DIR` wants them: what a test phone's x86_64 apps
+/// load for `--method fork`.
+pub fn fork_agents() -> tempfile::TempDir {
+    let agents = tempfile::tempdir().expect("a temporary directory");
+    for (triple, file, from) in [
+        (
+            "x86_64-unknown-linux-musl",
+            "heaptui-agent",
+            musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
+        ),
+        ("x86_64-linux-android", "libforkdump.so", test_support::build::forkdump_library()),
+    ] {
+        std::fs::create_dir_all(agents.path().join(triple)).expect("the agents' folder");
+        std::fs::copy(from, agents.path().join(triple).join(file)).expect("an agent copied");
+    }
+    agents
+}
+
 /// A directory laid out as `HEAPTUI_AGENT_DIR` wants it (`<dir>/<triple>/heaptui-agent`) holding
 /// the agent built for x86_64 musl, the build an x86_64 phone gets; brought up to date with cargo
 /// (a no-op when `.ci/run` or an earlier test built it; the Rust target is added when missing).

@@ -10,6 +10,7 @@ pub mod build;
 #[path = "../../../heap/tests/common/builder.rs"]
 #[allow(dead_code)]
 mod builder;
+pub mod double;
 pub mod hostile;
 pub mod imports;
 pub mod libart;
