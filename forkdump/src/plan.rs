@@ -19,8 +19,9 @@ pub enum Sequence {
     /// and `thread_suspend_count_lock_` taken in ART's lock order, all held across `fork`: no GC
     /// can start in a window before it and no thread can hold those locks at it. The parent
     /// releases the two locks in reverse, resumes and ends the section at once. The child
-    /// releases them too, ends the inherited suspension and section, and calls `DumpHeap`,
-    /// whose own section and suspension then pass.
+    /// releases them too and dumps with the `Hprof` object on the inherited suspension and
+    /// section, or, where the library lacks it, ends them and calls `DumpHeap`, whose own section
+    /// and suspension then pass.
     Hold,
     /// The 8–10 sequence of earlier versions: `Dbg::SuspendVM()`, `fork`, `ResumeVM()`. Its GC
     /// section ends when `SuspendVM` returns, so a GC can start before `fork` and the child's
@@ -141,10 +142,11 @@ impl Generation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DumpWay {
     /// `art::hprof::DumpHeap(path, fd, false)`: ART's own entry, which takes its GC section and
-    /// suspension in the child, as ART wants them taken. Preferred.
+    /// suspension in the child (after the child has ended the inherited ones).
     DumpHeap(u64),
-    /// An `art::hprof::Hprof` constructed on a buffer, `Dump()`, destroyed: where `DumpHeap`
-    /// cannot be found. Its out-of-line copies are local symbols, gone on some releases.
+    /// An `art::hprof::Hprof` constructed on a buffer, `Dump()`, destroyed, on the suspension
+    /// and GC section the child inherited (what `DumpHeap` does inside them). Preferred where all
+    /// three are found: its out-of-line copies are local symbols, gone on some releases.
     Hprof {
         /// The constructor.
         ctor: u64,
@@ -203,8 +205,8 @@ pub struct Plan {
 
 impl Plan {
     /// The way through `lib`: [`Sequence::Hold`] on the runtime its symbols say it is. The
-    /// child calls `DumpHeap` where it is found, else the `Hprof` object where its constructor,
-    /// `Dump` and destructor all are.
+    /// child dumps with the `Hprof` object where its constructor, `Dump` and destructor all are,
+    /// else with `DumpHeap`.
     pub fn of(lib: &Library<'_>) -> Plan {
         let symbols: Vec<(&'static str, Option<(u64, Source)>)> = LOOKED_FOR
             .iter()
@@ -247,11 +249,17 @@ impl Plan {
     /// The dumper and what is missing, for the sequence.
     fn settle(&mut self) {
         let at = |name: &str| self.at(name);
-        let dump = match (at(DUMP_HEAP), at(HPROF_CTOR), at(HPROF_DUMP), at(HPROF_DTOR).or_else(|| at(HPROF_DTOR1))) {
-            (Some(h), ..) => Some(DumpWay::DumpHeap(h)),
-            (None, Some(ctor), Some(dump), Some(dtor)) => Some(DumpWay::Hprof { ctor, dump, dtor }),
+        let heap = at(DUMP_HEAP).map(DumpWay::DumpHeap);
+        let object = match (at(HPROF_CTOR), at(HPROF_DUMP), at(HPROF_DTOR).or_else(|| at(HPROF_DTOR1))) {
+            (Some(ctor), Some(dump), Some(dtor)) => Some(DumpWay::Hprof { ctor, dump, dtor }),
             _ => None,
         };
+        // The one sequence's child dumps on the inherited suspension and GC section with the
+        // `Hprof` object where the library has it (nothing to release or take in the child: no
+        // `ResumeAll`, no `FinishGC`, none of their locks), as `perfetto_hprof` walks the heap on
+        // the inherited hold; `DumpHeap` after a reset otherwise. The others take `DumpHeap`
+        // first, as they always did.
+        let dump = if self.sequence == Sequence::Hold { object.or(heap) } else { heap.or(object) };
         // `Dbg::SuspendVM` leaves the mutator lock free and the sequence has no call to take it
         // in the child, which the `Hprof` object needs: there only `DumpHeap` will do.
         let dump = dump.filter(|d| self.sequence != Sequence::Debugger || matches!(d, DumpWay::DumpHeap(_)));

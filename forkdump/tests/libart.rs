@@ -124,9 +124,9 @@ fn finds_arts_symbols_by_every_path() {
     // constructor, Dump and D2 destructor are all exported, so the child dumps with the object.
     assert_eq!(lib.lookup(forkdump::art::DBG_SUSPEND), None);
     // Android 11 has no Dbg::SuspendVM and the 11–14 SuspendAllInternal: its generation, by
-    // its own symbols; the one sequence, with DumpHeap.
+    // its own symbols; the one sequence, with the Hprof object on the inherited hold.
     let plan = forkdump::plan::Plan::of(&lib);
-    assert_eq!((plan.sequence, plan.dump_name()), (Sequence::Hold, Some("DumpHeap")));
+    assert_eq!((plan.sequence, plan.dump_name()), (Sequence::Hold, Some("Hprof")));
     assert_eq!(plan.generation, Generation::Art11To14);
     assert_eq!(plan.evidence, Some((SUSPEND_ALL_INTERNAL_11, Source::GnuHash)));
     assert_eq!(lib.lookup(HIDDEN), None);
@@ -168,7 +168,7 @@ fn a_broken_mini_debug_info_loses_only_its_own_names() {
     assert_eq!(lib.lookup(HIDDEN), None);
 }
 
-/// Debian's builds of Android 11 and 14: the one sequence, every symbol it and `DumpHeap` need,
+/// Debian's builds of Android 11 and 14: the one sequence, every symbol it and the `Hprof` object need,
 /// each where `readelf` puts it, the generation by the 11–14 `SuspendAllInternal`; asked for the
 /// 8–10 sequence of earlier versions, the plan names what the library lacks.
 #[test]
@@ -180,9 +180,11 @@ fn android_11_and_14_take_the_one_sequence() {
         let plan = Plan::of(&l);
         assert_eq!((plan.sequence, plan.generation), (Sequence::Hold, Generation::Art11To14), "{}", lib.display());
         assert!(plan.ready(), "{}: {:?}", lib.display(), plan.refusal());
-        assert_eq!(plan.dump_name(), Some("DumpHeap"));
-        for &name in Sequence::Hold.needs().iter().chain([&DUMP_HEAP]) {
-            assert!(plan.uses(name));
+        // Both export the `Hprof` object: the child dumps with it on the hold it inherited.
+        assert_eq!(plan.dump_name(), Some("Hprof"));
+        assert!(!plan.uses(DUMP_HEAP));
+        for &name in Sequence::Hold.needs().iter().chain([&HPROF_CTOR, &HPROF_DUMP, &HPROF_DTOR]) {
+            assert!(plan.uses(name), "{name}");
             let (value, _) = readelf_of(lib, "--dyn-syms", name).unwrap_or_else(|| panic!("{name}"));
             assert_eq!(plan.at(name), Some(value), "{name} in {}", lib.display());
             assert_eq!(l.lookup(name).unwrap().source, Source::GnuHash, "{name}");

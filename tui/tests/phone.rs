@@ -323,7 +323,7 @@ fn fork_dump_through_the_phone() {
         side["runtime"]
             .as_str()
             .unwrap()
-            .contains("thread_suspend_count_lock_ held); the child dumped with hprof::DumpHeap"),
+            .contains("thread_suspend_count_lock_ held); the child dumped with Hprof::Dump"),
         "{side}"
     );
     assert_eq!(side["raw_bytes"], std::fs::metadata(&fixture).unwrap().len());
