@@ -1,24 +1,14 @@
 //! The agent on a phone: finding the right build for its CPU, pushing it when the phone's copy is
 //! missing or differs, and reading its lines (`agent::protocol`).
 
-use std::path::{Path, PathBuf};
-
 use agent::proc::{Groups, ProcessInfo};
 use agent::protocol::{DumpSpec, Dumped, Envelope, Line, Method, Request, PROTOCOL};
 
 use crate::device::{quote, Device, DeviceError, Result, Stream, AGENT_DIR};
 
-/// The Rust target of the agent's build for an Android ABI (`ro.product.cpu.abi`): static musl
-/// executables, but for 32-bit ARM a static glibc one (no armv7 musl standard library to build
-/// with; `.cargo/config.toml` says why that runs on a phone all the same).
+/// The Rust target of the agent's build for an Android ABI (`ro.product.cpu.abi`).
 pub fn triple_for_abi(abi: &str) -> Option<&'static str> {
-    match abi.trim() {
-        "arm64-v8a" => Some("aarch64-unknown-linux-musl"),
-        "x86_64" => Some("x86_64-unknown-linux-musl"),
-        "x86" => Some("i686-unknown-linux-musl"),
-        "armeabi-v7a" => Some("armv7-unknown-linux-gnueabihf"),
-        _ => None,
-    }
+    crate::abis::abi(abi).map(|a| a.agent)
 }
 
 /// The agent build for a phone: the first ABI of its list (`ro.product.cpu.abilist`, most
@@ -32,13 +22,7 @@ pub fn triple_for_abis(abi_list: &str, abi: &str) -> Option<&'static str> {
 /// The Rust target of Android's own runtime for an ABI: what a library loaded into an app (the
 /// fork dump's) is built for.
 pub fn android_triple_for_abi(abi: &str) -> Option<&'static str> {
-    match abi.trim() {
-        "arm64-v8a" => Some("aarch64-linux-android"),
-        "x86_64" => Some("x86_64-linux-android"),
-        "armeabi-v7a" => Some("armv7-linux-androideabi"),
-        "x86" => Some("i686-linux-android"),
-        _ => None,
-    }
+    crate::abis::abi(abi).map(|a| a.android)
 }
 
 /// The ABI of a library to load into a process of `bits` bits (from its zygote: `zygote64` or
@@ -52,63 +36,6 @@ pub fn process_abi<'a>(bits: Option<u8>, abilist32: &'a str, abilist64: &'a str,
         _ => abi,
     };
     list.split(',').map(str::trim).find(|a| android_triple_for_abi(a).is_some())
-}
-
-/// Where a build of `file` (`heaptui-agent`, `libforkdump.so`) for `triple` is looked for, in
-/// order: `$HEAPTUI_AGENT_DIR/<triple>/`, then cargo's target directory around the running
-/// program (`<target>/<triple>/release/`, then `debug/`), then `agents/<triple>/` beside it.
-pub fn build_candidates(triple: &str, file: &str) -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    if let Some(d) = std::env::var_os("HEAPTUI_AGENT_DIR") {
-        v.push(Path::new(&d).join(triple).join(file));
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        // <target>/<profile>/heaptui, or <target>/<profile>/deps/<test> under cargo test; the
-        // target directory may have any name (`CARGO_TARGET_DIR`).
-        for up in exe.ancestors().skip(2).take(2) {
-            for profile in ["release", "debug"] {
-                v.push(up.join(triple).join(profile).join(file));
-            }
-        }
-        if let Some(dir) = exe.parent() {
-            v.push(dir.join("agents").join(triple).join(file));
-        }
-    }
-    v
-}
-
-/// Where a build of the agent for `triple` is looked for (see [`build_candidates`]).
-pub fn agent_candidates(triple: &str) -> Vec<PathBuf> {
-    build_candidates(triple, "heaptui-agent")
-}
-
-/// A local build of `file` for `triple`, or an error saying how to make one (`how`).
-pub fn local_build(triple: &str, file: &str, how: &str) -> Result<PathBuf> {
-    let candidates = build_candidates(triple, file);
-    candidates.iter().find(|p| p.is_file()).cloned().ok_or_else(|| {
-        DeviceError::Transfer(format!(
-            "no {file} built for {triple}; {how} (looked in: {})",
-            candidates.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-        ))
-    })
-}
-
-/// A local build of the agent for `triple`, or an error saying how to make one.
-pub fn local_agent(triple: &str) -> Result<PathBuf> {
-    local_build(
-        triple,
-        "heaptui-agent",
-        &format!(
-            "build it with `rustup target add {triple} && cargo build --release -p heaptui-agent --target {triple}`"
-        ),
-    )
-}
-
-fn sha256_file(p: &Path) -> Result<String> {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    std::io::copy(&mut std::fs::File::open(p)?, &mut h)?;
-    Ok(h.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The agent on a device, ready to run: on a phone the pushed build, spoken to in its lines; on
@@ -165,18 +92,17 @@ impl<'a> Agent<'a> {
                 if abi_list.is_empty() { &abi } else { &abi_list }
             ))
         })?;
-        let local = local_agent(triple)?;
-        let want = sha256_file(&local)?;
+        let build = crate::builds::payload(crate::builds::Kind::Agent, triple)?;
         let o = device.output(&format!("sha256sum {} 2>/dev/null", quote(&path)))?;
         let have = String::from_utf8_lossy(&o.stdout).split_whitespace().next().unwrap_or("").to_string();
-        let pushed = have != want;
+        let pushed = have != build.sha256();
         if pushed {
             // Under another name first (its own: another heaptui may be deploying too), then
             // moved into place: an agent still running keeps its file.
             static PUSHES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
             let n = PUSHES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let part = format!("{path}.{}-{n}.part", std::process::id());
-            device.push(&local, &part, 0o755)?;
+            device.push(build.bytes(), &part, 0o755)?;
             // No `mv -f`: Android 6's toolbox `mv` takes no options (and renames over the old
             // file all the same); no shell here asks before overwriting.
             let o = device.output(&format!("chmod 755 {p} && mv {p} {}", quote(&path), p = quote(&part)))?;

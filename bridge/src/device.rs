@@ -166,8 +166,8 @@ pub trait Device: Send + Sync {
         Ok(o)
     }
 
-    /// Copies local file `from` to `to` on the device with permission bits `mode`.
-    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()>;
+    /// Writes `bytes` to `to` on the device with permission bits `mode`.
+    fn push(&self, bytes: &[u8], to: &str, mode: u32) -> Result<()>;
 
     /// Copies `from` on the device to local file `to` (written under a temporary name and renamed
     /// when whole), reporting bytes so far and the total when known.
@@ -318,13 +318,13 @@ impl Device for LocalDevice {
         Ok(Some(status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0))))
     }
 
-    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()> {
+    fn push(&self, bytes: &[u8], to: &str, mode: u32) -> Result<()> {
         use std::os::unix::fs::PermissionsExt;
         let to = Path::new(to);
         let dir = to.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir)?;
-        let tmp = tempfile::Builder::new().prefix(".heaptui-push").tempfile_in(dir)?;
-        std::fs::copy(from, tmp.path())?;
+        let mut tmp = tempfile::Builder::new().prefix(".heaptui-push").tempfile_in(dir)?;
+        tmp.write_all(bytes)?;
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))?;
         tmp.persist(to).map_err(|e| e.error)?;
         Ok(())
@@ -594,11 +594,10 @@ impl Device for AdbDevice {
         }
     }
 
-    fn push(&self, from: &Path, to: &str, mode: u32) -> Result<()> {
-        let mut f = std::fs::File::open(from)?;
+    fn push(&self, bytes: &[u8], to: &str, mode: u32) -> Result<()> {
         self.moz()
-            .push(&mut f, mozdevice::UnixPath::new(to), mode)
-            .map_err(|e| DeviceError::Transfer(format!("push {} to {}:{to}: {e}", from.display(), self.serial)))
+            .push(&mut &bytes[..], mozdevice::UnixPath::new(to), mode)
+            .map_err(|e| DeviceError::Transfer(format!("push {} bytes to {}:{to}: {e}", bytes.len(), self.serial)))
     }
 
     fn pull(&self, from: &str, to: &Path, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Pulled> {

@@ -6,6 +6,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::panic))]
 
+pub mod abis;
 pub mod adb;
 pub mod agent;
+pub mod builds;
 pub mod device;

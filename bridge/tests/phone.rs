@@ -96,7 +96,7 @@ fn shell_v2_exec_push_pull_forward() {
     let src = dir.path().join("blob");
     let data: Vec<u8> = (0..3_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
     std::fs::write(&src, &data).unwrap();
-    d.push(&src, "/data/local/tmp/blob", 0o640).unwrap();
+    d.push(&data, "/data/local/tmp/blob", 0o640).unwrap();
     assert_eq!(std::fs::read(phone.tmp_dir().join("blob")).unwrap(), data);
     let back = dir.path().join("back");
     let mut seen = Vec::new();
@@ -253,7 +253,6 @@ fn the_agent_is_pushed_once_and_lists_processes() {
     let server = Server::start();
     let phone = TestPhone::start(PhoneSpec::default()).unwrap();
     phone.connect(server.0).unwrap();
-    std::env::set_var("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir());
     let d = AdbDevice::select(server.0, None).unwrap();
     let a = bridge::agent::Agent::deploy(&d).unwrap();
     assert!(a.pushed);

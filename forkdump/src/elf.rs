@@ -119,6 +119,11 @@ impl<'a> Library<'a> {
         self.elf.is_64
     }
 
+    /// The CPU it is built for (`e_machine`).
+    pub fn machine(&self) -> u16 {
+        self.elf.header.e_machine
+    }
+
     /// Looks `name` up in the order the module describes.
     pub fn lookup(&self, name: &str) -> Option<Symbol> {
         // A defined entry only: an undefined one (imported) falls through to the other tables.

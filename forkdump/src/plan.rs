@@ -201,6 +201,20 @@ pub struct Plan {
     pub mini_debug_info: Option<String>,
     /// Whether the library is 64-bit.
     pub is_64: bool,
+    /// The Android ABI of the library's CPU (`arm64-v8a`, `armeabi-v7a`, `x86_64`, `x86`), when
+    /// it is one of those: the fork dump's library must be built for the same.
+    pub abi: Option<&'static str>,
+}
+
+/// The Android ABI of an ELF machine, for the four that heaptui builds for.
+pub fn android_abi(machine: u16) -> Option<&'static str> {
+    match machine {
+        goblin::elf::header::EM_AARCH64 => Some("arm64-v8a"),
+        goblin::elf::header::EM_ARM => Some("armeabi-v7a"),
+        goblin::elf::header::EM_X86_64 => Some("x86_64"),
+        goblin::elf::header::EM_386 => Some("x86"),
+        _ => None,
+    }
 }
 
 impl Plan {
@@ -234,6 +248,7 @@ impl Plan {
             missing: Vec::new(),
             mini_debug_info: lib.mini_debug_info_error().map(|e| e.to_string()),
             is_64: lib.is_64(),
+            abi: android_abi(lib.machine()),
         };
         plan.settle();
         plan

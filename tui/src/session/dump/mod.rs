@@ -390,7 +390,7 @@ fn auto_on_phone(agent: &Agent<'_>, pid: u32, bits: Option<u8>) -> Option<Auto> 
         &prop("ro.product.cpu.abi"),
     )
     .and_then(bridge::agent::android_triple_for_abi)
-    .is_some_and(|t| bridge::agent::local_build(t, "libforkdump.so", "").is_ok());
+    .is_some_and(|t| bridge::builds::payload(bridge::builds::Kind::ForkLibrary, t).is_ok());
     Some(Auto { first: choose_auto(app.as_ref(), sdk, fork_library), next: choose_auto(app.as_ref(), sdk, false) })
 }
 

@@ -118,15 +118,22 @@ pub(super) fn fork_dump(
                 before.bits.map_or(format!("of ABI {abi:?}"), |b| format!("{b}-bit (ABIs {:?})", if b == 32 { &list32 } else { &list64 }))
             )
         })?;
-    let lib = bridge::agent::local_build(
-        triple,
-        "libforkdump.so",
-        &format!("build it with `cargo build --release -p heaptui-forkdump --target {triple}` (the Android NDK's linker is needed)"),
-    )?;
+    let lib = bridge::builds::payload(bridge::builds::Kind::ForkLibrary, triple)?;
     let pkg = package_of(agent, pid)?;
     let staged_lib = format!("{AGENT_DIR}/libheaptui-forkdump.{}.so", std::process::id());
     let _unstage = Cleanup { device, command: format!("rm -f {}", quote(&staged_lib)) };
-    device.push(&lib, &staged_lib, 0o644)?;
+    device.push(lib.bytes(), &staged_lib, 0o644)?;
+    // What the app will load is what this heaptui carries (Android 8's toybox has sha256sum).
+    let o = device.output(&format!("sha256sum {}", quote(&staged_lib)))?;
+    let have = String::from_utf8_lossy(&o.stdout).split_whitespace().next().unwrap_or_default().to_string();
+    if o.code == 0 && have != lib.sha256() {
+        crate::fail!(
+            DeviceFailed,
+            "the fork dump's library arrived on {} damaged (SHA-256 {have}, sent {})",
+            device.serial(),
+            lib.sha256()
+        );
+    }
     let run_as = |cmd: &str| device.output(&format!("run-as {} sh -c {}", quote(&pkg), quote(cmd)));
     let o = run_as("mkdir -p code_cache cache && pwd")?;
     let data = String::from_utf8_lossy(&o.stdout).trim().to_string();
@@ -279,9 +286,7 @@ pub(super) fn perfetto_dump(
     let config = format!("{AGENT_DIR}/heaptui-perfetto-{stamp}.cfg");
     let trace = format!("/data/misc/perfetto-traces/heaptui-{stamp}.pftrace");
     let _clean = Cleanup { device, command: format!("rm -f {} {}", quote(&config), quote(&trace)) };
-    let local = tempfile::NamedTempFile::new()?;
-    std::fs::write(local.path(), perfetto_config(spec.pid, sdk))?;
-    device.push(local.path(), &config, 0o644)?;
+    device.push(perfetto_config(spec.pid, sdk).as_bytes(), &config, 0o644)?;
     let start = std::time::Instant::now();
     // Through stdin: perfetto may not read files in /data/local/tmp itself (SELinux).
     let o = device.output(&format!("cat {} | perfetto --txt -c - -o {}", quote(&config), quote(&trace)))?;
