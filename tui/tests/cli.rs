@@ -555,6 +555,69 @@ fn doctor_reads_a_real_libart() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a library heaptui can read"));
 }
 
+/// `doctor` with no phone (no adb server on the port it is given) lists what the binary
+/// carries: each build of `bridge/build.rs` for each ABI, with its size and a SHA-256 that
+/// `sha256sum` gives for the same bytes. Reading a runtime, the fork method is unavailable, saying
+/// why, when heaptui has no library to load into it: for a CPU it builds none for, and when the
+/// folder named by `HEAPTUI_AGENT_DIR` holds one other users could have changed.
+#[test]
+fn doctor_lists_what_the_binary_carries() {
+    use bridge::builds::{Kind, CARRIED};
+    use std::os::unix::fs::PermissionsExt;
+    let no_server = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let doctor = |args: &[&str], agent_dir: Option<&Path>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_heaptui"));
+        cmd.arg("doctor").args(args).env("ANDROID_ADB_SERVER_PORT", no_server.to_string()).env_remove("ANDROID_SERIAL");
+        cmd.env_remove("HEAPTUI_AGENT_DIR");
+        if let Some(d) = agent_dir {
+            cmd.env("HEAPTUI_AGENT_DIR", d);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let v: serde_json::Value = serde_json::from_str(&doctor(&["--format", "json"], None)).unwrap();
+    let carried = v["builds"]["carried"].as_array().unwrap();
+    assert_eq!(carried.len(), 8, "{v}");
+    assert_eq!(v["builds"]["lacking"], serde_json::json!([]));
+    let dir = tempfile::tempdir().unwrap();
+    for b in CARRIED {
+        let row = carried.iter().find(|r| r["abi"] == b.abi && r["file"] == b.file).expect("listed");
+        assert_eq!((row["target"].as_str(), row["bytes"].as_u64()), (Some(b.target), Some(b.bytes.len() as u64)));
+        let file = dir.path().join(format!("{}-{}", b.abi, b.file));
+        std::fs::write(&file, b.bytes).unwrap();
+        let sum = Command::new("sha256sum").arg(&file).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&sum.stdout).split_whitespace().next(), row["sha256"].as_str(), "{row}");
+    }
+    let text = doctor(&[], None);
+    assert!(text.starts_with("this heaptui carries, for phones:\n"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains(" bytes  sha256 ")).count(), 8, "{text}");
+    assert!(text.contains("no phone attached"), "{text}");
+
+    // Android 11's libart with its machine made RISC-V's: no library for that CPU.
+    let mut riscv = std::fs::read(test_support::libart::DEBIAN_11).unwrap();
+    riscv[18..20].copy_from_slice(&243u16.to_le_bytes());
+    let lib = dir.path().join("libart-riscv.so");
+    std::fs::write(&lib, riscv).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&doctor(&["--libart", lib.to_str().unwrap(), "--format", "json"], None)).unwrap();
+    assert_eq!((v["methods"][0]["name"].as_str(), v["methods"][0]["supported"].as_bool()), (Some("fork"), Some(false)));
+    assert!(v["methods"][0]["why"].as_str().unwrap().contains("a CPU heaptui builds no fork dump library for"), "{v}");
+    assert_eq!(v["builds"]["carried"].as_array().unwrap().len(), 8);
+
+    // The real x86_64 one, with a library for it in a folder anyone can write.
+    let open = dir.path().join("open");
+    std::fs::create_dir_all(open.join("x86_64-linux-android")).unwrap();
+    let planted = open.join("x86_64-linux-android").join(Kind::ForkLibrary.file());
+    std::fs::write(&planted, b"planted").unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&doctor(&["--libart", test_support::libart::DEBIAN_11, "--format", "json"], Some(&open)))
+            .unwrap();
+    assert_eq!(v["methods"][0]["supported"], false, "{v}");
+    assert!(v["methods"][0]["why"].as_str().unwrap().contains("can be changed by other users"), "{v}");
+}
+
 /// The dump of `tests/java/Holders.java`: 4,500 sessions held by three known holders. Made once.
 fn holders() -> PathBuf {
     static DUMP: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();

@@ -1,7 +1,9 @@
 //! `heaptui doctor`: what a phone's runtime offers heaptui's dumps, asked before a repro. It reads
 //! the phone's `libart.so` (or a file), finds every symbol the fork dump looks for, says in which
 //! table each one is (`dynsym`, `symtab`, `gnu_debugdata`) and which way the fork dump would take
-//! through it, and says which dump methods the phone supports and why not where not.
+//! through it, and says which dump methods the phone supports and why not where not. It always
+//! lists what this heaptui carries for phones (each build's ABI, file, size and SHA-256, and the
+//! builds it was made without, with why); with no phone attached, that is all it says.
 
 use std::path::PathBuf;
 
@@ -45,6 +47,15 @@ struct Method {
 
 /// Reads the runtime and says what it offers.
 pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
+    if args.libart.is_none() && args.device.device()?.runs_here() {
+        return match args.format {
+            Format::Json => super::print_json(&format!("{}\n", serde_json::json!({ "builds": builds_json() }))),
+            Format::Text => super::print(&format!(
+                "{}\nno phone attached: name one (-s SERIAL) or a runtime's library (--libart FILE) to read its runtime\n",
+                builds_text()
+            )),
+        };
+    }
     let Pulled { bytes, from, sdk, module, failures } = match &args.libart {
         Some(file) => Pulled {
             bytes: std::fs::read(file).with_context(|| format!("{}", file.display()))?,
@@ -61,8 +72,8 @@ pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
     let methods = methods(&plan, sdk);
     let found = Found { plan: &plan, from: &from, sdk, module: module.as_deref(), failures: &failures };
     match args.format {
-        Format::Json => super::print(&format!("{}\n", json(&found, &methods))),
-        Format::Text => super::print(&text(&found, &methods)),
+        Format::Json => super::print_json(&format!("{}\n", json(&found, &methods))),
+        Format::Text => super::print(&format!("{}\n{}", text(&found, &methods), builds_text())),
     }
 }
 
@@ -133,8 +144,15 @@ fn art_module(device: &dyn bridge::device::Device) -> Option<String> {
 /// The dump methods and whether this runtime supports them. App-specific conditions (debuggable,
 /// profileable) are said, not checked: they are the app's, not the runtime's.
 fn methods(plan: &Plan, sdk: Option<u32>) -> Vec<Method> {
-    let fork = match sdk {
-        Some(s) if s < 26 => (false, format!("Android API {s}: ART attaches agents from Android 8 (API 26)")),
+    // The library loaded into the app is built for the runtime's CPU.
+    let library = plan
+        .abi
+        .and_then(bridge::agent::android_triple_for_abi)
+        .map(|t| bridge::builds::payload(bridge::builds::Kind::ForkLibrary, t));
+    let fork = match (sdk, library) {
+        (Some(s), _) if s < 26 => (false, format!("Android API {s}: ART attaches agents from Android 8 (API 26)")),
+        (_, None) => (false, "the runtime is for a CPU heaptui builds no fork dump library for".to_string()),
+        (_, Some(Err(e))) => (false, e.to_string()),
         _ => match plan.refusal() {
             Some(why) => (false, why),
             None => (
@@ -178,6 +196,8 @@ fn json(found: &Found<'_>, methods: &[Method]) -> serde_json::Value {
         "art_module": found.module,
         "failed_here": found.failures.iter().map(|f| serde_json::json!({"method": f.method, "when": f.when, "why": f.why})).collect::<Vec<_>>(),
         "bits": if plan.is_64 { 64 } else { 32 },
+        "abi": plan.abi,
+        "builds": builds_json(),
         "methods": methods.iter().map(|m| serde_json::json!({"name": m.name, "supported": m.supported, "why": m.why})).collect::<Vec<_>>(),
         "fork": {
             "path": plan.dump_name().map(|d| format!("{}+{d}", plan.sequence.name())),
@@ -235,6 +255,34 @@ fn text(found: &Found<'_>, methods: &[Method]) -> String {
     s.push_str("  (* the fork dump calls it)\n");
     if let Some(e) = &plan.mini_debug_info {
         s.push_str(&format!("  ({e})\n"));
+    }
+    s
+}
+
+/// What this heaptui carries for phones, and what it was made without.
+fn builds_json() -> serde_json::Value {
+    use bridge::builds::{CARRIED, LACKING};
+    serde_json::json!({
+        "carried": CARRIED.iter().map(|b| serde_json::json!({
+            "abi": b.abi, "file": b.file, "target": b.target, "bytes": b.bytes.len(), "sha256": b.sha256,
+        })).collect::<Vec<_>>(),
+        "lacking": LACKING.iter().map(|b| serde_json::json!({
+            "abi": b.abi, "file": b.file, "target": b.target, "why": b.why,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn builds_text() -> String {
+    use bridge::builds::{CARRIED, LACKING};
+    let mut s = String::from("this heaptui carries, for phones:\n");
+    for b in CARRIED {
+        s.push_str(&format!("  {:<12} {:<15} {:>9} bytes  sha256 {}\n", b.abi, b.file, b.bytes.len(), b.sha256));
+    }
+    if CARRIED.is_empty() {
+        s.push_str("  nothing\n");
+    }
+    for b in LACKING {
+        s.push_str(&format!("  {:<12} {:<15} not carried: {}\n", b.abi, b.file, b.why));
     }
     s
 }
