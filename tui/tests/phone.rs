@@ -13,7 +13,6 @@ fn heaptui(server: &AdbServer, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(args)
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env_remove("ANDROID_SERIAL")
         .output()
         .unwrap()
@@ -77,7 +76,6 @@ fn a_phone_is_listed_its_processes_too_and_a_growing_app_fires_the_koom_trigger(
             "--auto-dump",
         ])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env("XDG_DATA_HOME", &xdg)
         .output()
         .unwrap();
@@ -108,7 +106,6 @@ fn watch_self(server: &AdbServer, serial: &str) -> (std::process::Child, BufRead
     let mut child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["monitor", "-s", serial, &std::process::id().to_string(), "--interval", "0.2", "--json"])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -152,7 +149,6 @@ fn none_two_unknown_and_gone_phones_are_clear() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["ps", "--json"])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env("ANDROID_SERIAL", b.serial())
         .output()
         .unwrap();
@@ -228,7 +224,6 @@ fn dump_on_the_phone_pull_restore_and_find_the_leak() {
         let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
             .args(&args)
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
             .env("XDG_DATA_HOME", &xdg)
             .output()
             .unwrap();
@@ -362,7 +357,6 @@ fn a_pull_cut_short_loses_nothing_and_two_instances_do_not_collide() {
         Command::new(env!("CARGO_BIN_EXE_heaptui"))
             .args(["dump", "-s", serial, &pid, "--mode", "none"])
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
             .env("XDG_DATA_HOME", &xdg)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -435,7 +429,6 @@ fn the_app_dies_during_the_dump() {
     let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &pid])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env("XDG_DATA_HOME", &xdg)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -487,7 +480,6 @@ fn the_phones_storage_fills_during_the_dump() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env("XDG_DATA_HOME", dir.path().join("data"))
         .output()
         .unwrap();
@@ -525,8 +517,6 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
     let server = AdbServer::start();
     let phone = TestPhone::start(spec).unwrap();
     phone.connect(server.0).unwrap();
-    // Built first: the apps below live for a limited time.
-    test_phone::musl_agent_dir();
     let dir = tempfile::tempdir().unwrap();
     let start = |package: &str, uid: u32, sub: &str| {
         let classes = dir.path().join(sub);
@@ -577,7 +567,6 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &release.pid().to_string()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
         .env("XDG_DATA_HOME", &xdg)
         .output()
         .unwrap();
@@ -616,12 +605,10 @@ fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
         perfetto: Some(double),
         ..Default::default()
     };
-    let agents = test_phone::musl_agent_dir();
     let (server, phone, dir, jvm) = phone_with_app(spec, package, 10125);
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", agents)
         .env("XDG_DATA_HOME", dir.path().join("data"))
         .output()
         .unwrap();
@@ -661,7 +648,6 @@ fn a_32_bit_phone_gets_the_32_bit_agent() {
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["ps", "--json", "-s", &phone.serial()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-        .env("HEAPTUI_AGENT_DIR", test_phone::agents_dir())
         .output()
         .unwrap();
     let ps = json_lines(&out);
@@ -671,32 +657,52 @@ fn a_32_bit_phone_gets_the_32_bit_agent() {
     assert_eq!(u16::from_le_bytes([pushed[18], pushed[19]]), 3, "for EM_386");
 }
 
-/// One strict phone of a profile, with one release app running the demo's LeakyCache: `monitor`
-/// reads its Java heap (dumpsys, against the large-heap limit), RSS and threads without root and
-/// says why its FDs are unavailable; `dump` works end to end through `am dumpheap`. Returns the
-/// dump's sidecar.
+/// One strict phone of a profile, with one release app running the demo's LeakyCache, and the
+/// heaptui binary copied alone into an empty folder, run there with no `HEAPTUI_*` variable: it
+/// pushes the agent it carries for the profile's ABI. `monitor` reads the app's Java heap
+/// (dumpsys, against the large-heap limit), RSS and threads without root and says why its FDs
+/// are unavailable; `dump` works end to end through `am dumpheap`, and through Perfetto where the
+/// profile is Android 11+ (the app profileable there, and `--method auto` taking it). Returns the
+/// `am` dump's sidecar.
 fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> serde_json::Value {
+    use std::os::unix::fs::PermissionsExt;
     let package = "com.example.release";
+    let perfetto = spec(Vec::new()).sdk >= 30;
     let app = test_phone::App {
         package: package.into(),
         uid: 10124,
         debuggable: false,
         large_heap: true,
-        profileable: false,
+        profileable: perfetto,
     };
-    let spec = spec(vec![app]);
+    let mut spec = spec(vec![app]);
+    let traces = tempfile::tempdir().unwrap();
+    if perfetto {
+        std::os::unix::fs::chown(traces.path(), Some(2000), Some(2000)).unwrap();
+        std::fs::set_permissions(traces.path(), std::fs::Permissions::from_mode(0o770)).unwrap();
+        spec.files.push(("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf()));
+        spec.perfetto =
+            Some(test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double"));
+    }
     let sdk = spec.sdk;
+    let abi = spec.abi_list.split(',').next().unwrap().to_string();
     let shell_v2 = spec.features.iter().any(|f| f == "shell_v2");
     // A large-heap app's limit: the profile's `dalvik.vm.heapsize` (megabytes).
     let heap_size = spec.heap_size.strip_suffix('m').and_then(|m| m.parse::<u64>().ok()).expect("NNNm") << 20;
-    // Built first: the app below lives for a limited time.
-    let agents = test_phone::agents_dir();
+    let alone = tempfile::tempdir().unwrap();
+    let binary = alone.path().join("heaptui");
+    std::fs::copy(env!("CARGO_BIN_EXE_heaptui"), &binary).unwrap();
     let (server, phone, dir, jvm) = phone_with_app(spec, package, 10124);
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_heaptui"))
-            .args(args)
+        let mut cmd = Command::new(&binary);
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().starts_with("HEAPTUI_") {
+                cmd.env_remove(k);
+            }
+        }
+        cmd.args(args)
+            .current_dir(alone.path())
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-            .env("HEAPTUI_AGENT_DIR", agents)
             .env("XDG_DATA_HOME", dir.path().join("data"))
             .output()
             .unwrap()
@@ -711,14 +717,34 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
     assert!(s["fds"].is_null(), "{s}");
     let why = s["missing"].as_array().unwrap().iter().find(|m| m["field"] == "fds").expect("why no FDs");
     assert!(why["why"].as_str().unwrap().contains("not debuggable"), "{why}");
+    // The agent on the phone is the one the binary carries for the phone's first ABI.
+    let carried = bridge::builds::carried(bridge::builds::Kind::Agent, bridge::agent::triple_for_abi(&abi).unwrap())
+        .expect("this test's heaptui carries the agent");
+    let received = phone.received("heaptui-agent");
+    assert!(
+        received.as_deref() == Some(carried.bytes),
+        "{abi}: not the carried agent ({:?} bytes, carried {})",
+        received.as_ref().map(Vec::len),
+        carried.bytes.len()
+    );
 
-    let out = run(&["dump", "-s", &phone.serial(), &pid]);
+    if perfetto {
+        let out = run(&["dump", "-s", &phone.serial(), &pid]);
+        let said = String::from_utf8_lossy(&out.stderr).to_string();
+        let (side, sessions) = stored_dump(&out);
+        assert!(said.contains("--method auto took perfetto"), "{said}");
+        assert_eq!((side["method"].as_str(), sessions), (Some("perfetto"), 2000), "{side}");
+        assert_eq!(std::fs::read_dir(traces.path()).unwrap().count(), 0, "the trace is removed from the phone");
+    }
+    let out = run(&["dump", "-s", &phone.serial(), &pid, "--method", if perfetto { "am" } else { "auto" }]);
     let (side, sessions) = stored_dump(&out);
     assert_eq!((side["method"].as_str(), side["sdk"].as_u64()), (Some("am"), Some(u64::from(sdk))), "{side}");
     assert_eq!(sessions, 2000);
-    // `auto` took ART's own dump, and said why.
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(said.contains("--method auto took am: am dumpheap is ART's own dump"), "{said}");
+    if !perfetto {
+        // `auto` took ART's own dump, and said why.
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("--method auto took am: am dumpheap is ART's own dump"), "{said}");
+    }
     if !shell_v2 {
         // A streamed dump needs stdout and stderr apart: refused, with the way out.
         let out = run(&["dump", "-s", &phone.serial(), &pid, "--stream"]);
@@ -726,6 +752,7 @@ fn profile_monitors_and_dumps(spec: fn(Vec<test_phone::App>) -> PhoneSpec) -> se
         assert!(out.status.code() == Some(2) && err.contains("dump without --stream"), "{err}");
     }
     assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
+    assert_eq!(std::fs::read_dir(alone.path()).unwrap().count(), 1, "nothing written beside the binary");
     side
 }
 
@@ -868,7 +895,6 @@ fn perfetto_dump_through_the_phone() {
         Command::new(env!("CARGO_BIN_EXE_heaptui"))
             .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string(), "--method", "perfetto"])
             .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
-            .env("HEAPTUI_AGENT_DIR", test_phone::musl_agent_dir())
             .env("XDG_DATA_HOME", dir.path().join("data"))
             .output()
             .unwrap()
@@ -891,4 +917,47 @@ fn perfetto_dump_through_the_phone() {
     let out = run(&bare);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.code() == Some(5) && err.contains("perfetto") && err.contains("not found"), "{err}");
+}
+
+/// The hostile corpus's planted agents: builds where earlier versions looked around the binary
+/// (in a folder anyone can write) are never read, the binary pushes the agent it carries; a
+/// `HEAPTUI_AGENT_DIR` that another user could have written (an open folder, another user's, a
+/// file anyone can write, a link into an open folder) is refused, naming why, and nothing is
+/// pushed.
+#[test]
+fn planted_agents_are_never_pushed() {
+    use bridge::builds::{carried, Kind};
+    use test_support::hostile::{planted_agents, PLANTED_AGENT};
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::default()).unwrap();
+    phone.connect(server.0).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let triple = bridge::agent::triple_for_abi("x86_64").unwrap();
+    let build = carried(Kind::Agent, triple).expect("this test's heaptui carries the x86_64 agent");
+    for case in planted_agents(root.path(), triple).unwrap() {
+        std::fs::copy(env!("CARGO_BIN_EXE_heaptui"), &case.binary).unwrap();
+        let _ = std::fs::remove_file(phone.tmp_dir().join("heaptui-agent"));
+        let mut cmd = Command::new(&case.binary);
+        cmd.args(["ps", "--json", "-s", &phone.serial()])
+            .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+            .env_remove("HEAPTUI_AGENT_DIR");
+        if let Some(dir) = &case.agent_dir {
+            cmd.env("HEAPTUI_AGENT_DIR", dir);
+        }
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let pushed = phone.received("heaptui-agent");
+        assert!(pushed.as_deref() != Some(PLANTED_AGENT), "{}: the planted agent was pushed", case.name);
+        match case.refused {
+            None => {
+                assert!(out.status.success(), "{}: {err}", case.name);
+                assert!(pushed.as_deref() == Some(build.bytes), "{}: not the carried agent", case.name);
+            }
+            Some(why) => {
+                assert_eq!(out.status.code(), Some(5), "{}: {err}", case.name);
+                assert!(err.contains("refusing") && err.contains(why), "{}: {err}", case.name);
+                assert!(pushed.is_none(), "{}: nothing pushed", case.name);
+            }
+        }
+    }
 }

@@ -514,10 +514,8 @@ fn d_on_a_phone_ends_on_the_leak() {
     let jvm = test_support::Jvm::start("demo/LeakyCache.java", dir.path(), "LeakyCache", &["2000", "120"], 64);
     let pid = jvm.pid();
     let port = server.0.to_string();
-    let agents = test_phone::musl_agent_dir().to_str().unwrap().to_string();
     let xdg = dir.path().to_str().unwrap();
-    let env =
-        [("XDG_DATA_HOME", xdg), ("ANDROID_ADB_SERVER_PORT", port.as_str()), ("HEAPTUI_AGENT_DIR", agents.as_str())];
+    let env = [("XDG_DATA_HOME", xdg), ("ANDROID_ADB_SERVER_PORT", port.as_str())];
     let t = Tmux::start_with_env("phone-dump", &env, &[], 160, 40);
     t.wait_for("Open a heap dump or watch a process");
     t.keys(&["/"]);

@@ -265,6 +265,19 @@ impl TestPhone {
         self.sandbox.path().join("tmp")
     }
 
+    /// What was pushed to the phone's `/data/local/tmp/<name>`: the program itself where the phone
+    /// keeps it aside for its emulator ([`PhoneSpec::emulator`]); `None` when nothing is there.
+    pub fn received(&self, name: &str) -> Option<Vec<u8>> {
+        let bytes = std::fs::read(self.tmp_dir().join(name)).ok()?;
+        let text = String::from_utf8_lossy(&bytes);
+        if !text.starts_with("#!/bin/sh\n# The test phone's CPU: ") {
+            return Some(bytes);
+        }
+        // `exec EMULATOR 'PATH' "$@"`: the last quoted word.
+        let real = text.rsplit('\'').nth(1)?;
+        std::fs::read(real).ok()
+    }
+
     /// Files in the phone's `/data/local/tmp` other than heaptui's agent: what a dump left behind.
     pub fn leftovers(&self) -> Vec<String> {
         std::fs::read_dir(self.tmp_dir())
@@ -1116,66 +1129,17 @@ fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()>
     }
 }
 
-/// The agent for an x86_64 phone beside this machine's build of the fork dump's library (with
-/// its test hooks), laid out as `HEAPTUI_AGENT_DIR` wants them: what a test phone's x86_64 apps
-/// load for `--method fork`.
+/// This machine's build of the fork dump's library (with its test hooks), laid out as
+/// `HEAPTUI_AGENT_DIR` wants it: what a test phone's x86_64 apps (HotSpot JVMs, or the real ART
+/// of `test_support::art`) load for `--method fork`, in place of the Android build heaptui
+/// carries, which this machine cannot load. The agent comes from heaptui itself. The folder is
+/// private to this user, as heaptui requires of it.
 pub fn fork_agents() -> tempfile::TempDir {
     let agents = tempfile::tempdir().expect("a temporary directory");
-    for (triple, file, from) in [
-        (
-            "x86_64-unknown-linux-musl",
-            "heaptui-agent",
-            musl_agent_dir().join("x86_64-unknown-linux-musl/heaptui-agent"),
-        ),
-        ("x86_64-linux-android", "libforkdump.so", test_support::build::forkdump_library()),
-    ] {
-        std::fs::create_dir_all(agents.path().join(triple)).expect("the agents' folder");
-        std::fs::copy(from, agents.path().join(triple).join(file)).expect("an agent copied");
-    }
+    let dir = agents.path().join("x86_64-linux-android");
+    std::fs::create_dir_all(&dir).expect("the agents' folder");
+    std::fs::copy(test_support::build::forkdump_library(), dir.join("libforkdump.so")).expect("the library copied");
     agents
-}
-
-/// A directory laid out as `HEAPTUI_AGENT_DIR` wants it (`<dir>/<triple>/heaptui-agent`) holding
-/// the agent built for x86_64 musl, the build an x86_64 phone gets; brought up to date with cargo
-/// (a no-op when `.ci/run` or an earlier test built it; the Rust target is added when missing).
-pub fn musl_agent_dir() -> &'static Path {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| agent_dir_with(&["x86_64-unknown-linux-musl"]))
-}
-
-/// As [`musl_agent_dir`], with every build a test phone can ask for: x86_64, the 32-bit x86 one
-/// (`i686-unknown-linux-musl`, which this machine runs natively), the arm64 one
-/// (`aarch64-unknown-linux-musl`) and the 32-bit ARM one (`armv7-unknown-linux-gnueabihf`, static
-/// glibc, linked by Debian's `arm-linux-gnueabihf-gcc`), which ARM test phones run under qemu-user.
-pub fn agents_dir() -> &'static Path {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        agent_dir_with(&[
-            "x86_64-unknown-linux-musl",
-            "i686-unknown-linux-musl",
-            "aarch64-unknown-linux-musl",
-            "armv7-unknown-linux-gnueabihf",
-        ])
-    })
-}
-
-fn agent_dir_with(triples: &[&str]) -> PathBuf {
-    let mut dir = None;
-    for triple in triples {
-        test_support::build::ensure_target(triple);
-        let agent =
-            test_support::build::built(&["--release", "-p", "heaptui-agent", "--target", triple], "heaptui-agent");
-        // Beside cargo's own directories: <target>/<triple>/release/heaptui-agent.
-        let target = agent.ancestors().nth(3).expect("the agent's target directory");
-        let d = target.join(if triples.len() == 1 { "agent-for-tests".to_string() } else { "agents-for-tests".into() });
-        std::fs::create_dir_all(d.join(triple)).expect("target/agent-for-tests");
-        // Under a temporary name, then renamed: test binaries may run this at the same time.
-        let part = d.join(triple).join(format!("heaptui-agent.{}", std::process::id()));
-        std::fs::copy(&agent, &part).expect("the agent build");
-        std::fs::rename(&part, d.join(triple).join("heaptui-agent")).expect("rename");
-        dir = Some(d);
-    }
-    dir.expect("at least one triple")
 }
 
 /// The real adb server on a free port, run in the foreground as this process's child (`adb

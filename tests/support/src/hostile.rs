@@ -247,3 +247,106 @@ pub fn phone_records() -> Vec<(&'static str, Vec<u8>)> {
         ),
     ]
 }
+
+/// A program another user planted for heaptui to push to a phone: a shell script, told apart
+/// from any build at a glance.
+pub const PLANTED_AGENT: &[u8] = b"#!/bin/sh\n# planted by another user\necho planted\n";
+
+/// Where another user plants an agent, laid out under `root` (which must be a fresh folder of
+/// this user): how heaptui is pointed at it, and the text of its refusal (`None`: heaptui pushes
+/// the agent it carries, the planted one is never read).
+pub struct PlantedAgent {
+    /// What the case is.
+    pub name: &'static str,
+    /// Where the heaptui binary is to be copied and run from.
+    pub binary: std::path::PathBuf,
+    /// `HEAPTUI_AGENT_DIR`, when the case sets it.
+    pub agent_dir: Option<std::path::PathBuf>,
+    /// What the refusal says.
+    pub refused: Option<&'static str>,
+}
+
+/// The planted-agent cases for a phone whose agent target is `triple`: builds where earlier
+/// heaptui versions looked around the binary, in a folder every user can write; and
+/// `HEAPTUI_AGENT_DIR` naming a folder others can change, one that belongs to another user, a
+/// file others can write, and a link into an open folder. Making a file another user's takes
+/// root, as the phone tests have.
+pub fn planted_agents(root: &std::path::Path, triple: &str) -> std::io::Result<Vec<PlantedAgent>> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path, m: u32| std::fs::set_permissions(p, std::fs::Permissions::from_mode(m));
+    let plant = |dir: &std::path::Path| -> std::io::Result<std::path::PathBuf> {
+        std::fs::create_dir_all(dir.join(triple))?;
+        let agent = dir.join(triple).join("heaptui-agent");
+        std::fs::write(&agent, PLANTED_AGENT)?;
+        mode(&agent, 0o755)?;
+        Ok(agent)
+    };
+    let mut cases = Vec::new();
+
+    // An open folder (no sticky bit) two levels above the binary: <open>/target/release/heaptui,
+    // with <open>/target/<triple>/{release,debug}/heaptui-agent and
+    // <open>/target/release/agents/<triple>/heaptui-agent planted.
+    let open = root.join("open");
+    let target = open.join("target");
+    for profile in ["release", "debug"] {
+        let d = target.join(triple).join(profile);
+        std::fs::create_dir_all(&d)?;
+        std::fs::write(d.join("heaptui-agent"), PLANTED_AGENT)?;
+        mode(&d.join("heaptui-agent"), 0o755)?;
+    }
+    plant(&target.join("release").join("agents"))?;
+    mode(&open, 0o777)?;
+    cases.push(PlantedAgent {
+        name: "builds around the binary, in a folder anyone can write",
+        binary: target.join("release").join("heaptui"),
+        agent_dir: None,
+        refused: None,
+    });
+
+    let private = root.join("private");
+    std::fs::create_dir_all(&private)?;
+    mode(&private, 0o700)?;
+    let binary = private.join("heaptui");
+
+    let shared = open.join("agents");
+    plant(&shared)?;
+    cases.push(PlantedAgent {
+        name: "HEAPTUI_AGENT_DIR in a folder anyone can write",
+        binary: binary.clone(),
+        agent_dir: Some(shared.clone()),
+        refused: Some("can be changed by other users"),
+    });
+
+    let theirs = private.join("theirs");
+    plant(&theirs)?;
+    for p in [theirs.clone(), theirs.join(triple), theirs.join(triple).join("heaptui-agent")] {
+        std::os::unix::fs::chown(&p, Some(4321), Some(4321))?;
+    }
+    cases.push(PlantedAgent {
+        name: "HEAPTUI_AGENT_DIR belonging to another user",
+        binary: binary.clone(),
+        agent_dir: Some(theirs),
+        refused: Some("belongs to uid 4321"),
+    });
+
+    let writable = private.join("writable");
+    let agent = plant(&writable)?;
+    mode(&agent, 0o777)?;
+    cases.push(PlantedAgent {
+        name: "an agent file anyone can write",
+        binary: binary.clone(),
+        agent_dir: Some(writable),
+        refused: Some("can be changed by other users"),
+    });
+
+    let linked = private.join("linked");
+    std::fs::create_dir_all(linked.join(triple))?;
+    std::os::unix::fs::symlink(shared.join(triple).join("heaptui-agent"), linked.join(triple).join("heaptui-agent"))?;
+    cases.push(PlantedAgent {
+        name: "a link to an agent in a folder anyone can write",
+        binary,
+        agent_dir: Some(linked),
+        refused: Some("can be changed by other users"),
+    });
+    Ok(cases)
+}
