@@ -176,7 +176,7 @@ impl<'a> Agent<'a> {
 
     /// On this machine: dumps into the file `out` (any path, not only what a string can name).
     pub fn dump_here(&self, spec: &DumpSpec, out: &std::path::Path) -> Result<Dumped> {
-        agent::dump::dump(spec.pid, Self::method(spec), spec.mode, spec.live, out)
+        agent::dump::dump(spec.pid, Self::method(spec), spec.mode, spec.live, spec.bitmaps, out)
             .map_err(|e| self.dump_failed(&e.to_string()))
     }
 
@@ -207,8 +207,16 @@ impl<'a> Agent<'a> {
         let Some(path) = &self.path else {
             let dir = std::env::temp_dir();
             let mut out = SinkWriter(sink);
-            return agent::dump::dump_into(spec.pid, Self::method(spec), spec.mode, spec.live, &dir, &mut out)
-                .map_err(|e| self.dump_failed(&e.to_string()));
+            return agent::dump::dump_into(
+                spec.pid,
+                Self::method(spec),
+                spec.mode,
+                spec.live,
+                spec.bitmaps,
+                &dir,
+                &mut out,
+            )
+            .map_err(|e| self.dump_failed(&e.to_string()));
         };
         if !self.device.separate_streams() {
             // The dump goes on stdout and the agent's lines on stderr: merged, they would mix.

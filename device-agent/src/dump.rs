@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use heap::strip::{rewrite_all, strip_plan, StripOptions};
+use heap::strip::{rewrite_all, strip_plan_for_file, StripOptions};
 
 use crate::protocol::{Dumped, Method, Mode};
 
@@ -144,7 +144,7 @@ fn wait_until_whole(path: &Path, timeout: Duration) -> Result<(), DumpError> {
 /// Dumps process `pid` with `method` into `out`, stripped with `mode`; `live`: reachable
 /// objects only (attach; `am` always dumps after a GC with `-g`). The file is only its owner's
 /// (dumps hold user data).
-pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Result<Dumped, DumpError> {
+pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, bitmaps: bool, out: &Path) -> Result<Dumped, DumpError> {
     if out.exists() {
         return Err(DumpError::Exists(out.to_path_buf()));
     }
@@ -155,7 +155,7 @@ pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Res
     let _part_guard = Remove(part.clone());
     let mut d = if mode == Mode::None {
         // Kept whole: the runtime writes it under the temporary name itself, with no copy.
-        let (message, dump_ms) = run_dumper(pid, method, live, &part)?;
+        let ran = run_dumper(pid, method, live, bitmaps, &part)?;
         let bytes = std::fs::metadata(&part).map(|m| m.len()).map_err(file_error(&part))?;
         Dumped {
             path: String::new(),
@@ -163,10 +163,11 @@ pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Res
             mode,
             raw_bytes: bytes,
             bytes,
-            dump_ms,
+            dump_ms: ran.ms,
             strip_ms: 0,
-            message,
+            message: ran.message,
             sha256: String::new(),
+            no_pixels: ran.no_pixels,
         }
     } else {
         let file = {
@@ -174,28 +175,40 @@ pub fn dump(pid: u32, method: Method, mode: Mode, live: bool, out: &Path) -> Res
             std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(&part)
         }
         .map_err(file_error(&part))?;
-        dump_into(pid, method, mode, live, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?
+        dump_into(pid, method, mode, live, bitmaps, dir, &mut std::io::BufWriter::with_capacity(1 << 20, file))?
     };
     std::fs::hard_link(&part, out).map_err(file_error(out))?;
     d.path = out.display().to_string();
     Ok(d)
 }
 
-/// Has the runtime of `pid` write its dump to `raw`, with `method`; returns what it said and the
-/// milliseconds it took.
-fn run_dumper(pid: u32, method: Method, live: bool, raw: &Path) -> Result<(String, u64), DumpError> {
+/// What a runtime's dumper did: what it said, the milliseconds it took, and why the app was not
+/// asked for its Bitmaps' pixels (an `am` without `-b`, or not asked for).
+struct Ran {
+    message: String,
+    ms: u64,
+    no_pixels: Option<String>,
+}
+
+/// Has the runtime of `pid` write its dump to `raw`, with `method`; with `bitmaps`, `am` asks
+/// the app to put its Bitmaps' pixels in it (`-b png`).
+fn run_dumper(pid: u32, method: Method, live: bool, bitmaps: bool, raw: &Path) -> Result<Ran, DumpError> {
     let start = Instant::now();
+    let mut no_pixels = None;
     let message = match method {
         Method::Attach => {
             crate::attach::dump_heap(pid, raw, live).map_err(|source| DumpError::Attach { pid, source })?
         }
         Method::Fork | Method::Perfetto => return Err(DumpError::Fork),
         Method::Am => {
-            let am = |gc: bool| -> Result<(bool, String), DumpError> {
+            let am = |gc: bool, bitmaps: bool| -> Result<(bool, String), DumpError> {
                 let mut cmd = std::process::Command::new("am");
                 cmd.arg("dumpheap");
                 if gc {
                     cmd.arg("-g");
+                }
+                if bitmaps {
+                    cmd.args(["-b", "png"]);
                 }
                 let o = cmd.arg(pid.to_string()).arg(raw).output().map_err(DumpError::NoAm)?;
                 let said = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
@@ -203,22 +216,34 @@ fn run_dumper(pid: u32, method: Method, live: bool, raw: &Path) -> Result<(Strin
                 let ok = o.status.success() && !said.contains("Error") && !said.contains("Exception");
                 Ok((ok, said.trim().to_string()))
             };
-            // `-g` (a GC first, so the dump holds live objects only) is not in every release's
-            // `am`: one that answers `Unknown option: -g` is asked again without it.
-            let (mut ok, mut said) = am(live)?;
-            if !ok && live && said.contains("Unknown option: -g") {
-                (ok, said) = am(false)?;
-                said = format!("{said} (this am has no -g: dumped without a GC first, unreachable objects included)");
-                said = said.trim().to_string();
+            // `-g` (a GC first, so the dump holds live objects only) and `-b` (Bitmap pixels,
+            // Android 15) are not in every release's `am`: one that answers `Unknown option: -g`
+            // or `-b` is asked again without it (am stops at the first it does not know).
+            let (mut gc, mut b) = (live, bitmaps);
+            if !bitmaps {
+                no_pixels = Some("not asked for (--no-bitmaps)".to_string());
             }
+            let mut notes = Vec::new();
+            let (ok, said) = loop {
+                let (ok, said) = am(gc, b)?;
+                if !ok && gc && said.contains("Unknown option: -g") {
+                    gc = false;
+                    notes.push("this am has no -g: dumped without a GC first, unreachable objects included");
+                } else if !ok && b && said.contains("Unknown option: -b") {
+                    b = false;
+                    no_pixels = Some("this phone's `am dumpheap` has no -b (Android 15 added it)".to_string());
+                } else {
+                    break (ok, said);
+                }
+            };
             if !ok {
                 return Err(DumpError::AmRefused { pid, said });
             }
             wait_until_whole(raw, Duration::from_secs(600))?;
-            said
+            notes.iter().fold(said, |said, note| format!("{said} ({note})").trim().to_string())
         }
     };
-    Ok((message, start.elapsed().as_millis() as u64))
+    Ok(Ran { message, ms: start.elapsed().as_millis() as u64, no_pixels })
 }
 
 /// Dumps as [`dump`] does, writing the (stripped) dump to `out` (the host's end of a pipe when
@@ -228,6 +253,7 @@ pub fn dump_into(
     method: Method,
     mode: Mode,
     live: bool,
+    bitmaps: bool,
     dir: &Path,
     out: &mut dyn Write,
 ) -> Result<Dumped, DumpError> {
@@ -236,7 +262,7 @@ pub fn dump_into(
     let n = RAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let raw = dir.join(format!(".heaptui-{pid}.{}-{n}.raw.hprof", std::process::id()));
     let _raw_guard = Remove(raw.clone());
-    let (message, dump_ms) = run_dumper(pid, method, live, &raw)?;
+    let ran = run_dumper(pid, method, live, bitmaps, &raw)?;
     let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(file_error(&raw))?;
     let start = Instant::now();
     let mut w = Hashing::new(out);
@@ -244,7 +270,7 @@ pub fn dump_into(
     match mode.strip() {
         None => std::io::copy(&mut input, &mut w).map(|_| ()).map_err(DumpError::Write)?,
         Some(mode) => {
-            let plan = strip_plan(&StripOptions { mode, ..Default::default() });
+            let plan = strip_plan_for_file(&StripOptions { mode, ..Default::default() }, &raw);
             rewrite_all(input, &mut w, plan).map_err(DumpError::Strip)?;
         }
     }
@@ -256,9 +282,10 @@ pub fn dump_into(
         mode,
         raw_bytes,
         bytes,
-        dump_ms,
+        dump_ms: ran.ms,
         strip_ms: start.elapsed().as_millis() as u64,
-        message,
+        message: ran.message,
         sha256,
+        no_pixels: ran.no_pixels,
     })
 }

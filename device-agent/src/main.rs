@@ -114,7 +114,7 @@ fn sample(
 
 /// `dump`: the dumper the process offers (or the one asked for), stripped on the device.
 fn dump(spec: DumpSpec, path: &str, hello: Envelope, out: &mut dyn Write) -> ExitCode {
-    let DumpSpec { pid, method, mode, live } = spec;
+    let DumpSpec { pid, method, mode, live, bitmaps } = spec;
     let method = method.unwrap_or_else(|| Method::for_process(pid));
     let report = |r: Result<agent::protocol::Dumped, agent::dump::DumpError>| match r {
         Ok(dumped) => (Envelope::new(Line::Dumped { dumped }), ExitCode::SUCCESS),
@@ -126,11 +126,11 @@ fn dump(spec: DumpSpec, path: &str, hello: Envelope, out: &mut dyn Write) -> Exi
         let dir = if dir.is_dir() { dir } else { std::env::temp_dir() };
         let mut err = std::io::stderr().lock();
         send(&mut err, &[hello]);
-        let (line, code) = report(agent::dump::dump_into(pid, method, mode, live, &dir, out));
+        let (line, code) = report(agent::dump::dump_into(pid, method, mode, live, bitmaps, &dir, out));
         send(&mut err, &[line]);
         return code;
     }
-    let (line, code) = report(agent::dump::dump(pid, method, mode, live, std::path::Path::new(path)));
+    let (line, code) = report(agent::dump::dump(pid, method, mode, live, bitmaps, std::path::Path::new(path)));
     send(out, &[hello, line]);
     code
 }

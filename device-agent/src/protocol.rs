@@ -226,6 +226,9 @@ pub struct DumpSpec {
     pub mode: Mode,
     /// Reachable objects only (after a GC), or every object.
     pub live: bool,
+    /// Bitmap pixels: `am dumpheap -b png` where the phone's `am` takes `-b` (Android 15 added
+    /// it); the app compresses each Bitmap into `Bitmap.dumpData` before ART dumps.
+    pub bitmaps: bool,
 }
 
 /// What the host asks of the agent: its command line, typed. The host writes it with
@@ -238,7 +241,7 @@ pub struct DumpSpec {
 /// ps
 /// groups --pid PID
 /// sample --pid PID [--interval-ms MS] [--count N] [--trigger SPEC]
-/// dump --pid PID [--method auto|attach|am] [--mode triage|koom|redact|none] [--all] --out FILE|-
+/// dump --pid PID [--method auto|attach|am] [--mode triage|koom|redact|none] [--all] [--bitmaps] --out FILE|-
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
@@ -297,7 +300,17 @@ const FLAGS: &[(&str, &[(&str, bool)])] = &[
     ("ps", &[]),
     ("groups", &[("--pid", true)]),
     ("sample", &[("--pid", true), ("--interval-ms", true), ("--count", true), ("--trigger", true)]),
-    ("dump", &[("--pid", true), ("--method", true), ("--mode", true), ("--all", false), ("--out", true)]),
+    (
+        "dump",
+        &[
+            ("--pid", true),
+            ("--method", true),
+            ("--mode", true),
+            ("--all", false),
+            ("--bitmaps", false),
+            ("--out", true),
+        ],
+    ),
 ];
 
 impl Request {
@@ -333,6 +346,9 @@ impl Request {
                 flag("--mode", Some(spec.mode.name().to_string()));
                 if !spec.live {
                     flag("--all", None);
+                }
+                if spec.bitmaps {
+                    flag("--bitmaps", None);
                 }
                 flag("--out", Some(out.clone()));
             }
@@ -391,7 +407,13 @@ impl Request {
                 ))?;
                 let out = value("--out").ok_or(RequestError::Missing("--out FILE", command))?.to_string();
                 Request::Dump {
-                    spec: DumpSpec { pid: pid()?, method, mode, live: !given.iter().any(|g| g.0 == "--all") },
+                    spec: DumpSpec {
+                        pid: pid()?,
+                        method,
+                        mode,
+                        live: !given.iter().any(|g| g.0 == "--all"),
+                        bitmaps: given.iter().any(|g| g.0 == "--bitmaps"),
+                    },
                     out,
                 }
             }
@@ -524,6 +546,10 @@ pub struct Dumped {
     /// SHA-256 of the output's bytes, lowercase hex (a streamed dump's check on the host).
     #[serde(default)]
     pub sha256: String,
+    /// Why the dump holds no Bitmap pixels, when they were asked for and could not be had (or
+    /// were not asked for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_pixels: Option<String>,
 }
 
 /// What the fork dump's JVMTI agent writes to `OUT.json` when it is done (or could not start).
@@ -661,6 +687,7 @@ mod tests {
                     strip_ms: 1,
                     message: "ok".into(),
                     sha256: "ab".into(),
+                    no_pixels: Some("this phone's `am dumpheap` has no -b".into()),
                 },
             },
             Line::Error { message: "process 42: gone".into() },
@@ -677,9 +704,11 @@ mod tests {
             any::<u32>().prop_map(|pid| Request::Groups { pid }),
             (any::<u32>(), any::<u64>(), any::<Option<u64>>(), any::<Option<String>>())
                 .prop_map(|(pid, interval_ms, count, trigger)| Request::Sample { pid, interval_ms, count, trigger }),
-            (any::<u32>(), method, mode, any::<bool>(), any::<String>()).prop_map(|(pid, method, mode, live, out)| {
-                Request::Dump { spec: DumpSpec { pid, method, mode, live }, out }
-            }),
+            (any::<u32>(), method, mode, any::<bool>(), any::<bool>(), any::<String>()).prop_map(
+                |(pid, method, mode, live, bitmaps, out)| {
+                    Request::Dump { spec: DumpSpec { pid, method, mode, live, bitmaps }, out }
+                }
+            ),
         ]
     }
 

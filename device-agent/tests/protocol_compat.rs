@@ -118,7 +118,7 @@ mod old_host {
 #[test]
 fn command_lines_of_the_untyped_host_read_as_their_requests() {
     use agent::protocol::{DumpSpec, Request};
-    let dump = |method, mode, live| DumpSpec { pid: 4242, method, mode, live };
+    let dump = |method, mode, live| DumpSpec { pid: 4242, method, mode, live, bitmaps: false };
     let out = "/data/local/tmp/heaptui-20261128T101500Z-77.hprof";
     let mut cases = vec![
         (old_host::version(), Request::Version),

@@ -57,6 +57,9 @@ pub struct Plan {
     pub keep_arrays: Option<std::collections::HashSet<u64>>,
     /// ...and arrays removed outright (duplicates whose referrers were re-pointed).
     pub remove_arrays: std::collections::HashSet<u64>,
+    /// Primitive arrays whose values stay whatever the rules above say (`Bitmap.dumpData`'s
+    /// pictures in `triage` and `koom`).
+    pub keep_values: std::collections::HashSet<u64>,
     /// The most bytes of zeros NODATA arrays may be written back with (restoring, converting):
     /// a NODATA record of 14 bytes can declare 4 GiB. `None`: no bound.
     pub max_restored: Option<u64>,
@@ -76,6 +79,7 @@ impl Plan {
             heap_per_record: false,
             keep_arrays: None,
             remove_arrays: Default::default(),
+            keep_values: Default::default(),
             max_restored: None,
         }
     }
@@ -654,7 +658,7 @@ impl<W: Write> Rewriter<W> {
             (None, ArrayValues::Keep) => true,
             (None, ArrayValues::Drop) => false,
             (None, ArrayValues::KeepUpTo(n)) => len <= n,
-        };
+        } || (!self.plan.keep_values.is_empty() && self.plan.keep_values.contains(&array_id));
         if keep {
             return Ok(Some((bytes, Body::Copy)));
         }

@@ -2,8 +2,8 @@
 //!
 //! | mode | zygote and image heaps | primitive array values | instance fields |
 //! |---|---|---|---|
-//! | `koom` | dropped (KOOM) | dropped, lengths kept | kept |
-//! | `triage` (default) | dropped unless `keep_zygote` | kept for arrays of ≤ `keep_strings` elements (every String up to that length stays readable) | kept |
+//! | `koom` | dropped (KOOM) | dropped, lengths kept; `Bitmap.dumpData`'s pictures kept | kept |
+//! | `triage` (default) | dropped unless `keep_zygote` | kept for arrays of ≤ `keep_strings` elements (every String up to that length stays readable), and `Bitmap.dumpData`'s pictures | kept |
 //! | `redact` | as `triage` | dropped | primitives zeroed (Bitmap `mWidth`/`mHeight` kept) |
 //! | `matrix` | kept | dropped except `String.value` arrays; identical Bitmap buffers kept once | kept |
 //!
@@ -85,6 +85,143 @@ pub fn strip_plan(o: &StripOptions) -> Plan {
         Mode::Matrix => p.array_values = ArrayValues::Drop,
     }
     p
+}
+
+/// [`strip_plan`] for the dump `data`: in `triage` and `koom`, the pictures the app compressed
+/// into `Bitmap.dumpData` for `am dumpheap -b` keep their bytes (Android 8 and later hold a
+/// Bitmap's pixels natively, and these arrays are the only pixels such a dump has); `redact`
+/// drops them with every other value, as they may be a user's photos.
+pub fn strip_plan_for(o: &StripOptions, data: &[u8]) -> Plan {
+    let mut p = strip_plan(o);
+    if matches!(o.mode, Mode::Triage | Mode::Koom) {
+        p.keep_values = dump_data_buffers(data);
+    }
+    p
+}
+
+/// [`strip_plan_for`] the dump in the file at `path`, mapped and read once more before the
+/// rewrite (a compressed file, or one that cannot be mapped, keeps no pictures: the plan of
+/// [`strip_plan`]).
+pub fn strip_plan_for_file(o: &StripOptions, path: &std::path::Path) -> Plan {
+    if !matches!(o.mode, Mode::Triage | Mode::Koom) {
+        return strip_plan(o);
+    }
+    let map = std::fs::File::open(path).ok().and_then(|f| {
+        // SAFETY: mapped read-only and only read; the dump is the caller's file (as every dump
+        // the engine opens is mapped), and a reader that finds it cut short stops there.
+        unsafe { memmap2::Mmap::map(&f) }.ok()
+    });
+    match map {
+        Some(m) => strip_plan_for(o, &m),
+        None => strip_plan(o),
+    }
+}
+
+/// The ids of the arrays `Bitmap.dumpData.buffers` points at, and of its `natives` (which tell
+/// whose picture each is), in the dump `data`, found without an index: one pass for the names,
+/// the classes and `Bitmap`'s statics; when `dumpData` is set, one for its instance and one for
+/// its `buffers` array. A dump that does not parse gives up
+/// what it holds before the damage (the rewrite that follows reports the damage itself).
+pub fn dump_data_buffers(data: &[u8]) -> HashSet<u64> {
+    use crate::hprof::{parse_header, Cursor, Records, SubRecord, TopRecord};
+    let Ok(header) = parse_header(data) else { return HashSet::new() };
+    let id_size = header.id_size;
+    // Every sub-record of every heap dump record, until one does not parse.
+    let each_sub = |f: &mut dyn FnMut(&SubRecord<'_>) -> bool| {
+        let mut records = Records::new(data, header.records_start);
+        while let Ok(Some(r)) = records.next_record() {
+            if !matches!(r.decode(data, id_size), Ok(TopRecord::HeapDump)) {
+                continue;
+            }
+            let mut c = Cursor::new(&data[..r.body_offset + r.body.len()], r.body_offset, id_size);
+            while c.left() > 0 {
+                match crate::hprof::read_sub_record(&mut c) {
+                    Ok(sub) if f(&sub) => {}
+                    Ok(_) => return,
+                    Err(_) => break,
+                }
+            }
+        }
+    };
+    // Pass 1: the names, which class ids are Bitmap and Bitmap$DumpData, Bitmap's `dumpData`,
+    // and where `buffers` and `natives` lie in a DumpData's fields (its own fields come first).
+    let (mut names, mut classes) = (HashMap::new(), Vec::new());
+    let mut records = Records::new(data, header.records_start);
+    while let Ok(Some(r)) = records.next_record() {
+        match r.decode(data, id_size) {
+            Ok(TopRecord::String { id, utf8 }) => {
+                if let Ok(
+                    name @ ("android.graphics.Bitmap"
+                    | "android.graphics.Bitmap$DumpData"
+                    | "dumpData"
+                    | "buffers"
+                    | "natives"),
+                ) = std::str::from_utf8(utf8)
+                {
+                    names.insert(id, name);
+                }
+            }
+            Ok(TopRecord::LoadClass { class_id, name_id, .. }) => classes.push((class_id, name_id)),
+            _ => {}
+        }
+    }
+    let named = |want: &str| -> HashSet<u64> {
+        classes.iter().filter(|(_, n)| names.get(n) == Some(&want)).map(|&(c, _)| c).collect()
+    };
+    let (bitmaps, dump_datas) = (named("android.graphics.Bitmap"), named("android.graphics.Bitmap$DumpData"));
+    if bitmaps.is_empty() || dump_datas.is_empty() {
+        return HashSet::new();
+    }
+    let (mut dump_data, mut fields_at) = (None, HashMap::new());
+    each_sub(&mut |sub| {
+        if let SubRecord::Class(c) = sub {
+            if bitmaps.contains(&c.id) {
+                let value = c.statics.iter().find(|s| names.get(&s.name_id) == Some(&"dumpData"));
+                if let Some(s) = value.filter(|s| s.ty == BasicType::Object) {
+                    dump_data = Some(crate::hprof::cursor::read_id(s.value, id_size)).filter(|&d| d != 0);
+                }
+            }
+            if dump_datas.contains(&c.id) {
+                let (mut at, mut buffers, mut natives) = (0usize, None, None);
+                for f in &c.fields {
+                    match names.get(&f.name_id) {
+                        Some(&"buffers") if f.ty == BasicType::Object => buffers = Some(at),
+                        Some(&"natives") if f.ty == BasicType::Object => natives = Some(at),
+                        _ => {}
+                    }
+                    at += f.ty.size(id_size) as usize;
+                }
+                if let (Some(b), Some(n)) = (buffers, natives) {
+                    fields_at.insert(c.id, (b, n));
+                }
+            }
+        }
+        true
+    });
+    let Some(dump_data) = dump_data else { return HashSet::new() };
+    // Pass 2: the DumpData object's `buffers` and `natives`.
+    let mut arrays = None;
+    each_sub(&mut |sub| match sub {
+        SubRecord::Instance { id, class_id, data, .. } if *id == dump_data => {
+            let read =
+                |at: usize| data.get(at..at + id_size as usize).map(|b| crate::hprof::cursor::read_id(b, id_size));
+            arrays = fields_at.get(class_id).and_then(|&(b, n)| Some((read(b)?, read(n)?)));
+            false
+        }
+        _ => true,
+    });
+    let Some((buffers, natives)) = arrays.filter(|&(b, _)| b != 0) else { return HashSet::new() };
+    // Pass 3: the arrays `buffers` holds.
+    let mut kept = HashSet::from([natives]);
+    each_sub(&mut |sub| match sub {
+        SubRecord::ObjectArray { id, elements, .. } if *id == buffers => {
+            kept.extend(elements.chunks_exact(id_size as usize).map(|e| crate::hprof::cursor::read_id(e, id_size)));
+            kept.remove(&0);
+            false
+        }
+        _ => true,
+    });
+    kept
 }
 
 /// Writes any stripped dump back as a standard one: NODATA arrays become arrays of zeros.

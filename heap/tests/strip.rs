@@ -275,3 +275,97 @@ fn flipped_bytes_never_panic_the_rewriter() {
         }
     }
 }
+
+/// A dump as Android 8 and later write one after `am dumpheap -b png`: two Bitmaps with their
+/// pixels native (`mNativePtr`), and the static `Bitmap.dumpData` holding the pictures the app
+/// compressed, 1,000 bytes each; and an unrelated byte[1000]. The pictures come first and the
+/// Bitmap class last, so nothing streaming could know them when it meets them.
+fn dump_data_dump() -> (Vec<u8>, [Vec<u8>; 2]) {
+    use common::builder::{Builder, INT, LONG, OBJ};
+    let pictures = [0u8, 1].map(|k| (0..1000u32).map(|i| (i * 7 + u32::from(k) * 91) as u8).collect::<Vec<u8>>());
+    let mut b = Builder::new("1.0.3");
+    for (id, s) in [(0x1001, "mNativePtr"), (0x1002, "mWidth"), (0x1003, "mHeight"), (0x1004, "dumpData")] {
+        b.string(id, s);
+    }
+    for (id, s) in [(0x1011, "count"), (0x1012, "format"), (0x1013, "natives"), (0x1014, "buffers"), (0x1015, "max")] {
+        b.string(id, s);
+    }
+    b.primitive_array(0x6010, 8, 1000, &pictures[0]);
+    b.primitive_array(0x6020, 8, 1000, &pictures[1]);
+    b.primitive_array(0x6030, 8, 1000, &[0x55; 1000]);
+    b.object_array(0x6040, 0x400, &[0x6010, 0x6020]);
+    let natives: Vec<u8> = [0x7f00_1000u64, 0x7f00_2000].iter().flat_map(|p| p.to_be_bytes()).collect();
+    b.primitive_array(0x6050, LONG, 2, &natives);
+    // DumpData { count 2, format 1 (PNG), natives, buffers, max 2 }.
+    b.instance(0x6000, 0x300, &[2, 1, 0x6050, 0x6040, 2]);
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class(0x400, "byte[][]", 0x100, &[]);
+    b.class(
+        0x300,
+        "android.graphics.Bitmap$DumpData",
+        0x100,
+        &[(0x1011, INT), (0x1012, INT), (0x1013, OBJ), (0x1014, OBJ), (0x1015, INT)],
+    );
+    for (id, ptr) in [(0x5000u32, 0x7f00_1000u64), (0x5100, 0x7f00_2000)] {
+        let mut data = ptr.to_be_bytes().to_vec();
+        data.extend_from_slice(&20u32.to_be_bytes());
+        data.extend_from_slice(&10u32.to_be_bytes());
+        b.instance_raw(id, 0x200, &data);
+        b.root(id);
+    }
+    b.class_with_static(
+        0x200,
+        "android.graphics.Bitmap",
+        0x100,
+        &[(0x1001, LONG), (0x1002, INT), (0x1003, INT)],
+        0x1004,
+        0x6000,
+    );
+    b.root(0x6030).root(0x100).root(0x200).root(0x300);
+    (b.finish(), pictures)
+}
+
+/// `am dumpheap -b`'s pictures survive `triage` (though longer than the 256 elements it keeps of
+/// other arrays) and `koom` (which drops every other value), and go in `redact`; the plan without
+/// the dump (a stream) drops them as any long array.
+#[test]
+fn bitmap_pictures_survive_triage_and_koom_and_go_in_redact() {
+    use heap::bitmap::Picture;
+    let (dump, pictures) = dump_data_dump();
+    let kept = heap::strip::dump_data_buffers(&dump);
+    assert_eq!(kept, [0x6010u64, 0x6020, 0x6050].into_iter().collect(), "the pictures and `natives`");
+    let pictures_in = |bytes: Vec<u8>| -> Vec<Option<Vec<u8>>> {
+        let h = analyse(bytes);
+        [0x5000u64, 0x5100]
+            .iter()
+            .map(|&id| match h.bitmap(h.index.node(id).unwrap()) {
+                Some(Ok(Picture::Encoded { bytes, format, .. })) => {
+                    assert_eq!(format, Some(1));
+                    Some(bytes)
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let long_array = |bytes: &[u8]| {
+        let h = analyse(bytes.to_vec());
+        h.index.node(0x6030).and_then(|n| h.index.primitive_array_bytes(n)).map(|(_, b)| b.to_vec())
+    };
+    let whole: Vec<_> = pictures.iter().cloned().map(Some).collect();
+    assert_eq!(pictures_in(dump.clone()), whole, "the dump itself");
+    for mode in [Mode::Triage, Mode::Koom] {
+        let o = StripOptions { mode, ..Default::default() };
+        let stripped = rewrite(&dump, heap::strip::strip_plan_for(&o, &dump));
+        assert_eq!(pictures_in(stripped.clone()), whole, "{mode:?}");
+        assert_eq!(long_array(&stripped), None, "{mode:?}: other long arrays lose their values");
+        // Without the dump to look in first, they go as any long array.
+        assert_eq!(pictures_in(rewrite(&dump, strip_plan(&o))), [None, None], "{mode:?}");
+    }
+    let o = StripOptions { mode: Mode::Redact, ..Default::default() };
+    assert_eq!(pictures_in(rewrite(&dump, heap::strip::strip_plan_for(&o, &dump))), [None, None]);
+    // A damaged dump gives up what it holds before the damage, and never panics.
+    for cut in (0..dump.len()).step_by(7) {
+        let found = heap::strip::dump_data_buffers(&dump[..cut]);
+        assert!(found.is_subset(&kept), "cut at {cut}: {found:?}");
+    }
+}

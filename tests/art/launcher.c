@@ -10,9 +10,12 @@
 // request a connection, from root, the shell's uid (2000) or the app's own uid only (the
 // permission checks ActivityManager makes):
 //
-//   dumpheap GC PATH (+ the output file's descriptor, as `am dumpheap` passes it)
-//       ActivityThread.handleDumpHeap: with GC=1, System.gc(), runFinalization(), gc(); then
-//       VMDebug.dumpHprofData(PATH, fd) writes ART's dump into the descriptor.
+//   dumpheap GC BITMAPS PATH (+ the output file's descriptor, as `am dumpheap` passes it)
+//       ActivityThread.handleDumpHeap: with GC=1, System.gc(), runFinalization(), gc(); with
+//       BITMAPS a format (`-` for none; `am dumpheap -b FORMAT`, Android 15),
+//       android.graphics.Bitmap.dumpAll(FORMAT) when the app has that class; then
+//       VMDebug.dumpHprofData(PATH, fd) writes ART's dump into the descriptor, and
+//       Bitmap.dumpAll(null) lets the compressed pictures go.
 //   attach-agent LIBRARY=OPTIONS
 //       What `cmd activity attach-agent` makes the app do: ART loads LIBRARY and calls its
 //       Agent_OnAttach(JavaVM*, OPTIONS, NULL) on this thread. (ART's own path goes through its
@@ -151,7 +154,19 @@ static jlong runtime_figure(JNIEnv* env, const char* name) {
   return (*env)->CallLongMethod(env, r, (*env)->GetMethodID(env, rt, name, "()J"));
 }
 
-static void dumpheap(JNIEnv* env, int gc, const char* path, int fd, struct text* t) {
+// android.graphics.Bitmap.dumpAll(format) (format NULL: forget the last), when the app has it.
+static void dump_bitmaps(JNIEnv* env, const char* format, struct text* t) {
+  jclass bitmap = (*env)->FindClass(env, "android/graphics/Bitmap");
+  jmethodID all = bitmap ? (*env)->GetStaticMethodID(env, bitmap, "dumpAll", "(Ljava/lang/String;)V") : NULL;
+  if (!all) {
+    (*env)->ExceptionClear(env);
+    return;
+  }
+  (*env)->CallStaticVoidMethod(env, bitmap, all, format ? (*env)->NewStringUTF(env, format) : NULL);
+  caught(env, t);
+}
+
+static void dumpheap(JNIEnv* env, int gc, const char* bitmaps, const char* path, int fd, struct text* t) {
   if (fd < 0) {
     add(t, "error: no file descriptor came with the request\n");
     return;
@@ -162,12 +177,14 @@ static void dumpheap(JNIEnv* env, int gc, const char* path, int fd, struct text*
     (*env)->CallStaticVoidMethod(env, system, (*env)->GetStaticMethodID(env, system, "runFinalization", "()V"));
     runtime_gc(env);
   }
+  if (bitmaps) dump_bitmaps(env, bitmaps, t);
   jclass vmdebug = (*env)->FindClass(env, "dalvik/system/VMDebug");
   jmethodID dump = (*env)->GetStaticMethodID(env, vmdebug, "dumpHprofData", "(Ljava/lang/String;I)V");
   if (!caught(env, t)) {
     (*env)->CallStaticVoidMethod(env, vmdebug, dump, (*env)->NewStringUTF(env, path), (jint)fd);
     if (!caught(env, t)) add(t, "ok\n");
   }
+  if (bitmaps) dump_bitmaps(env, NULL, t);
   close(fd);
 }
 
@@ -323,7 +340,17 @@ static ssize_t receive(int c, char* buf, size_t cap, int* fd) {
 // Answers one request into t; returns the descriptor still to close (-1 when it was used).
 static int answer(JNIEnv* env, const char* req, int fd, struct text* t) {
   if (!strncmp(req, "dumpheap ", 9) && (req[9] == '0' || req[9] == '1') && req[10] == ' ') {
-    dumpheap(env, req[9] == '1', req + 11, fd, t);
+    // BITMAPS: a word up to the next space, `-` for none.
+    const char* format = req + 11;
+    const char* space = strchr(format, ' ');
+    char bitmaps[16] = "";
+    if (space && space != format && (size_t)(space - format) < sizeof bitmaps) {
+      memcpy(bitmaps, format, space - format);
+      dumpheap(env, req[9] == '1', strcmp(bitmaps, "-") ? bitmaps : NULL, space + 1, fd, t);
+    } else {
+      add(t, "error: dumpheap GC BITMAPS PATH\n");
+      if (fd >= 0) close(fd);
+    }
     return -1;
   }
   if (!strncmp(req, "attach-agent ", 13)) {

@@ -120,6 +120,8 @@ fn an_android_10_phone_monitors_and_dumps_real_art_apps() {
         heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &release.pid.to_string(), "--method", "am"]);
     let (side, sessions) = stored(&out);
     assert_eq!((side["method"].as_str(), sessions), (Some("am"), 2000), "{side}");
+    // Android 10's am has no -b: asked again without it, and the sidecar says so.
+    assert!(side["no_pixels"].as_str().is_some_and(|w| w.contains("has no -b")), "{side}");
 
     // The fork dump, in the debuggable app, while ART collects.
     let out = heaptui(
@@ -130,6 +132,7 @@ fn an_android_10_phone_monitors_and_dumps_real_art_apps() {
     );
     let (side, sessions) = stored(&out);
     assert_eq!((side["method"].as_str(), sessions), (Some("fork"), 2000), "{side}");
+    assert!(side["no_pixels"].as_str().is_some_and(|w| w.contains("fork dump cannot")), "{side}");
     assert!(gcs(debuggable.pid) > before + 10, "ART kept collecting");
     assert!(test_support::art::request(debuggable.pid, "gc", None).unwrap().ends_with("ok\n"), "the app still runs");
 
@@ -230,4 +233,94 @@ fn auto_goes_on_from_a_failed_fork_dump_and_remembers_the_phone() {
     assert_eq!(v["fork"]["evidence"]["symbol"], forkdump::art::DBG_SUSPEND);
     assert_eq!(v["art_module"], "com.android.art 341311000");
     assert_eq!(v["failed_here"][0]["method"], "fork", "{v}");
+}
+
+/// Pixel (x, y) of the Bitmap at native pointer `ptr` in `Pictures`, as `Bitmap.pixel`
+/// (tests/java/art/android/graphics/Bitmap.java) makes it: RGBA.
+fn known_pixel(ptr: i64, x: u32, y: u32) -> [u8; 4] {
+    let h = (x as i32).wrapping_mul(73856093) ^ (y as i32).wrapping_mul(19349663) ^ (ptr as i32).wrapping_mul(83492791);
+    let p = (h as u32 & 0xFFFF_FF00) | 0xFF;
+    p.to_be_bytes()
+}
+
+/// A Bitmap's native pointer and its picture's RGBA pixels, or why it has none.
+type Found = (i64, Result<Vec<u8>, String>);
+
+/// `am dumpheap -b png` on a phone whose `am` takes it (Android 15's `am`, in front of ART 10:
+/// `-b` is the framework's work in the app, not the runtime's): the app compresses each of its
+/// Bitmaps into `Bitmap.dumpData` before ART dumps, and the default strip (`triage`) keeps those
+/// PNGs though each is longer than the 256 elements it keeps of other arrays. `redact` drops
+/// them; `--no-bitmaps` does not ask; the Android 10 phone's `am` has no `-b`, said so.
+#[test]
+fn bitmap_pixels_come_through_the_default_strip() {
+    use heap::bitmap::Picture;
+    let agents = test_phone::fork_agents();
+    let dir = tempfile::tempdir().unwrap();
+    let jar =
+        art().compile(&["tests/java/art/Pictures.java", "tests/java/art/android/graphics/Bitmap.java"], dir.path());
+    let server = AdbServer::start();
+    let spec = PhoneSpec { sdk: 35, am_bitmaps: true, ..PhoneSpec::android10_art(apps()) };
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let serial = phone.serial();
+    let xdg = dir.path().join("data");
+    let mut app = test_support::art::App::new(RELEASE);
+    app.uid = Some(10132);
+    let run = art().start(&jar, "Pictures", &[], &app);
+    assert!(run.first_line.starts_with("ready "), "{}", run.first_line);
+    let pid = run.pid.to_string();
+
+    // Each Bitmap's picture in the stored dump, by native pointer: the PNG's pixels, or why none.
+    let pictures = |out: &std::process::Output| -> (serde_json::Value, Vec<Found>) {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let side: serde_json::Value = serde_json::from_slice(&std::fs::read(format!("{path}.json")).unwrap()).unwrap();
+        let heap = heap::Heap::open(Path::new(&path), heap::Options::default()).unwrap();
+        let class = heap.index.classes_named("android.graphics.Bitmap").next().expect("the app's Bitmap class");
+        let mut found: Vec<Found> = heap
+            .index
+            .nodes()
+            .filter(|&n| heap.index.class_of(n) == class)
+            .map(|n| {
+                let ptr = heap.index.field(n, "mNativePtr").and_then(|v| v.as_i64()).unwrap();
+                let picture = match heap.bitmap(n).unwrap() {
+                    Ok(Picture::Encoded { bytes, .. }) => image::load_from_memory(&bytes)
+                        .map(|i| i.to_rgba8().into_raw())
+                        .map_err(|e| format!("{} bytes that do not decode: {e}", bytes.len())),
+                    Ok(other) => Err(format!("not ART's encoded picture: {other:?}")),
+                    Err(why) => Err(why),
+                };
+                (ptr, picture)
+            })
+            .collect();
+        found.sort_by_key(|f| f.0);
+        (side, found)
+    };
+    let sizes = [(0x7f0001000, 64, 48), (0x7f0002000, 32, 32), (0x7f0003000, 20, 10)];
+
+    // The default: triage, with pixels. Every pixel is the one the app's function made.
+    let out = heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &pid, "--method", "am"]);
+    let (side, found) = pictures(&out);
+    assert_eq!((side["mode"].as_str(), side.get("no_pixels")), (Some("triage"), None), "{side}");
+    assert_eq!(found.len(), 3, "{found:?}");
+    for ((ptr, picture), (want_ptr, w, h)) in found.iter().zip(sizes) {
+        assert_eq!(*ptr, want_ptr);
+        let rgba = picture.as_ref().unwrap_or_else(|why| panic!("Bitmap {ptr:#x}: {why}"));
+        let want: Vec<u8> = (0..h).flat_map(|y| (0..w).flat_map(move |x| known_pixel(want_ptr, x, y))).collect();
+        assert!(*rgba == want, "Bitmap {ptr:#x}: its pixels are not the app's");
+    }
+
+    // redact: the pictures may be a user's photos, so their bytes go (restored as zeros).
+    let out =
+        heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &pid, "--method", "am", "--mode", "redact"]);
+    let (_, found) = pictures(&out);
+    assert!(found.len() == 3 && found.iter().all(|f| f.1.is_err()), "{found:?}");
+
+    // --no-bitmaps: the app is not asked; the dump has no dumpData, and the sidecar says why.
+    let out = heaptui(&server, agents.path(), &xdg, &["dump", "-s", &serial, &pid, "--method", "am", "--no-bitmaps"]);
+    let (side, found) = pictures(&out);
+    assert!(side["no_pixels"].as_str().unwrap().contains("not asked"), "{side}");
+    assert!(found.iter().all(|f| f.1.as_ref().is_err_and(|w| w.contains("am dumpheap -b"))), "{found:?}");
+    drop(run);
+    assert!(phone.leftovers().is_empty(), "{:?}", phone.leftovers());
 }

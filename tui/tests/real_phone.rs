@@ -3,21 +3,13 @@
 //! debuggable app and start it, then:
 //!
 //! ```sh
-//! rustup target add aarch64-unknown-linux-musl x86_64-unknown-linux-musl
-//! cargo build --release -p heaptui-agent --target aarch64-unknown-linux-musl   # x86_64 for emulators
 //! ANDROID_SERIAL=<serial> HEAPTUI_REAL_APP=<package> cargo test -p heaptui --test real_phone -- --ignored
 //! ```
 //!
 //! They check what the test double of a phone cannot: the real `dumpsys meminfo` layout, a real
 //! ART dump taken with `am dumpheap`, stripped on the phone and restored here, and KOOM's fork dump
-//! in a real app. The last needs the fork agent built for Android, with the NDK's linker:
-//!
-//! ```sh
-//! cargo build --release -p heaptui-forkdump --target aarch64-linux-android   # linker: the NDK's clang
-//! mkdir -p agents/aarch64-linux-android && cp target/aarch64-linux-android/release/libforkdump.so agents/aarch64-linux-android/
-//! HEAPTUI_AGENT_DIR=$PWD/agents ANDROID_SERIAL=<serial> HEAPTUI_REAL_APP=<debuggable package> \
-//!   cargo test -p heaptui --test real_phone -- --ignored fork
-//! ```
+//! in a real app (with `HEAPTUI_REAL_APP` a debuggable package). The binary pushes the agent and
+//! the fork dump's library it carries (`heaptui doctor` lists them); nothing is built by hand.
 
 use std::process::Command;
 

@@ -76,6 +76,9 @@ pub struct PhoneSpec {
     pub toolbox: bool,
     /// Whether its `am dumpheap` takes `-g` (some releases answer `Unknown option: -g`).
     pub am_gc: bool,
+    /// Whether its `am dumpheap` takes `-b FORMAT` (Android 15 added it): an ART app then runs
+    /// `Bitmap.dumpAll(FORMAT)` before it dumps, as ActivityThread.handleDumpHeap does.
+    pub am_bitmaps: bool,
     /// A CPU this machine does not have: ARM executables pushed to it run under this qemu-user
     /// emulator (`qemu-aarch64-static` for an arm64 phone, `qemu-arm-static` for a 32-bit ARM
     /// one, which then refuses an arm64 executable as such a phone does).
@@ -116,6 +119,7 @@ impl Default for PhoneSpec {
             features: vec!["shell_v2".into(), "cmd".into()],
             toolbox: false,
             am_gc: true,
+            am_bitmaps: false,
             emulator: None,
             recv_delay_ms: 0,
             files: Vec::new(),
@@ -420,13 +424,14 @@ cat <<EOF\nApplications Memory Usage (in Kilobytes):\n{}EOF\n",
 if [ \"$1\" = package ]; then\n  case \"$2\" in\n{packages}  *) echo \"Unable to find package: $2\" ;;\n  esac\n  exit 0\nfi\n\
 [ \"$1\" = meminfo ] || exit 1\n{meminfo}"
     );
-    // `am dumpheap [-g] PID FILE`: the "app" here is a local JVM, so jcmd writes its dump (after
+    // `am dumpheap [-g] PID FILE`, an am of before Android 15 (no `-b`): the "app" here is a local JVM, so jcmd writes its dump (after
     // a GC with -g, as ART does; every object without it).
     let am = "#!/bin/sh\n# Test double of Android's am (dumpheap only), dumping a local JVM with jcmd.\n\
 [ \"$1\" = dumpheap ] || { echo \"am: only dumpheap here\" >&2; exit 1; }\n\
 shift; all=-all\n\
 [ \"$1\" = -g ] && [ -n \"$HEAPTUI_TEST_PHONE_NO_AM_GC\" ] && { echo 'Error: Unknown option: -g' >&2; exit 1; }\n\
 [ \"$1\" = -g ] && { all=; shift; }\n\
+[ \"$1\" = -b ] && { echo 'Error: Unknown option: -b' >&2; exit 1; }\n\
 exec jcmd \"$1\" GC.heap_dump $all \"$2\" >/dev/null\n"
         .to_string();
     // `run-as PKG CMD...`: runs CMD in the app's data directory (here a directory of the sandbox;

@@ -153,7 +153,7 @@ fn run_as(args: &[String], root: &Path, spec: &PhoneSpec) -> Reply {
     output(Command::new(program).args(rest).current_dir(&data).uid(app.uid).gid(app.uid).env("PATH", path))
 }
 
-/// `am dumpheap [-g] PID FILE`: the app dumps its heap into FILE, which the caller opened (as
+/// `am dumpheap [-g] [-b FORMAT] PID FILE`: the app dumps its heap into FILE, which the caller opened (as
 /// `am` opens it in the shell's process and passes the descriptor). A JVM app writes the dump as
 /// its own uid with `jcmd`, and the bytes go into FILE, owned by the caller; an ART app is handed
 /// the descriptor and ART writes into it, while `am` waits for the app to say it is done and
@@ -162,11 +162,27 @@ fn am(args: &[String], root: &Path, caller: u32, spec: &PhoneSpec) -> Reply {
     let Some(("dumpheap", rest)) = args.split_first().map(|(a, r)| (a.as_str(), r)) else {
         return (Vec::new(), "am: only dumpheap here\n".into(), 1);
     };
-    let (gc, rest) = match rest.split_first() {
-        Some((g, _)) if g == "-g" && !spec.am_gc => return (Vec::new(), "Error: Unknown option: -g\n".into(), 1),
-        Some((g, r)) if g == "-g" => (true, r),
-        _ => (false, rest),
-    };
+    // Options first, as ActivityManagerShellCommand reads them: it stops at the first it does
+    // not know.
+    let (mut gc, mut bitmaps, mut rest) = (false, None, rest);
+    while let Some((opt, r)) = rest.split_first().filter(|(o, _)| o.starts_with('-')) {
+        match opt.as_str() {
+            "-g" if spec.am_gc => gc = true,
+            "-b" if spec.am_bitmaps => {
+                let Some((format, r)) = r.split_first() else {
+                    return (Vec::new(), "Error: -b needs a format\n".into(), 1);
+                };
+                if !["png", "jpg", "jpeg", "webp"].contains(&format.as_str()) {
+                    return (Vec::new(), format!("Error: wrong format {format}\n"), 1);
+                }
+                bitmaps = Some(format.clone());
+                rest = r;
+                continue;
+            }
+            _ => return (Vec::new(), format!("Error: Unknown option: {opt}\n"), 1),
+        }
+        rest = r;
+    }
     let [pid, file] = rest else { return (Vec::new(), "Error: expected PROCESS and FILE\n".into(), 1) };
     let Some(uid) = owner(pid) else { return (Vec::new(), format!("Error: Unknown process: {pid}\n"), 1) };
     // The caller's file: made (or emptied) here and given to the caller, as the shell makes it.
@@ -186,13 +202,22 @@ fn am(args: &[String], root: &Path, caller: u32, spec: &PhoneSpec) -> Reply {
         let said = format!("File: {file}\nWaiting for dump to finish...\n").into_bytes();
         let answer = test_support::art::request(
             pid.parse().unwrap_or(0),
-            &format!("dumpheap {} {file}", u8::from(gc)),
+            &format!("dumpheap {} {} {file}", u8::from(gc), bitmaps.as_deref().unwrap_or("-")),
             Some(&to),
         );
         return match art_answer(answer) {
             (_, None) => (said, String::new(), 0),
             (_, Some(why)) => (Vec::new(), format!("HEAP DUMP FAILED on process {pid}: {why}\n"), 255),
         };
+    }
+    if bitmaps.is_some() {
+        // A HotSpot JVM has no framework to compress Bitmaps with: a test that asks this of a
+        // JVM app is told so rather than given a dump without them.
+        return (
+            Vec::new(),
+            "Error: -b needs an ART app on the test phone (a JVM app has no Bitmap.dumpAll)\n".into(),
+            1,
+        );
     }
     let work = root.join("system").join(format!("dump-{pid}-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&work);

@@ -196,7 +196,7 @@ impl Drop for ArtApp {
     }
 }
 
-/// Asks the app `pid` (an `art-app`) for `text` (`meminfo`, `gc`, `dumpheap 1 PATH` with the
+/// Asks the app `pid` (an `art-app`) for `text` (`meminfo`, `gc`, `dumpheap 1 - PATH` or `dumpheap 1 png PATH` with the
 /// output's descriptor, `attach-agent LIB=OPTIONS`) and returns its answer, which ends with a
 /// line `ok` or `error: …`; `None` when no ART app serves that pid.
 pub fn request(pid: u32, text: &str, fd: Option<&std::fs::File>) -> Option<String> {

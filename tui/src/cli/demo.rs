@@ -124,6 +124,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
         output: None,
         trigger: event.kind,
         stream: false,
+        bitmaps: true,
     };
     let outcome = crate::session::dump::dump(&agent, &request, &mut |_, _, _| {})?;
     super::dump::tell(&outcome);

@@ -33,6 +33,13 @@ pub struct DumpArgs {
     /// phone and pulling it.
     #[arg(long)]
     stream: bool,
+    /// Bitmap pixels in the dump (the default): `am dumpheap -b png` where the phone's `am`
+    /// takes `-b` (Android 15 added it); the app compresses each Bitmap into the dump.
+    #[arg(long, overrides_with = "no_bitmaps")]
+    bitmaps: bool,
+    /// No Bitmap pixels (they can be users' photos; the app spends time compressing them).
+    #[arg(long)]
+    no_bitmaps: bool,
     /// Where to write it (default: $XDG_DATA_HOME/heaptui/dumps/DEVICE/PROCESS/YYYYMMDDTHHMMSSZ.hprof).
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     output: Option<PathBuf>,
@@ -57,6 +64,7 @@ pub fn run(args: DumpArgs) -> anyhow::Result<()> {
         output: args.output.clone(),
         trigger: agent::trigger::Kind::Manual,
         stream: args.stream,
+        bitmaps: !args.no_bitmaps,
     };
     let mut shown = 0u64;
     let mut progress = |step: Step, done: u64, total: u64| {

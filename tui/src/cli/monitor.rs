@@ -86,6 +86,7 @@ pub fn run(args: MonitorArgs) -> anyhow::Result<()> {
                         output: None,
                         trigger,
                         stream: false,
+                        bitmaps: true,
                     };
                     let outcome = session::dump::dump(&agent, &request, &mut |_, _, _| {})?;
                     super::dump::tell(&outcome);

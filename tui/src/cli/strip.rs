@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 
 use anyhow::Context;
-use heap::strip::{strip_matrix, strip_plan, Mode, StripOptions};
+use heap::strip::{strip_matrix, strip_plan, strip_plan_for_file, Mode, StripOptions};
 
 use super::stream::{open_input, run_plan, Output};
 
@@ -46,5 +46,7 @@ pub fn run(a: StripArgs) -> anyhow::Result<()> {
         return out.commit();
     }
     let o = StripOptions { mode, keep_strings: a.keep_strings, keep_zygote: a.keep_zygote };
-    run_plan(&a.input, &a.output, strip_plan(&o), a.zstd)
+    // A file on disk is read once more first, for the pictures `am dumpheap -b` put in it.
+    let plan = if a.input == "-" { strip_plan(&o) } else { strip_plan_for_file(&o, std::path::Path::new(&a.input)) };
+    run_plan(&a.input, &a.output, plan, a.zstd)
 }

@@ -5,6 +5,48 @@
 use heap::bitmap::Picture;
 use image::RgbaImage;
 
+/// What the Overview says when the dump has Bitmaps and no pixels for any of them: how many, and
+/// why, from the dump's sidecar (`FILE.json`: the method could not carry them, or the phone's
+/// `am` could not ask) when it has one, from the dump itself otherwise.
+pub fn missing(heap: &heap::Heap, path: &std::path::Path) -> Option<String> {
+    let idx = &heap.index;
+    let bitmaps: Vec<_> = idx.classes_named("android.graphics.Bitmap").flat_map(|c| heap.instances_of(c)).collect();
+    if bitmaps.is_empty() || bitmaps.iter().any(|&n| heap.bitmap_info(n).is_some_and(|i| i.is_ok())) {
+        return None;
+    }
+    let why = sidecar_no_pixels(path).unwrap_or_else(|| {
+        if idx.heap_graph.is_some() {
+            "Perfetto's heap graph holds no values, pixels included".to_string()
+        } else {
+            "Android 8 and later keep them in native memory; a dump holds them only when the app is asked \
+             (`am dumpheap -b png`, Android 15, which `heaptui dump` asks for where the phone's am takes it)"
+                .to_string()
+        }
+    });
+    Some(format!("{} Bitmaps, no pixels in this dump: {why}", bitmaps.len()))
+}
+
+/// The most of a sidecar read: the file is anyone's.
+const MAX_SIDECAR: u64 = 1 << 20;
+
+/// The sidecar's `no_pixels`, when the dump has a sidecar that says: a regular file (opened
+/// without blocking, so a FIFO in its place cannot hang the load), its first [`MAX_SIDECAR`]
+/// bytes, JSON.
+fn sidecar_no_pixels(path: &std::path::Path) -> Option<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut name = path.as_os_str().to_owned();
+    name.push(".json");
+    let f = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(name).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut text = Vec::new();
+    f.take(MAX_SIDECAR).read_to_end(&mut text).ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&text).ok()?;
+    v.get("no_pixels")?.as_str().map(str::to_string)
+}
+
 /// The most pixels an encoded picture may decode to: a 64-megapixel photo (256 MB as RGBA).
 const MAX_PIXELS: u64 = 64 << 20;
 
@@ -68,4 +110,29 @@ pub fn write_png(p: &Picture, path: &std::path::Path) -> anyhow::Result<()> {
         .map_err(|e| crate::exit::Code::Output.error(format!("cannot create {}: {e}", path.display())))?;
     f.write_all(&bytes)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sidecar_no_pixels;
+
+    /// A sidecar is read only when it is a regular file of at most 1 MiB of JSON: a FIFO in its
+    /// place does not hang the load, a larger one is not read past the bound.
+    #[test]
+    fn hostile_sidecars_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = dir.path().join("d.hprof");
+        let side = dir.path().join("d.hprof.json");
+        std::fs::write(&side, br#"{"no_pixels":"an \u001b[2J am without -b"}"#).unwrap();
+        assert_eq!(sidecar_no_pixels(&dump).as_deref(), Some("an \x1b[2J am without -b"));
+        let mut big = br#"{"no_pixels":"x","pad":""#.to_vec();
+        big.resize((1 << 20) + 10, b'a');
+        big.extend_from_slice(br#""}"#);
+        std::fs::write(&side, big).unwrap();
+        assert_eq!(sidecar_no_pixels(&dump), None);
+        std::fs::remove_file(&side).unwrap();
+        let c = std::ffi::CString::new(side.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(sidecar_no_pixels(&dump), None);
+    }
 }

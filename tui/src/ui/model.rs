@@ -52,6 +52,8 @@ pub struct Loaded {
     /// The Inspector's object and its path from a GC root, kept while it is shown: the rows are
     /// made again on every key, and naming a step through a table of millions of slots scans it.
     pub inspected_path: std::sync::Mutex<Option<(Node, Arc<Vec<heap::paths::Step>>)>>,
+    /// The Overview's word on Bitmaps the dump holds no pixels for, and why, when it has some.
+    pub no_pixels: Option<String>,
 }
 
 /// Lists sorted ahead of time, on the thread that warms up after loading.
@@ -142,6 +144,7 @@ impl Loaded {
                 text
             })
             .collect();
+        let no_pixels = crate::session::pictures::missing(&heap, std::path::Path::new(&path));
         Loaded {
             heap,
             leaks,
@@ -160,6 +163,7 @@ impl Loaded {
             threads,
             thread_text,
             inspected_path: Default::default(),
+            no_pixels,
         }
     }
 

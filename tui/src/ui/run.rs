@@ -157,6 +157,7 @@ fn spawn_dump(target: super::monitor::Target, trigger: agent::trigger::Kind, tx:
                 output: None,
                 trigger,
                 stream: false,
+                bitmaps: true,
             };
             crate::session::dump::dump(&agent, &request, &mut |step, done, total| {
                 let _ = tx.send(Msg::Progress { phase: step.name(), done, total });

@@ -47,6 +47,8 @@ pub struct DumpRequest {
     pub trigger: Kind,
     /// On a phone: stream the stripped dump to this machine instead of storing it there.
     pub stream: bool,
+    /// Bitmap pixels, where the method can carry them (`am dumpheap -b`).
+    pub bitmaps: bool,
 }
 
 /// A finished dump.
@@ -162,6 +164,7 @@ pub fn dump(agent: &Agent<'_>, request: &DumpRequest, progress: Progress<'_>) ->
         restored: restore,
         runtime: dumped.message.clone(),
         jvm: here.then(|| dumped.message.clone()),
+        no_pixels: dumped.no_pixels.clone(),
         sample: before,
     };
     let name = out.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| to.name.clone());
@@ -292,12 +295,12 @@ fn fetch<'a>(
         }
     }
     if device.runs_here() {
-        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live, bitmaps: request.bitmaps };
         let dumped = agent.dump_here(&spec, staged)?;
         return Ok(Fetched { dumped, pulled: None, on_phone: None });
     }
     if method == Some(Method::Fork) {
-        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+        let spec = DumpSpec { pid, method, mode: request.mode, live: request.live, bitmaps: request.bitmaps };
         match fork_dump(agent, &spec, before, staged, progress) {
             Ok((dumped, pulled)) => {
                 if let Some(key) = &phone {
@@ -325,7 +328,7 @@ fn fetch<'a>(
             }
         }
     }
-    let spec = DumpSpec { pid, method, mode: request.mode, live: request.live };
+    let spec = DumpSpec { pid, method, mode: request.mode, live: request.live, bitmaps: request.bitmaps };
     if method == Some(Method::Perfetto) {
         let (dumped, pulled) = remote::perfetto_dump(agent, &spec, before, staged, progress)?;
         return Ok(Fetched { dumped, pulled: Some(pulled), on_phone: None });

@@ -87,6 +87,12 @@ pub(super) fn stream_dump(
 }
 
 /// How long the app has to load the fork dump's library after `cmd activity attach-agent`.
+/// Why a fork dump has no Bitmap pixels.
+const NO_PIXELS_FORK: &str = "the fork dump cannot carry them: the pixels are in native memory, and only the app's own \
+     code compresses them into the heap (Bitmap.dumpAll, what `am dumpheap -b` asks for), which a forked copy must not run";
+/// Why a Perfetto heap graph has none.
+const NO_PIXELS_PERFETTO: &str = "Perfetto's heap graph holds no values, pixels included";
+
 const LOAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// KOOM's fork dump on a phone, as Android Studio loads its agents: the library is pushed, copied
@@ -244,6 +250,7 @@ pub(super) fn fork_dump(
             report.pause_us, report.suspend, report.dumper
         ),
         sha256,
+        no_pixels: Some(NO_PIXELS_FORK.to_string()),
     };
     Ok((dumped, pulled))
 }
@@ -327,6 +334,7 @@ pub(super) fn perfetto_dump(
             if graph.truncated { "; incomplete (Perfetto's buffer was too small)" } else { "" }
         ),
         sha256: pulled.sha256.clone(),
+        no_pixels: Some(NO_PIXELS_PERFETTO.to_string()),
     };
     Ok((dumped, pulled))
 }

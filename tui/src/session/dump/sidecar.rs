@@ -52,6 +52,10 @@ pub struct Sidecar {
     pub jvm: Option<String>,
     /// The sample at dump time.
     pub sample: Sample,
+    /// Why the dump holds no Bitmap pixels where an app's Bitmaps keep them natively (Android
+    /// 8 and later): the method cannot carry them, or the phone's `am` cannot ask for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_pixels: Option<String>,
 }
 
 /// Where a phone's dump was made (KOOM's runningInfo keeps the build beside the figures).

@@ -48,6 +48,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     for w in &idx.warnings {
         lines.push(line(format!("⚠ {w}"), t.error));
     }
+    if let Some(why) = &l.no_pixels {
+        lines.push(line(why.as_str(), t.dim));
+    }
     lines.push(Line::raw(""));
     let wide = area.width as usize;
     let barw = (wide / 4).clamp(10, 40);
