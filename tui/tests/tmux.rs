@@ -537,6 +537,72 @@ fn d_on_a_phone_ends_on_the_leak() {
     assert_eq!(std::fs::read_dir(stored).unwrap().count(), 2, "the restored dump and its sidecar");
 }
 
+/// The same keypress against a real runtime: the Android 10 test phone whose apps are real ART
+/// 10 processes (`PhoneSpec::android10_art`, the shell as uid 2000), an app holding 2,000
+/// sessions in a static map. The picker lists it by package, `Enter` watches it with the heap
+/// figures the app reports of itself, `d` has `am dumpheap` make ART write the dump, which is
+/// stripped on the phone, pulled, restored and opened on the Leaks screen with the map as the
+/// suspect; the Overview says why the dump has no Bitmap pixels when it has Bitmaps.
+#[test]
+fn d_on_a_real_art_app_ends_on_the_leak() {
+    use test_phone::{AdbServer, App, PhoneSpec, TestPhone};
+    let dir = tempfile::tempdir().unwrap();
+    let art = test_support::art::art();
+    let jar = art.compile(
+        &[
+            "tests/java/art/Sessions.java",
+            "tests/java/art/Pictures.java",
+            "tests/java/art/android/graphics/Bitmap.java",
+        ],
+        dir.path(),
+    );
+    let package = "com.example.art.release";
+    let apps =
+        vec![App { package: package.into(), uid: 10132, debuggable: false, large_heap: false, profileable: false }];
+    let server = AdbServer::start();
+    let phone = TestPhone::start(PhoneSpec::android10_art(apps)).unwrap();
+    phone.connect(server.0).unwrap();
+    let mut app = test_support::art::App::new(package);
+    app.uid = Some(10132);
+    let run = art.start(&jar, "Sessions", &["2000"], &app);
+    assert!(run.first_line.starts_with("ready "), "{}", run.first_line);
+    let port = server.0.to_string();
+    let xdg = dir.path().to_str().unwrap();
+    let env = [("XDG_DATA_HOME", xdg), ("ANDROID_ADB_SERVER_PORT", port.as_str())];
+    let t = Tmux::start_with_env("art-dump", &env, &[], 160, 40);
+    t.wait_for("Open a heap dump or watch a process");
+    t.keys(&["/"]);
+    // The package is the row's last column, after the phone's.
+    t.keys(&["-l", "heaptui_test_phone_art]"]);
+    t.keys(&["-l", &format!(" {package}")]);
+    let s = t.wait_for(&format!("heaptui_test_phone_art]  {package}"));
+    assert!(s.contains(&phone.serial()), "{s}");
+    t.keys(&["Enter"]);
+    t.wait_for(&format!("({}) on {}", run.pid, phone.serial()));
+    t.keys(&["d"]);
+    let s = t.wait_for("java.util.HashMap of 2000 entries retains");
+    assert!(s.contains("application"), "{s}");
+    t.keys(&["q"]);
+    drop(run);
+
+    // An app holding three Bitmaps, dumped on this phone, whose am has no -b: the Overview says
+    // so of the dump heaptui just made.
+    let run = art.start(&jar, "Pictures", &[], &app);
+    assert!(run.first_line.starts_with("ready "), "{}", run.first_line);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["dump", "-s", &phone.serial(), &run.pid.to_string()])
+        .env("XDG_DATA_HOME", xdg)
+        .env("ANDROID_ADB_SERVER_PORT", &port)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let t = Tmux::start("art-pixels", &[&path], 200, 40);
+    let s = t.wait_for("Bitmaps, no pixels");
+    assert!(s.contains("3 Bitmaps, no pixels in this dump: this phone's `am dumpheap` has no -b"), "{s}");
+    t.keys(&["q"]);
+}
+
 /// The views of a set, threads, the tree by class and pictures, walked with the real binary:
 /// on the Holders program's dump (4,500 sessions held by a HashMap, a TreeMap and an ArrayList),
 /// `m` on the class shows the three holders once the tree is opened, `D` their entries, `8` the
