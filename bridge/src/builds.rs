@@ -109,11 +109,15 @@ fn sha256(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Whether `path` and every folder above it belong to this user or root and no one else can
-/// change them: not writable by group or others, but for a folder with the sticky bit that
-/// belongs to root (`/tmp`), where others may add entries but not rename or remove ours. A
-/// symbolic link on the way is followed and its target checked the same way.
-pub fn trusted(path: &Path) -> std::result::Result<(), String> {
+/// The most bytes a build from `HEAPTUI_AGENT_DIR` may have (the carried ones are under 2 MB).
+const MAX_BUILD: u64 = 64 << 20;
+
+/// `path` with its links resolved, when it and every folder above it belong to this user or
+/// root and no one else can change them: not writable by group or others, but for a folder with
+/// the sticky bit that belongs to root (`/tmp`), where others may add entries but not rename or
+/// remove ours. Links on the way are resolved first and the path they lead to is what is checked,
+/// so it is the one to read (the folders the link passed through are not).
+pub fn trusted(path: &Path) -> std::result::Result<std::path::PathBuf, String> {
     use std::os::unix::fs::MetadataExt;
     let path = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
     // SAFETY: geteuid cannot fail.
@@ -130,7 +134,26 @@ pub fn trusted(path: &Path) -> std::result::Result<(), String> {
             return Err(format!("{} can be changed by other users (mode {:o})", p.display(), mode & 0o7777));
         }
     }
-    Ok(())
+    Ok(path)
+}
+
+/// The bytes of the checked file at `path` ([`trusted`]'s answer): opened without following a
+/// link or blocking on a FIFO, a regular file of at most [`MAX_BUILD`] bytes.
+fn read_trusted(path: &Path) -> std::result::Result<Vec<u8>, String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let m = f.metadata().map_err(|e| format!("{}: {e}", path.display()))?;
+    if !m.is_file() || m.len() > MAX_BUILD {
+        return Err(format!("{} is not a regular file of at most {MAX_BUILD} bytes", path.display()));
+    }
+    let mut bytes = Vec::new();
+    f.take(MAX_BUILD).read_to_end(&mut bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 /// The build of `kind` for `target`: from `HEAPTUI_AGENT_DIR/<target>/` when that variable is
@@ -140,13 +163,12 @@ pub fn payload(kind: Kind, target: &str) -> Result<Payload> {
     if let Some(dir) = std::env::var_os("HEAPTUI_AGENT_DIR") {
         let path = Path::new(&dir).join(target).join(kind.file());
         if path.exists() {
-            trusted(&path).map_err(|why| {
+            let bytes = trusted(&path).and_then(|checked| read_trusted(&checked)).map_err(|why| {
                 DeviceError::Transfer(format!(
                     "refusing {} from HEAPTUI_AGENT_DIR: {why}; only files no other user can change are pushed",
                     path.display()
                 ))
             })?;
-            let bytes = std::fs::read(&path)?;
             return Ok(Payload::File { sha256: sha256(&bytes), path, bytes });
         }
     }
