@@ -262,7 +262,10 @@ pub fn dump_into(
     let n = RAWS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let raw = dir.join(format!(".heaptui-{pid}.{}-{n}.raw.hprof", std::process::id()));
     let _raw_guard = Remove(raw.clone());
-    let ran = run_dumper(pid, method, live, bitmaps, &raw)?;
+    let mut ran = run_dumper(pid, method, live, bitmaps, &raw)?;
+    if mode == Mode::Redact && ran.no_pixels.is_none() {
+        ran.no_pixels = Some("`--mode redact` drops them (they can be users' photos)".to_string());
+    }
     let raw_bytes = std::fs::metadata(&raw).map(|m| m.len()).map_err(file_error(&raw))?;
     let start = Instant::now();
     let mut w = Hashing::new(out);

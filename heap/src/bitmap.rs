@@ -136,8 +136,10 @@ impl DumpBuffers {
 /// The `Bitmap.dumpData` object ART fills for `am dumpheap -b`, when the dump has one.
 fn dump_data(heap: &Heap) -> Option<Node> {
     let idx = &heap.index;
-    let class = idx.classes_named("android.graphics.Bitmap").find(|&c| idx.static_value(c, "dumpData").is_some())?;
-    idx.node(idx.static_value(class, "dumpData")?.as_object()?)
+    // The first Bitmap class whose `dumpData` is set (the stripper's pre-scan reads it so too).
+    idx.classes_named("android.graphics.Bitmap")
+        .find_map(|c| idx.static_value(c, "dumpData")?.as_object().filter(|&id| id != 0))
+        .and_then(|id| idx.node(id))
 }
 
 /// A Bitmap's picture, told without decoding it: width, height, and its format (`None` for an
@@ -200,6 +202,16 @@ impl Heap {
             return Some(Err(NO_CONTENTS.into()));
         };
         Some(Ok((w as u32, h as u32, bytes, encoded)))
+    }
+
+    /// How many of `bitmaps` the dump holds pixels for (an array, whatever its contents), with
+    /// `Bitmap.dumpData`'s slots read once for all of them.
+    pub fn bitmaps_with_pixels(&self, bitmaps: &[Node]) -> usize {
+        let buffers = DumpBuffers::of(self);
+        bitmaps
+            .iter()
+            .filter(|&&n| pixels_array_in(self, n, |ptr| buffers.as_ref()?.buffer(self, ptr)).is_some())
+            .count()
     }
 
     /// The `format` of `Bitmap.dumpData`, when the dump has one.

@@ -106,9 +106,13 @@ pub fn strip_plan_for_file(o: &StripOptions, path: &std::path::Path) -> Plan {
     if !matches!(o.mode, Mode::Triage | Mode::Koom) {
         return strip_plan(o);
     }
-    let map = std::fs::File::open(path).ok().and_then(|f| {
-        // SAFETY: mapped read-only and only read; the dump is the caller's file (as every dump
-        // the engine opens is mapped), and a reader that finds it cut short stops there.
+    use std::os::unix::fs::OpenOptionsExt;
+    // A regular file only: a FIFO opened here would lose its writer's data to this open.
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).ok();
+    let map = file.filter(|f| f.metadata().is_ok_and(|m| m.is_file())).and_then(|f| {
+        // SAFETY: mapped read-only and only read. As with every dump the engine maps, a file cut
+        // short by someone else while mapped would fault; the agent's raw file is in its own
+        // folder, and `strip`'s input is the user's.
         unsafe { memmap2::Mmap::map(&f) }.ok()
     });
     match map {
@@ -118,9 +122,9 @@ pub fn strip_plan_for_file(o: &StripOptions, path: &std::path::Path) -> Plan {
 }
 
 /// The ids of the arrays `Bitmap.dumpData.buffers` points at, and of its `natives` (which tell
-/// whose picture each is), in the dump `data`, found without an index: one pass for the names,
-/// the classes and `Bitmap`'s statics; when `dumpData` is set, one for its instance and one for
-/// its `buffers` array. A dump that does not parse gives up
+/// whose picture each is), in the dump `data`, found without an index: one pass for the names
+/// and classes, one for `Bitmap`'s statics; when `dumpData` is set, one for its instance and one
+/// for its `buffers` array. A dump that does not parse gives up
 /// what it holds before the damage (the rewrite that follows reports the damage itself).
 pub fn dump_data_buffers(data: &[u8]) -> HashSet<u64> {
     use crate::hprof::{parse_header, Cursor, Records, SubRecord, TopRecord};
@@ -177,7 +181,8 @@ pub fn dump_data_buffers(data: &[u8]) -> HashSet<u64> {
         if let SubRecord::Class(c) = sub {
             if bitmaps.contains(&c.id) {
                 let value = c.statics.iter().find(|s| names.get(&s.name_id) == Some(&"dumpData"));
-                if let Some(s) = value.filter(|s| s.ty == BasicType::Object) {
+                // The first set one, as `bitmap::dump_data` reads it.
+                if let Some(s) = value.filter(|s| s.ty == BasicType::Object && dump_data.is_none()) {
                     dump_data = Some(crate::hprof::cursor::read_id(s.value, id_size)).filter(|&d| d != 0);
                 }
             }

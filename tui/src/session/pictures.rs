@@ -11,7 +11,7 @@ use image::RgbaImage;
 pub fn missing(heap: &heap::Heap, path: &std::path::Path) -> Option<String> {
     let idx = &heap.index;
     let bitmaps: Vec<_> = idx.classes_named("android.graphics.Bitmap").flat_map(|c| heap.instances_of(c)).collect();
-    if bitmaps.is_empty() || bitmaps.iter().any(|&n| heap.bitmap_info(n).is_some_and(|i| i.is_ok())) {
+    if bitmaps.is_empty() || heap.bitmaps_with_pixels(&bitmaps) > 0 {
         return None;
     }
     let why = sidecar_no_pixels(path).unwrap_or_else(|| {
