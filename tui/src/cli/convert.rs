@@ -44,7 +44,7 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
     let chained = std::io::Cursor::new(head.to_vec()).chain(r);
     let (out, writer) = Output::create(&a.output)?;
     let plan = heap::strip::Plan {
-        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        max_restored: Some(crate::session::files::restore_bound(&a.input, &a.output, a.max_output)),
         ..convert_plan(a.drop_zygote)
     };
     let (mut w, _) =
@@ -64,7 +64,7 @@ fn from_trace(a: &ConvertArgs) -> anyhow::Result<()> {
     };
     let hprof = heap::perfetto::hprof::write(graph);
     let plan = heap::strip::Plan {
-        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        max_restored: Some(crate::session::files::restore_bound(&a.input, &a.output, a.max_output)),
         ..heap::strip::restore_plan()
     };
     let (out, writer) = Output::create(&a.output)?;

@@ -20,7 +20,7 @@ pub struct RestoreArgs {
 /// Runs `restore`.
 pub fn run(a: RestoreArgs) -> anyhow::Result<()> {
     let plan = heap::strip::Plan {
-        max_restored: Some(super::stream::restore_bound(&a.input, &a.output, a.max_output)),
+        max_restored: Some(crate::session::files::restore_bound(&a.input, &a.output, a.max_output)),
         ..restore_plan()
     };
     run_plan(&a.input, &a.output, plan, false)

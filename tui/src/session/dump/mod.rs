@@ -484,11 +484,33 @@ fn restore_into(staged: &Path, out: &Path, chosen: bool, progress: Progress<'_>)
     let _tmp = tempfile::TempPath::try_from_path(&tmp).with_context(|| tmp.display().to_string())?;
     let input = std::fs::File::open(staged)?;
     let writer = std::io::BufWriter::with_capacity(1 << 20, private_file(&tmp)?);
-    let (w, _) = heap::strip::rewrite_all(input, writer, heap::strip::restore_plan())?;
+    // What the phone sent is restored under the bound `restore` has: a few hundred bytes can
+    // declare gigabytes of NODATA.
+    let bound = crate::session::files::restore_bound(&staged.to_string_lossy(), &out.to_string_lossy(), None);
+    let plan = heap::strip::Plan { max_restored: Some(bound), ..heap::strip::restore_plan() };
+    let (w, _) = heap::strip::rewrite_all(input, writer, plan)?;
     w.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     let placed = link_fresh(&tmp, out, chosen);
     progress(Step::Restore, bytes, bytes);
     placed
+}
+
+#[cfg(test)]
+mod restore_tests {
+    /// A phone's dump is restored under `restore`'s bound: a few hundred bytes declaring 80 GiB
+    /// of NODATA are refused before anything is written, and nothing is left behind.
+    #[test]
+    fn a_phones_nodata_bomb_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let staged = dir.path().join("staged.hprof");
+        std::fs::write(&staged, test_support::hostile::nodata_bomb(20, u32::MAX)).unwrap();
+        let out = dir.path().join("dump.hprof");
+        let mut progress = |_: super::Step, _: u64, _: u64| {};
+        let e = super::restore_into(&staged, &out, false, &mut progress).unwrap_err();
+        assert!(format!("{e:#}").contains("write back as zeros"), "{e:#}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+        assert_eq!(left, ["staged.hprof"], "nothing written beside it");
+    }
 }
 
 #[cfg(test)]
