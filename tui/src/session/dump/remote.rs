@@ -344,17 +344,41 @@ pub(super) fn perfetto_dump(
 /// second process of the same package); `status`'s Name is cut to 15 characters and will not
 /// do. A JVM (the test phone's "app") is named by its main class.
 fn package_of(agent: &Agent<'_>, pid: u32) -> anyhow::Result<String> {
-    agent
-        .processes()?
-        .into_iter()
-        .find(|p| p.pid == pid)
-        .map(|p| {
-            if p.jvm {
-                agent::proc::display_name(&p)
-            } else {
-                p.cmdline.split([' ', ':']).next().unwrap_or("").to_string()
-            }
-        })
-        .filter(|p| !p.is_empty())
-        .with_context(|| format!("process {pid} on {}", agent.device().serial()))
+    let serial = agent.device().serial();
+    let p =
+        agent.processes()?.into_iter().find(|p| p.pid == pid).with_context(|| format!("process {pid} on {serial}"))?;
+    run_as_package(&p)
+        .with_context(|| format!("process {pid} on {serial}: {:?} names no package run-as would take", p.cmdline))
+}
+
+/// The package `run-as` is given for process `p`: an app's, from its command line as the agent
+/// reads it (letters first in each part: never an option); the test phone's JVM apps go by their
+/// display name, refused when it could read as an option.
+fn run_as_package(p: &agent::proc::ProcessInfo) -> Option<String> {
+    let name = if p.jvm { agent::proc::display_name(p) } else { agent::android::package_of(&p.cmdline)?.to_string() };
+    (!name.is_empty() && !name.starts_with('-')).then_some(name)
+}
+
+#[cfg(test)]
+mod run_as_tests {
+    use agent::proc::ProcessInfo;
+
+    fn process(cmdline: &str, jvm: bool) -> ProcessInfo {
+        ProcessInfo { pid: 7, name: "x".into(), cmdline: cmdline.into(), rss_kb: 0, jvm }
+    }
+
+    /// A process name is the app's to choose: one that `run-as` would read as an option, or that
+    /// is no package name, never reaches it (the hostile corpus's option injection).
+    #[test]
+    fn run_as_takes_package_names_only() {
+        let pkg = |c, jvm| super::run_as_package(&process(c, jvm));
+        assert_eq!(pkg("com.example.app:remote", false).as_deref(), Some("com.example.app"));
+        for hostile in ["--user", "-x.y", "com.example;rm", "1com.x", "com..x", ""] {
+            assert_eq!(pkg(hostile, false), None, "{hostile}");
+        }
+        for hostile in ["java -jar -x.jar", "java -cp . -Main", "-"] {
+            assert!(pkg(hostile, true).is_none_or(|p| !p.starts_with('-')), "{hostile}");
+        }
+        assert_eq!(pkg("java LeakyCache 2000", true).as_deref(), Some("LeakyCache"));
+    }
 }
