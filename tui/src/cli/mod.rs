@@ -248,6 +248,16 @@ pub fn print_json(s: &str) -> anyhow::Result<()> {
     write_out(&heap::fmt::safe_json(s))
 }
 
+/// Writes data for programs (CSV) to stdout: exactly as it is into a pipe or a file, made safe as
+/// [`print`] makes text when stdout is a terminal.
+pub fn print_data(s: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        return print(s);
+    }
+    write_out(s)
+}
+
 fn write_out(s: &str) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();

@@ -13,8 +13,11 @@ pub enum QueryFormat {
     Table,
     /// A JSON array of objects, one a row; ids as integers.
     Json,
-    /// CSV with a header; ids as integers.
+    /// CSV with a header; ids as integers; a text cell that a spreadsheet would run as a
+    /// formula (starting `=`, `+`, `-`, `@`, tab or CR) gets a leading `'` (OWASP's guard).
     Csv,
+    /// CSV with the exact values, no guard (for programs, not spreadsheets).
+    CsvRaw,
 }
 
 /// Arguments of `query`.
@@ -80,7 +83,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sql::collect(&conn, text, usize::MAX).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
     match args.format {
         QueryFormat::Json => super::print_json(&(serde_json::to_string_pretty(&json(&columns, &table))? + "\n")),
-        QueryFormat::Csv => super::print(&csv(&columns, &table)),
+        QueryFormat::Csv => super::print_data(&csv(&columns, &table)),
+        QueryFormat::CsvRaw => super::print_data(&csv_raw(&columns, &table)),
         QueryFormat::Table => super::print(&aligned(&columns, &table)),
     }
 }
@@ -155,8 +159,21 @@ pub fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_j
     serde_json::Value::Array(rows)
 }
 
-/// The rows as CSV with a header (ids as integers).
+/// The rows as CSV with a header (ids as integers), text cells guarded against formulas: one
+/// that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would
+/// evaluate) gets a leading `'`; numbers are left as they are.
 pub fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
+    csv_with(columns, rows, true)
+}
+
+/// The rows as CSV with the exact values (`--format csv-raw`).
+pub fn csv_raw(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
+    csv_with(columns, rows, false)
+}
+
+/// RFC 4180: a field holding a comma, a quote, a line feed or a carriage return is quoted, its
+/// quotes doubled, every character kept as it is.
+fn csv_with(columns: &[String], rows: &[Vec<rusqlite::types::Value>], guard: bool) -> String {
     let quote = |s: &str| {
         if s.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -164,9 +181,18 @@ pub fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
             s.to_string()
         }
     };
+    let field = |c: &str, v: &rusqlite::types::Value| {
+        let text = cell_text(c, v, false);
+        let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+        if guard && formula && matches!(v, rusqlite::types::Value::Text(_)) {
+            quote(&format!("'{text}"))
+        } else {
+            quote(&text)
+        }
+    };
     let mut out = columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n";
     for r in rows {
-        let cells: Vec<String> = columns.iter().zip(r).map(|(c, v)| quote(&cell_text(c, v, false))).collect();
+        let cells: Vec<String> = columns.iter().zip(r).map(|(c, v)| field(c, v)).collect();
         out.push_str(&cells.join(","));
         out.push('\n');
     }
@@ -194,9 +220,15 @@ fn aligned(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
         let parts: Vec<String> = cells
             .iter()
             .enumerate()
-            .map(
-                |(i, c)| if numeric[i] { format!("{c:>w$}", w = widths[i]) } else { format!("{c:<w$}", w = widths[i]) },
-            )
+            .map(|(i, c)| {
+                // Padded by hand: `format!`'s width stops at 65,535 (a long String's cell).
+                let pad = " ".repeat(widths[i].saturating_sub(c.chars().count()));
+                if numeric[i] {
+                    pad + c
+                } else {
+                    format!("{c}{pad}")
+                }
+            })
             .collect();
         parts.join("  ").trim_end().to_string() + "\n"
     };
@@ -206,4 +238,49 @@ fn aligned(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
     }
     out.push_str(&format!("({} rows)\n", rows.len()));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::types::Value;
+
+    /// A dump's strings that a spreadsheet would run are guarded; numbers, even negative ones,
+    /// are not; a carriage return stays one character; `csv-raw` keeps every value exact.
+    #[test]
+    fn csv_guards_formulas_and_keeps_values() {
+        let columns = vec!["s".to_string(), "n".to_string()];
+        let rows = vec![
+            vec![Value::Text("=HYPERLINK(\"http://x\")".into()), Value::Integer(-5)],
+            vec![Value::Text("a\rb".into()), Value::Real(-1.5)],
+            vec![Value::Text("@SUM(A1)".into()), Value::Null],
+            vec![Value::Text("\t+1".into()), Value::Integer(3)],
+            vec![Value::Text("plain".into()), Value::Integer(4)],
+        ];
+        assert_eq!(
+            super::csv(&columns, &rows),
+            "s,n\n\"'=HYPERLINK(\"\"http://x\"\")\",-5\n\"a\rb\",-1.5\n'@SUM(A1),\n'\t+1,3\nplain,4\n"
+        );
+        assert_eq!(
+            super::csv_raw(&columns, &rows),
+            "s,n\n\"=HYPERLINK(\"\"http://x\"\")\",-5\n\"a\rb\",-1.5\n@SUM(A1),\n\t+1,3\nplain,4\n"
+        );
+    }
+
+    /// A cell of 65,536 characters or more (a long String selected) is padded, not a panic of
+    /// `format!`'s width; numbers still align right.
+    #[test]
+    fn long_cells_align_without_panic() {
+        let long = "x".repeat(70_000);
+        let columns = vec!["s".to_string(), "n".to_string()];
+        let rows = vec![
+            vec![Value::Text(long.clone()), Value::Integer(7)],
+            vec![Value::Text("y".into()), Value::Integer(123)],
+        ];
+        let text = super::aligned(&columns, &rows);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "header, two rows, the count");
+        assert!(lines[1].starts_with(&long) && lines[1].ends_with("    7"), "{}", &lines[1][69_990..]);
+        assert!(lines[2].starts_with("y ") && lines[2].ends_with("123"));
+        assert_eq!(lines[1].chars().count(), lines[2].chars().count());
+    }
 }
