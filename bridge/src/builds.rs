@@ -109,8 +109,10 @@ fn sha256(bytes: &[u8]) -> String {
     sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The most bytes a build from `HEAPTUI_AGENT_DIR` may have (the carried ones are under 2 MB).
-const MAX_BUILD: u64 = 64 << 20;
+/// The most bytes a build from `HEAPTUI_AGENT_DIR` may have: the carried ones are under 2 MB,
+/// a debug build with its debug info near 100 MB (the tests push one); this only stops a file of
+/// any size being read whole.
+const MAX_BUILD: u64 = 512 << 20;
 
 /// `path` with its links resolved, when it and every folder above it belong to this user or
 /// root and no one else can change them: not writable by group or others, but for a folder with

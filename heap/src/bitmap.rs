@@ -102,7 +102,8 @@ pub(crate) fn pixels_array_in(
     if let Some(b) = idx.field_node(bitmap, "mBuffer") {
         return Some((b, false));
     }
-    Some((buffer_of(idx.field(bitmap, "mNativePtr")?.as_i64()?)?, true))
+    // No native pointer (0: a redacted dump's) has no picture.
+    Some((buffer_of(idx.field(bitmap, "mNativePtr")?.as_i64().filter(|&p| p != 0)?)?, true))
 }
 
 /// What ART's `Bitmap.dumpData` holds, made ready for looking many Bitmaps up in: the slot of
