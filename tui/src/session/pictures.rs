@@ -16,7 +16,7 @@ pub fn missing(heap: &heap::Heap, path: &std::path::Path) -> Option<String> {
     }
     let why = sidecar_no_pixels(path).unwrap_or_else(|| {
         if idx.heap_graph.is_some() {
-            "Perfetto's heap graph holds no values, pixels included".to_string()
+            crate::session::dump::NO_PIXELS_PERFETTO.to_string()
         } else {
             "Android 8 and later keep them in native memory; a dump holds them only when the app is asked \
              (`am dumpheap -b png`, Android 15, which `heaptui dump` asks for where the phone's am takes it)"

@@ -12,6 +12,7 @@ mod names;
 pub mod phones;
 mod progress;
 mod remote;
+pub(crate) use remote::NO_PIXELS_PERFETTO;
 mod sidecar;
 
 use agent::protocol::{DumpSpec, Dumped, Method, Mode};

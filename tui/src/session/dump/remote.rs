@@ -90,8 +90,8 @@ pub(super) fn stream_dump(
 /// Why a fork dump has no Bitmap pixels.
 const NO_PIXELS_FORK: &str = "the fork dump cannot carry them: the pixels are in native memory, and only the app's own \
      code compresses them into the heap (Bitmap.dumpAll, what `am dumpheap -b` asks for), which a forked copy must not run";
-/// Why a Perfetto heap graph has none.
-const NO_PIXELS_PERFETTO: &str = "Perfetto's heap graph holds no values, pixels included";
+/// Why a Perfetto heap graph has none (the Overview says it of any trace it opens).
+pub(crate) const NO_PIXELS_PERFETTO: &str = "Perfetto's heap graph holds no values, pixels included";
 
 const LOAD_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
