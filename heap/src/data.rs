@@ -112,13 +112,15 @@ impl Data {
     /// unnamed temporary file beside it (else in `TMPDIR`), created exclusively and gone when
     /// closed, and maps it: the dump costs disk and page cache, not the process's memory. The
     /// first bytes must be an HPROF header, checked before anything more is decompressed, and the
-    /// output may be at most [`max_expansion`] times the input.
+    /// output is bounded as [`crate::expand`] says (the file system's free space less a margin,
+    /// and a ratio far above real dumps').
     pub fn decompress(path: &Path, how: &str, compressed: u64, mut reader: impl Read) -> Result<Data> {
         let what = format!("decompress ({how})");
         let fail = |e: std::io::Error| io_error(path, &what, e);
-        let ratio = max_expansion();
-        let limit = compressed.saturating_mul(ratio).max(1 << 20);
-        let mut head = [0u8; 13];
+        // The header and the first record's tag, checked before anything more is written: a
+        // file of zeros behind a header stops here.
+        use crate::spec::{header, record};
+        let mut head = [0u8; header::LEN + 1];
         let mut got = 0;
         while got < head.len() {
             match reader.read(&mut head[got..]).map_err(fail)? {
@@ -126,34 +128,69 @@ impl Data {
                 n => got += n,
             }
         }
-        if &head[..got] != b"JAVA PROFILE ".as_slice() {
+        if got < 13 || &head[..13] != b"JAVA PROFILE " {
             return Err(Error::new(0, ErrorKind::NotHprof));
         }
+        if got > header::VERSION_LEN && !(head.starts_with(header::PREFIX) && head[header::VERSION_LEN - 1] == 0) {
+            return Err(Error::new(0, ErrorKind::NotHprof));
+        }
+        if got == head.len() {
+            let known = [
+                record::STRING,
+                record::LOAD_CLASS,
+                record::UNLOAD_CLASS,
+                record::STACK_FRAME,
+                record::STACK_TRACE,
+                record::ALLOC_SITES,
+                record::HEAP_SUMMARY,
+                record::START_THREAD,
+                record::END_THREAD,
+                record::HEAP_DUMP,
+                record::CPU_SAMPLES,
+                record::CONTROL_SETTINGS,
+                record::HEAP_DUMP_SEGMENT,
+                record::HEAP_DUMP_END,
+            ];
+            let tag = head[header::LEN];
+            if !known.contains(&tag) {
+                return Err(fail(std::io::Error::other(format!(
+                    "its first record (byte {}, decompressed) has tag {tag:#04x}, which no HPROF record has",
+                    header::LEN
+                ))));
+            }
+        }
+        let head = &head[..got];
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let mut out = tempfile::tempfile_in(dir).or_else(|_| tempfile::tempfile()).map_err(fail)?;
+        let (mut out, at) = match tempfile::tempfile_in(dir) {
+            Ok(f) => (f, dir.to_path_buf()),
+            Err(_) => (tempfile::tempfile().map_err(fail)?, std::env::temp_dir()),
+        };
+        let budget = crate::expand::Budget::for_input(compressed, crate::expand::Space::of_file(&out, &at));
         use std::io::Write;
-        out.write_all(&head).map_err(fail)?;
+        out.write_all(head).map_err(fail)?;
         // One byte past the bound is enough to know it is passed.
-        let room = limit.saturating_sub(head.len() as u64);
+        let room = budget.limit.saturating_sub(head.len() as u64);
         let copied = std::io::copy(&mut reader.take(room.saturating_add(1)), &mut out).map_err(fail)?;
         if copied > room {
-            return Err(fail(std::io::Error::other(format!(
-                "it expands past {ratio} times its size ({limit} bytes): set HEAPTUI_MAX_EXPANSION to a larger ratio to open it"
-            ))));
+            return Err(fail(std::io::Error::other(budget.exceeded())));
         }
         // SAFETY: the file is ours alone (unnamed), and nothing writes it while mapped.
         let map = unsafe { Mmap::map(&out) }.map_err(|e| io_error(path, "map the decompressed dump", e))?;
         Ok(Data::Mapped(map))
     }
-}
 
-/// How many times its size a compressed dump may expand to: `HEAPTUI_MAX_EXPANSION`, else
-/// [`MAX_EXPANSION`].
-pub fn max_expansion() -> u64 {
-    std::env::var("HEAPTUI_MAX_EXPANSION").ok().and_then(|v| v.parse().ok()).filter(|&r| r > 0).unwrap_or(MAX_EXPANSION)
+    /// Maps the file at `path` as it is (nothing decompressed): a trace, read a packet at a time.
+    pub fn map_raw(path: &Path) -> Result<Data> {
+        let file = File::open(path).map_err(|e| io_error(path, "open", e))?;
+        let meta = file.metadata().map_err(|e| io_error(path, "stat", e))?;
+        if !meta.is_file() {
+            return Err(Error::new(0, ErrorKind::Io(format!("{} is not a regular file", path.display()))));
+        }
+        if meta.len() == 0 {
+            return Ok(Data::Owned(Vec::new()));
+        }
+        // SAFETY: see the contract on `Data::Mapped`.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(path, "map", e))?;
+        Ok(Data::Mapped(map))
+    }
 }
-
-/// The most a compressed dump may expand by default, as a multiple of its size. HPROF dumps
-/// compress 3 to 20 times with gzip or zstd (ids and zeroed arrays); a file that expands 200
-/// times is a bomb or a dump of zeros.
-pub const MAX_EXPANSION: u64 = 200;

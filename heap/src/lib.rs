@@ -28,6 +28,7 @@ pub mod data;
 pub mod diff;
 pub mod dominators;
 pub mod error;
+pub mod expand;
 pub mod fmt;
 pub mod histogram;
 pub mod hprof;

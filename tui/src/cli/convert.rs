@@ -18,8 +18,9 @@ pub struct ConvertArgs {
     /// Leave out the zygote and image heaps' objects (hprof-conv's -z).
     #[arg(short = 'z')]
     pub drop_zygote: bool,
-    /// The most bytes of zeros to write in place of NODATA arrays' values (default: 100 times
-    /// the input, at least 1 GiB, and no more than the output's disk has free).
+    /// The most bytes of zeros to write back in place of dropped array values (default: 10,000
+    /// times the input, at least 1 GiB, and no more than the output's disk offers less a
+    /// twentieth of it kept free).
     #[arg(long, value_name = "BYTES")]
     pub max_output: Option<u64>,
     /// Which heap graph of a Perfetto trace (1: the first).
@@ -57,19 +58,25 @@ pub fn run(a: ConvertArgs) -> anyhow::Result<()> {
 /// A Perfetto trace's heap graph as a standard HPROF: written by the engine
 /// (`heap::perfetto::hprof`), then restored as `restore` does (NODATA arrays as zeros).
 fn from_trace(a: &ConvertArgs) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&a.input).with_context(|| format!("cannot read {}", a.input))?;
-    let graphs = heap::perfetto::read(&bytes).with_context(|| a.input.clone())?;
-    let Some(graph) = a.dump.checked_sub(1).and_then(|i| graphs.get(i)) else {
-        crate::fail!(Usage, "{} holds {} Java heap graph(s) (--dump 1 to {})", a.input, graphs.len(), graphs.len());
+    let data = heap::data::Data::map_raw(std::path::Path::new(&a.input))?;
+    let trace = heap::perfetto::Trace::scan(&data).with_context(|| a.input.clone())?;
+    let Some(n) = a.dump.checked_sub(1).filter(|&n| n < trace.graphs.len()) else {
+        let held = trace.graphs.len();
+        crate::fail!(Usage, "{} holds {held} Java heap graph(s) (--dump 1 to {held})", a.input);
     };
-    let hprof = heap::perfetto::hprof::write(graph);
+    let graph = trace.graph(n).with_context(|| a.input.clone())?;
+    let layout = heap::perfetto::hprof::Layout::of(&graph);
+    let dir = std::path::Path::new(&a.output).parent().filter(|d| !d.as_os_str().is_empty());
+    let hprof = heap::perfetto::hprof::to_file(&graph, &layout, if a.output == "-" { None } else { dir })
+        .with_context(|| format!("{}: the heap graph's HPROF", a.input))?;
+    drop((graph, layout));
     let plan = heap::strip::Plan {
         max_restored: Some(crate::session::files::restore_bound(&a.input, &a.output, a.max_output)),
         ..heap::strip::restore_plan()
     };
     let (out, writer) = Output::create(&a.output)?;
-    let (mut w, _) =
-        heap::strip::rewrite_all(&hprof[..], writer, plan).map_err(|e| super::stream::explain(e, &a.input))?;
+    let (mut w, _) = heap::strip::rewrite_all(std::io::BufReader::with_capacity(1 << 20, hprof), writer, plan)
+        .map_err(|e| super::stream::explain(e, &a.input))?;
     w.flush()?;
     drop(w);
     out.commit()

@@ -11,8 +11,9 @@ pub struct RestoreArgs {
     pub input: String,
     /// The standard HPROF to write, or `-`.
     pub output: String,
-    /// The most bytes of zeros to write back in place of dropped array values (default: 100
-    /// times the input, at least 1 GiB, and no more than the output's disk has free).
+    /// The most bytes of zeros to write back in place of dropped array values (default: 10,000
+    /// times the input, at least 1 GiB, and no more than the output's disk offers less a
+    /// twentieth of it kept free).
     #[arg(long, value_name = "BYTES")]
     pub max_output: Option<u64>,
 }

@@ -60,25 +60,20 @@ pub fn write_new(dir: &Path, stem: &str, ext: &str, contents: &[u8]) -> anyhow::
 }
 
 /// The most bytes of zeros `restore`, `convert` and a phone's dump write back in place of NODATA
-/// arrays:
-/// `asked` (`--max-output`), else 100 times the input file (a stripped dump restores to 3 to 20
-/// times its size; at least 1 GiB, and 64 GiB when the input is stdin), and never more than the
-/// output's file system has free (writing more could not succeed, and would fill it first).
+/// arrays, as `heap::expand` bounds every expansion: `asked` (`--max-output`), else
+/// `heap::expand::max_expansion` times the input file (at least 1 GiB; 64 GiB when the input is
+/// stdin), and never more than the output's file system offers less the margin it keeps free
+/// (writing more could not succeed, and would fill it first).
 pub fn restore_bound(input: &str, output: &str, asked: Option<u64>) -> u64 {
     let bound = asked.unwrap_or_else(|| match std::fs::metadata(input) {
-        Ok(m) if input != "-" => m.len().saturating_mul(100).max(1 << 30),
+        Ok(m) if input != "-" => m.len().saturating_mul(heap::expand::max_expansion()).max(1 << 30),
         _ => 64 << 30,
     });
     if output == "-" {
         return bound;
     }
     let dir = Path::new(output).parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let free = std::ffi::CString::new(dir.as_os_str().as_encoded_bytes()).ok().and_then(|c| {
-        // SAFETY: statvfs fills the struct it is given; the path is NUL-terminated.
-        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-        (unsafe { libc::statvfs(c.as_ptr(), &mut st) } == 0).then(|| st.f_bavail as u64 * st.f_frsize as u64)
-    });
-    free.map_or(bound, |f| bound.min(f))
+    heap::expand::Space::at(dir).map_or(bound, |s| bound.min(s.usable()))
 }
 
 #[cfg(test)]
