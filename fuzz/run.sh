@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
-# Fuzzes each target (the reader and index, the stripper, the decompressing reader) for a bounded
+# Fuzzes each target (the reader and index, the stripper, the decompressing reader, the Perfetto
+# trace reader) for a bounded
 # time (default 300 s each): `fuzz/run.sh [SECONDS]`.
 # Needs a nightly toolchain and cargo-fuzz (`rustup toolchain install nightly --profile minimal`,
 # `cargo install cargo-fuzz`). Not part of CI's run. The corpus is seeded from the peers' fixtures
 # (small ones, and the first kilobytes of others) into target/fuzz-corpus, outside the repo; crashes
-# land in fuzz/artifacts/ and each one becomes a regression test in heap/tests/malformed.rs.
+# land in fuzz/artifacts/ and each one becomes a regression test in heap/tests/malformed.rs (traces: heap/tests/trace_bombs.rs).
 set -euo pipefail
 cd "$(dirname "$0")"
 secs="${1:-300}"
 fixtures="${HEAPTUI_FIXTURES:-../../shared/fixtures}"
 corpus=../target/fuzz-corpus
+# The trace target starts from Perfetto's own heap-graph test traces (encoded with protoc).
+mkdir -p "$corpus/trace"
+perfetto=../heap/tests/data/perfetto
+for tp in "$perfetto"/*.textproto; do
+  protoc -I"$perfetto" --encode=perfetto.protos.Trace art_heap_graph.proto heap_graph_trace.proto \
+    < "$tp" > "$corpus/trace/$(basename "$tp" .textproto).pftrace"
+done
 for t in index strip decompress; do
   mkdir -p "$corpus/$t"
   for f in "$fixtures"/jvm/jdk8u-jhat__minimal.bin "$fixtures"/jvm/hprof-slurp__hprof-32.bin \
@@ -28,7 +36,7 @@ for t in index strip decompress; do
 done
 mkdir -p ../target/fuzz-logs
 status=0
-for t in index strip decompress; do
+for t in index strip decompress trace; do
   log=../target/fuzz-logs/$t.log
   if cargo +nightly fuzz run "$t" "$corpus/$t" -- -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 >"$log" 2>&1; then
     echo "$t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1)"

@@ -55,7 +55,11 @@ fn numbering(graphs: &[Graph]) -> Vec<(usize, u64)> {
 }
 
 fn check_objects(trace: &str, expected: &str) {
-    let graphs = read(&encode(trace)).unwrap();
+    let bytes = encode(trace);
+    let graphs = read(&bytes).unwrap();
+    // The listing made without keeping a graph says what each graph, built, holds.
+    let listed = heap::perfetto::Trace::scan(&bytes).unwrap().graphs;
+    assert_eq!(listed, graphs.iter().map(Graph::info).collect::<Vec<_>>(), "{trace}");
     let order = numbering(&graphs);
     let rows = csv(expected);
     assert_eq!(order.len(), rows.len(), "{trace}: objects");

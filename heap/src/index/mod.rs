@@ -313,36 +313,23 @@ impl Index {
     /// Opens the dump at `path` (plain or gzip).
     pub fn open(path: &Path, options: Options<'_>) -> Result<Index> {
         if crate::perfetto::is_trace(path) {
-            let bytes = std::fs::read(path)
-                .map_err(|e| Error::new(0, ErrorKind::Io(format!("cannot read {}: {e}", path.display()))))?;
-            let graphs = crate::perfetto::read(&bytes)
-                .map_err(|e| Error::new(0, ErrorKind::Io(format!("{}: {e}", path.display()))))?;
-            let Some(graph) = graphs.get(options.dump) else {
-                return Err(Error::new(
-                    0,
-                    ErrorKind::Io(format!(
-                        "{} holds {} Java heap graph{} (--dump 1 to {})",
-                        path.display(),
-                        graphs.len(),
-                        if graphs.len() == 1 { "" } else { "s" },
-                        graphs.len()
-                    )),
-                ));
-            };
+            let shown =
+                |e: crate::perfetto::TraceError| Error::new(0, ErrorKind::Io(format!("{}: {e}", path.display())));
+            let data = Data::map_raw(path)?;
+            let trace = crate::perfetto::Trace::scan(&data).map_err(shown)?;
+            let graph = trace.graph(options.dump).map_err(shown)?;
+            let pid = graph.pid;
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             // The graph becomes a one-dump HPROF: `dump` chose among the graphs, not in it.
-            let mut index = Index::from_perfetto(graph, Options { dump: 0, ..options })?;
-            index.heap_graph = Some(crate::perfetto::Origin {
-                number: options.dump + 1,
-                graphs: graphs.iter().map(crate::perfetto::Graph::info).collect(),
-            });
-            if graphs.len() > 1 {
+            let mut index = Index::from_graph(graph, Some(dir), Options { dump: 0, ..options })?;
+            index.heap_graph = Some(crate::perfetto::Origin { number: options.dump + 1, graphs: trace.graphs.clone() });
+            if trace.graphs.len() > 1 {
                 index.warnings.insert(
                     0,
                     format!(
-                        "the trace holds {} heap graphs; this is number {}, pid {} (--dump N picks another)",
-                        graphs.len(),
+                        "the trace holds {} heap graphs; this is number {}, pid {pid} (--dump N picks another)",
+                        trace.graphs.len(),
                         options.dump + 1,
-                        graph.pid
                     ),
                 );
             }
@@ -361,7 +348,24 @@ impl Index {
     /// which no size model recomputes) and each type's class object none (the graph has its
     /// `java.lang.Class<…>` objects apart).
     pub fn from_perfetto(graph: &crate::perfetto::Graph, options: Options<'_>) -> Result<Index> {
-        let mut index = Index::from_bytes(crate::perfetto::hprof::write(graph), options)?;
+        Index::from_graph(graph.clone(), None, options)
+    }
+
+    /// [`Index::from_perfetto`] of a graph given away: the HPROF is written to an unnamed file
+    /// in `dir` (else `TMPDIR`), its size checked first against the space there, and the graph
+    /// freed before indexing (only each object's size is kept).
+    fn from_graph(graph: crate::perfetto::Graph, dir: Option<&Path>, options: Options<'_>) -> Result<Index> {
+        let layout = crate::perfetto::hprof::Layout::of(&graph);
+        let data = write_graph(&graph, &layout, dir)?;
+        let ids = layout.ids;
+        let mut zero: Vec<u64> = graph.types.iter().map(|t| ids.class(t.id)).collect();
+        zero.extend(layout.runtime_class());
+        zero.extend(layout.runtime_arrays());
+        drop(layout);
+        let sizes: Vec<(u64, u64)> = graph.objects.iter().map(|o| (o.id, o.self_size)).collect();
+        let (info, truncated) = (graph.info(), graph.truncated);
+        drop(graph);
+        let mut index = Index::from_data(data, options)?;
         let mut shallow = std::mem::take(&mut index.shallow).into_vec();
         let mut set = |id: u64, size: u64| {
             let Some(n) = index.ids.map().and_then(|m| m.node(id)) else { return };
@@ -373,20 +377,19 @@ impl Index {
                 index.big_shallow.remove(&n);
             }
         };
-        for o in &graph.objects {
-            set(o.id, o.self_size);
+        for (id, size) in sizes {
+            set(id, size);
         }
-        let ids = crate::perfetto::hprof::Ids::of(graph);
-        for t in &graph.types {
-            set(ids.class(t.id), 0);
+        for id in zero {
+            set(id, 0);
         }
         index.shallow = shallow.into();
-        index.heap_graph = Some(crate::perfetto::Origin { number: 1, graphs: vec![graph.info()] });
+        index.heap_graph = Some(crate::perfetto::Origin { number: 1, graphs: vec![info] });
         index.warnings.push(format!(
             "a Perfetto heap graph records no field values (but {}) and no array contents: what needs a value is not decided",
             crate::perfetto::Recorded::names()
         ));
-        if graph.truncated {
+        if truncated {
             index.warnings.push(format!("{GRAPH_INCOMPLETE} (packets were lost; Perfetto's buffer was too small)"));
         }
         Ok(index)
@@ -718,6 +721,19 @@ const TRUNCATED: &str = "the dump is truncated";
 const GRAPH_INCOMPLETE: &str = "the heap graph is incomplete";
 
 /// The warning for a dump cut short at `e`.
+/// A graph's HPROF in an unnamed file ([`crate::perfetto::hprof::to_file`]), mapped.
+fn write_graph(
+    graph: &crate::perfetto::Graph,
+    layout: &crate::perfetto::hprof::Layout,
+    dir: Option<&Path>,
+) -> Result<Data> {
+    let io = |e: std::io::Error| Error::new(0, ErrorKind::Io(format!("the heap graph's HPROF: {e}")));
+    let file = crate::perfetto::hprof::to_file(graph, layout, dir).map_err(io)?;
+    // SAFETY: the file is ours alone (unnamed), and nothing writes it while mapped.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+    Ok(Data::Mapped(map))
+}
+
 fn truncated(e: &Error) -> String {
     format!("{TRUNCATED}: {e}; objects up to there are indexed")
 }

@@ -4,7 +4,12 @@
 //! field) and roots, but no array contents and no field values beyond the few the runtime picks
 //! ([`Recorded`]: a native registry's size, a Bitmap's id and dimensions, an app's version).
 //!
-//! [`read`] decodes a trace (gzip too) and assembles each graph from its packets the way
+//! [`Trace::scan`] reads a trace (gzip too) a packet at a time and lists its graphs;
+//! [`Trace::graph`] reads it again and keeps only the graph asked for ([`read`] keeps every one,
+//! for small traces). Memory is what the kept graph needs: one packet is decoded at a time
+//! (at most [`MAX_PACKET`] bytes), a trace lists at most [`MAX_GRAPHS`] graphs, and a gzip'd
+//! trace decodes at most [`crate::expand::max_expansion`] times its size. Each graph is
+//! assembled from its packets the way
 //! Perfetto's trace processor does (`src/trace_processor/importers/proto/heap_graph_tracker.cc`
 //! and `deobfuscation_tracker.cc`, read at commit `ec5d16b14b`): a graph's packets share a
 //! trusted sequence id and are numbered by `index` (a gap marks the graph truncated); object ids
@@ -20,21 +25,44 @@
 pub mod encode;
 pub mod hprof;
 pub mod proto;
+mod read;
+mod wire;
 
-use std::collections::HashMap;
-
-use prost::Message;
+pub use read::{read, Trace};
 
 /// Why a trace cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
-    /// Not a protobuf trace.
-    #[error("not a Perfetto trace: {0}")]
-    Decode(String),
     /// A gzip trace that does not decompress.
     #[error("the gzip trace does not decompress: {0}")]
     Gzip(String),
+    /// A packet that cannot be read, or one past a bound.
+    #[error("at byte {offset} of the {stream} (packet {packet}): {what}")]
+    Malformed {
+        /// `trace`, or `decompressed trace` for a gzip'd one.
+        stream: &'static str,
+        /// Where the packet (or its key) starts.
+        offset: u64,
+        /// The packets read before it, plus one.
+        packet: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A graph asked for that the trace does not hold.
+    #[error("the trace holds {held} Java heap graph{} (--dump 1 to {held})", if *held == 1 { "" } else { "s" })]
+    NoGraph {
+        /// How many it holds.
+        held: usize,
+    },
 }
+
+/// The most bytes one packet may hold. ART's `perfetto_hprof` writes a graph in packets of a
+/// few hundred KB; Perfetto's trace processor takes any size, but a packet is decoded whole.
+pub const MAX_PACKET: u64 = 64 << 20;
+
+/// The most heap graphs a trace may list. A dump per process per trigger makes a handful; a
+/// continuous dump config one every few seconds.
+pub const MAX_GRAPHS: usize = 65_536;
 
 /// A root's kind, as `HeapGraphRoot.Type` numbers them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -279,24 +307,6 @@ impl Graph {
     }
 }
 
-/// A graph being assembled from its packets.
-#[derive(Default)]
-struct Building {
-    graph: Graph,
-    next_index: u64,
-    prev_id: u64,
-    heap: HeapType,
-    /// Interned field names: iid → `"int Foo.bar"`.
-    field_names: HashMap<u64, String>,
-    location_names: HashMap<u64, String>,
-    type_fields: Vec<Vec<u64>>,
-    type_locations: Vec<Option<u64>>,
-    /// Per object: its own field iids (empty: its type's).
-    object_fields: Vec<Vec<u64>>,
-    /// Per object: whether its record gave no size (its type's is its size).
-    sized_by_type: Vec<bool>,
-}
-
 /// Whether the file at `path` is a Perfetto trace rather than an HPROF dump: its name ends in
 /// `.pftrace`, `.perfetto-trace` or `.perfetto` (gzip'd too), or its first byte is a trace's
 /// first packet (field 1, length-delimited) where a dump has `J`.
@@ -308,204 +318,6 @@ pub fn is_trace(path: &std::path::Path) -> bool {
     }
     let mut head = [0u8; 1];
     std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head)).is_ok() && head[0] == 0x0a
-}
-
-/// Reads every heap graph in a trace (`bytes`: the file; gzip is undone).
-pub fn read(bytes: &[u8]) -> Result<Vec<Graph>, TraceError> {
-    let owned;
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(bytes), &mut out)
-            .map_err(|e| TraceError::Gzip(e.to_string()))?;
-        owned = out;
-        &owned[..]
-    } else {
-        bytes
-    };
-    let trace = proto::Trace::decode(bytes).map_err(|e| TraceError::Decode(e.to_string()))?;
-    let mut processes: HashMap<i32, String> = HashMap::new();
-    let mut mappings = Vec::new();
-    let mut open: HashMap<(u32, i32), Building> = HashMap::new();
-    let mut done: Vec<Building> = Vec::new();
-    for packet in trace.packet {
-        if let Some(tree) = packet.process_tree {
-            for p in tree.processes {
-                if let (Some(pid), Some(cmd)) = (p.pid, p.cmdline.first()) {
-                    processes.insert(pid, cmd.clone());
-                }
-            }
-        }
-        if let Some(m) = packet.deobfuscation_mapping {
-            mappings.push(m);
-        }
-        let Some(part) = packet.heap_graph else { continue };
-        let pid = part.pid.unwrap_or(0);
-        let key = (packet.trusted_packet_sequence_id.unwrap_or(0), pid);
-        let b = open.entry(key).or_insert_with(|| Building {
-            graph: Graph { pid, timestamp: packet.timestamp.unwrap_or(0), ..Graph::default() },
-            ..Building::default()
-        });
-        let index = part.index.unwrap_or(b.next_index);
-        if index != b.next_index {
-            b.graph.truncated = true;
-        }
-        b.next_index = index + 1;
-        let continued = part.continued.unwrap_or(false);
-        add_part(b, part);
-        if !continued {
-            if let Some(b) = open.remove(&key) {
-                done.push(b);
-            }
-        }
-    }
-    // Graphs whose last packet never came are kept, marked.
-    for (_, mut b) in open {
-        b.graph.truncated = true;
-        done.push(b);
-    }
-    let mut graphs: Vec<Graph> = done.into_iter().map(finish).collect();
-    graphs.sort_by_key(|g| (g.timestamp, g.pid));
-    for g in &mut graphs {
-        g.process = processes.get(&g.pid).cloned();
-        for m in &mappings {
-            deobfuscate(g, m);
-        }
-    }
-    Ok(graphs)
-}
-
-fn add_part(b: &mut Building, part: proto::HeapGraph) {
-    for s in part.field_names {
-        if let (Some(iid), Some(text)) = (s.iid, s.str) {
-            b.field_names.insert(iid, String::from_utf8_lossy(&text).into_owned());
-        }
-    }
-    for s in part.location_names {
-        if let (Some(iid), Some(text)) = (s.iid, s.str) {
-            b.location_names.insert(iid, String::from_utf8_lossy(&text).into_owned());
-        }
-    }
-    for t in part.types {
-        b.graph.types.push(Type {
-            id: t.id.unwrap_or(0),
-            name: t.class_name.unwrap_or_default(),
-            deobfuscated: None,
-            location: None,
-            superclass: t.superclass_id.filter(|&s| s != 0),
-            classloader: t.classloader_id.filter(|&c| c != 0),
-            object_size: t.object_size.unwrap_or(0),
-            kind: t.kind.unwrap_or(0),
-            fields: Vec::new(),
-        });
-        b.type_fields.push(t.reference_field_id);
-        b.type_locations.push(t.location_id);
-    }
-    for o in part.objects {
-        let id = match (o.id, o.id_delta) {
-            (Some(id), _) => id,
-            (None, Some(delta)) => b.prev_id.wrapping_add(delta),
-            (None, None) => b.prev_id,
-        };
-        b.prev_id = id;
-        if let Some(h) = o.heap_type_delta {
-            b.heap = HeapType(h);
-        }
-        let base = o.reference_field_id_base.unwrap_or(0);
-        b.graph.objects.push(Object {
-            id,
-            type_id: o.type_id.unwrap_or(0),
-            self_size: o.self_size.unwrap_or(0),
-            heap: b.heap,
-            refs: o
-                .reference_object_id
-                .iter()
-                .map(|&t| Reference { field: None, target: if t == 0 { 0 } else { t.wrapping_add(base) } })
-                .chain(o.runtime_internal_object_id.iter().map(|&t| Reference { field: None, target: t }))
-                .collect(),
-            values: [
-                (Recorded::NativeRegistrySize, o.native_allocation_registry_size_field),
-                (Recorded::BitmapId, o.bitmap_id_field),
-                (Recorded::BitmapSourceId, o.bitmap_source_id_field),
-                (Recorded::BitmapWidth, o.bitmap_width_field.map(i64::from)),
-                (Recorded::BitmapHeight, o.bitmap_height_field.map(i64::from)),
-                (Recorded::VersionCode, o.application_info_long_version_code_field),
-            ]
-            .into_iter()
-            .filter_map(|(r, v)| Some((r, v?)))
-            .collect(),
-        });
-        b.object_fields.push(o.reference_field_id);
-        b.sized_by_type.push(o.self_size.is_none());
-    }
-    for r in part.roots {
-        let kind = RootType(r.root_type.unwrap_or(0));
-        b.graph.roots.extend(r.object_ids.into_iter().map(|id| (id, kind)));
-    }
-}
-
-/// Resolves the interned names: locations, field names, each reference's field.
-fn finish(mut b: Building) -> Graph {
-    let g = &mut b.graph;
-    let mut index: HashMap<u64, u32> = HashMap::new();
-    let mut field_of = |iid: u64, fields: &mut Vec<Field>| -> Option<u32> {
-        if let Some(&i) = index.get(&iid) {
-            return Some(i);
-        }
-        let text = b.field_names.get(&iid)?;
-        let (type_name, name) = match text.split_once(' ') {
-            Some((t, n)) => (Some(t.to_string()), n.to_string()),
-            None => (None, text.clone()),
-        };
-        fields.push(Field { name, type_name, deobfuscated: None });
-        let i = (fields.len() - 1) as u32;
-        index.insert(iid, i);
-        Some(i)
-    };
-    for (t, (iids, location)) in g.types.iter_mut().zip(b.type_fields.iter().zip(&b.type_locations)) {
-        t.fields = iids.iter().filter_map(|&iid| field_of(iid, &mut g.fields)).collect();
-        t.location = location.and_then(|l| b.location_names.get(&l).cloned());
-    }
-    let by_id: HashMap<u64, usize> = g.types.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
-    // Each type's fields with its superclasses', most specific first (a cycle in a corrupt
-    // trace stops at the first repeat).
-    let chain_fields = |type_id: u64| -> Vec<u32> {
-        let mut out = Vec::new();
-        let mut seen = Vec::new();
-        let mut cur = Some(type_id);
-        while let Some(id) = cur {
-            if seen.contains(&id) || seen.len() > 512 {
-                break;
-            }
-            seen.push(id);
-            let Some(&i) = by_id.get(&id) else { break };
-            out.extend_from_slice(&g.types[i].fields);
-            cur = g.types[i].superclass;
-        }
-        out
-    };
-    // The zygote's and the boot image's objects are never collected: roots of the VM's own
-    // (Perfetto's `internal_vm_roots`), after the trace's root sets.
-    let vm: Vec<u64> = g.objects.iter().filter(|o| matches!(o.heap.0, 2 | 3)).map(|o| o.id).collect();
-    g.roots.extend(vm.into_iter().map(|id| (id, RootType(13))));
-    // An object without a size of its own has its type's (Perfetto's deferred sizes).
-    for (o, _) in g.objects.iter_mut().zip(&b.sized_by_type).filter(|(_, &by_type)| by_type) {
-        if let Some(&i) = by_id.get(&o.type_id) {
-            o.self_size = g.types[i].object_size;
-        }
-    }
-    let mut layouts: HashMap<u64, Vec<u32>> = HashMap::new();
-    for (o, own) in g.objects.iter_mut().zip(&b.object_fields) {
-        let names: Vec<Option<u32>> = if own.is_empty() {
-            let layout = layouts.entry(o.type_id).or_insert_with(|| chain_fields(o.type_id));
-            layout.iter().map(|&f| Some(f)).collect()
-        } else {
-            own.iter().map(|&iid| field_of(iid, &mut g.fields)).collect()
-        };
-        for (r, name) in o.refs.iter_mut().zip(names) {
-            r.field = name;
-        }
-    }
-    b.graph
 }
 
 /// The package a type's location names (`/data/app/[~~x/]PKG-y/base.apk`), as Perfetto's
@@ -521,7 +333,7 @@ pub fn package_of(location: &str) -> Option<&str> {
 }
 
 /// A type name without `java.lang.Class<…>` and array brackets, and how to put them back.
-fn normalize(name: &str) -> (&str, bool, usize) {
+pub(crate) fn normalize(name: &str) -> (&str, bool, usize) {
     let (inner, class) = match name.strip_prefix("java.lang.Class<").and_then(|n| n.strip_suffix('>')) {
         Some(inner) => (inner, true),
         None => (name, false),
@@ -533,38 +345,6 @@ fn normalize(name: &str) -> (&str, bool, usize) {
         arrays += 1;
     }
     (base, class, arrays)
-}
-
-fn deobfuscate(g: &mut Graph, m: &proto::DeobfuscationMapping) {
-    let package = m.package_name.as_deref().filter(|p| !p.is_empty());
-    for cls in &m.obfuscated_classes {
-        let (Some(obf), Some(deobf)) = (cls.obfuscated_name.as_deref(), cls.deobfuscated_name.as_deref()) else {
-            continue;
-        };
-        for t in &mut g.types {
-            let (base, class, arrays) = normalize(&t.name);
-            let from = t.location.as_deref().and_then(package_of);
-            if base != obf || (from.is_some() && from != package) {
-                continue;
-            }
-            let mut name = format!("{deobf}{}", "[]".repeat(arrays));
-            if class {
-                name = format!("java.lang.Class<{name}>");
-            }
-            t.deobfuscated = Some(name);
-        }
-        for member in &cls.obfuscated_members {
-            let (Some(mobf), Some(mdeobf)) = (member.obfuscated_name.as_deref(), member.deobfuscated_name.as_deref())
-            else {
-                continue;
-            };
-            let merged = format!("{obf}.{mobf}");
-            let full = if mdeobf.contains('.') { mdeobf.to_string() } else { format!("{deobf}.{mdeobf}") };
-            for f in g.fields.iter_mut().filter(|f| f.name == merged) {
-                f.deobfuscated = Some(full.clone());
-            }
-        }
-    }
 }
 
 #[cfg(test)]

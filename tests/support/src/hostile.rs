@@ -8,6 +8,8 @@
 use crate::builder::{Builder, BOOL, OBJ};
 use std::io::Write;
 
+use crate::traces;
+
 /// OSC 52: set the clipboard (to "pwned", base64), ended by BEL.
 pub const CLIPBOARD: &str = "\x1b]52;c;cHduZWQ=\x07";
 /// CSI 2 J: clear the screen.
@@ -151,9 +153,14 @@ pub fn layout_bomb(fields: u32, subclasses: u32) -> Vec<u8> {
     b.finish()
 }
 
-/// An HPROF header and `mib` MiB of zeros, through `compress`.
+/// An HPROF header (4-byte ids) and a heap dump segment declaring 4 GiB, of which `mib` MiB of
+/// zeros follow, through `compress`: a well-formed start, so only the expansion bound stops it.
 fn zeros(mib: u32, w: &mut dyn Write) -> std::io::Result<()> {
     w.write_all(b"JAVA PROFILE 1.0.2\0")?;
+    w.write_all(&4u32.to_be_bytes())?;
+    w.write_all(&0u64.to_be_bytes())?;
+    w.write_all(&[0x1c, 0, 0, 0, 0])?;
+    w.write_all(&u32::MAX.to_be_bytes())?;
     let block = vec![0u8; 1 << 20];
     for _ in 0..mib {
         w.write_all(&block)?;
@@ -161,14 +168,28 @@ fn zeros(mib: u32, w: &mut dyn Write) -> std::io::Result<()> {
     Ok(())
 }
 
-/// A gzip file of an HPROF header and `mib` MiB of zeros (about 1 KB a MiB).
+/// A gzip file of an HPROF header followed by zeros alone (`mib` MiB): refused at its first
+/// record, before anything is written.
+pub fn gzip_header_then_zeros(mib: u32) -> std::io::Result<Vec<u8>> {
+    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    g.write_all(b"JAVA PROFILE 1.0.2\0")?;
+    let block = vec![0u8; 1 << 20];
+    for _ in 0..mib {
+        g.write_all(&block)?;
+    }
+    g.finish()
+}
+
+/// A gzip file of a dump's start and `mib` MiB of zeros (about 1 KB a MiB: gzip expands at
+/// most about 1,030 times, so only the free space, or a lower `HEAPTUI_MAX_EXPANSION`, stops it).
 pub fn gzip_bomb(mib: u32) -> std::io::Result<Vec<u8>> {
     let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     zeros(mib, &mut g)?;
     g.finish()
 }
 
-/// A zstd file of an HPROF header and `mib` MiB of zeros (a few dozen bytes a MiB).
+/// A zstd file of a dump's start and `mib` MiB of zeros (a few dozen bytes a MiB: past the
+/// default ratio).
 pub fn zstd_bomb(mib: u32) -> std::io::Result<Vec<u8>> {
     let mut z = zstd::stream::write::Encoder::new(Vec::new(), 3)?;
     zeros(mib, &mut z)?;
@@ -210,14 +231,34 @@ pub fn corpus() -> std::io::Result<Vec<Case>> {
         Case { name: "nodata.hprof", bytes: nodata_bomb(20, u32::MAX), expect: Expect::Opens },
         Case {
             name: "zeros.hprof.gz",
-            bytes: gzip_bomb(1024)?,
-            expect: Expect::Error("expands past 200 times its size"),
+            bytes: gzip_header_then_zeros(64)?,
+            expect: Expect::Error("has tag 0x00, which no HPROF record has"),
         },
         Case {
             name: "zeros.hprof.zst",
             bytes: zstd_bomb(1024)?,
-            expect: Expect::Error("expands past 200 times its size"),
+            expect: Expect::Error("expands past 10000 times its size"),
         },
+        // Perfetto traces (`crate::traces`).
+        Case { name: "padded.pftrace.gz", bytes: traces::padded_type(100_000, 20_000), expect: Expect::Opens },
+        Case { name: "tiny.pftrace.gz", bytes: traces::tiny_objects(1_000_000), expect: Expect::Opens },
+        Case {
+            name: "graphs.pftrace.gz",
+            bytes: traces::many_graphs(70_000),
+            expect: Expect::Error("more than 65536 heap graphs"),
+        },
+        Case {
+            name: "packet.pftrace",
+            bytes: traces::huge_packet(1 << 32),
+            expect: Expect::Error("a packet of 4294967296 bytes (at most 67108864)"),
+        },
+        Case {
+            name: "zeros.pftrace.gz",
+            bytes: traces::zeros(2),
+            expect: Expect::Error("at byte 0 of the decompressed trace (packet 1): field number 0"),
+        },
+        Case { name: "fields.pftrace.gz", bytes: traces::many_fields(300_000), expect: Expect::Opens },
+        Case { name: "mapped.pftrace.gz", bytes: traces::many_mapped(40_000), expect: Expect::Opens },
         Case { name: "text.gz", bytes: not_a_dump.finish()?, expect: Expect::Error("not an HPROF file") },
     ])
 }

@@ -15,6 +15,7 @@ pub mod hostile;
 pub mod imports;
 pub mod libart;
 pub mod perfetto;
+pub mod traces;
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

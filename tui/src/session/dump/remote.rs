@@ -309,9 +309,9 @@ pub(super) fn perfetto_dump(
     let dump_ms = start.elapsed().as_millis() as u64;
     progress(Step::Dump, 1, 1);
     let pulled = device.pull(&trace, staged, &mut |done, total| progress(Step::Transfer, done, total.unwrap_or(0)))?;
-    let bytes = std::fs::read(staged)?;
-    let graphs = heap::perfetto::read(&bytes).context("the trace perfetto wrote")?;
-    let Some(graph) = graphs.iter().find(|g| g.pid as u32 == spec.pid) else {
+    let data = heap::data::Data::map_raw(staged)?;
+    let scanned = heap::perfetto::Trace::scan(&data).context("the trace perfetto wrote")?;
+    let Some(graph) = scanned.graphs.iter().find(|g| g.pid as u32 == spec.pid) else {
         crate::fail!(
             DeviceFailed,
             "the trace holds no Java heap graph of process {}: ART writes one for a profileable \
@@ -328,9 +328,8 @@ pub(super) fn perfetto_dump(
         dump_ms,
         strip_ms: 0,
         message: format!(
-            "ART's fork dump through Perfetto: {} objects of {} classes, no values{}",
-            graph.objects.len(),
-            graph.types.len(),
+            "ART's fork dump through Perfetto: {} objects, no values{}",
+            graph.objects,
             if graph.truncated { "; incomplete (Perfetto's buffer was too small)" } else { "" }
         ),
         sha256: pulled.sha256.clone(),
