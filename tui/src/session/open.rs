@@ -104,7 +104,17 @@ pub fn open(path: &Path, options: heap::Options<'_>, request: &Request) -> anyho
     }
     // What the dump is before it is read: a dump that changes meanwhile is not cached.
     let ticket = cache.as_ref().and_then(|c| c.ticket(path, options, &extra).ok());
-    let mut index = heap::Index::open(path, options).with_context(|| format!("{}", path.display()))?;
+    // The file's name once: the engine's message may name it already.
+    let mut index = heap::Index::open(path, options).map_err(|e| {
+        let shown = path.display().to_string();
+        let named = e.to_string().contains(&shown);
+        let e = anyhow::Error::new(e);
+        if named {
+            e
+        } else {
+            e.context(shown)
+        }
+    })?;
     if let Some(text) = &request.mapping {
         index.deobfuscate(&heap::proguard::ProguardMap::parse(text));
     }
