@@ -290,6 +290,62 @@ pub fn open(port: u16, serial: &str, service: &str) -> Result<TcpStream, AdbErro
     Ok(s)
 }
 
+/// The most a sync `DATA` frame carries (AOSP's `SYNC_DATA_MAX`, `adb/file_sync_protocol.h`):
+/// its client refuses a larger one, and so does this.
+pub const SYNC_DATA_MAX: usize = 64 * 1024;
+
+/// Copies `path` on device `serial` to `out` through the sync service (`RECV`), at most `limit`
+/// bytes; the bytes copied. Every frame is read bounded: a `DATA` frame over [`SYNC_DATA_MAX`],
+/// a `FAIL` message over it, an unknown frame or more than `limit` bytes in all end the copy
+/// with an error (a device that streams without end cannot fill the disk).
+pub fn sync_pull(port: u16, serial: &str, path: &str, limit: u64, out: &mut dyn Write) -> Result<u64, AdbError> {
+    let bad = |what: String| AdbError::Io(std::io::Error::new(std::io::ErrorKind::InvalidData, what));
+    if path.len() > 1024 {
+        return Err(bad(format!("a path of {} bytes (sync takes at most 1024)", path.len())));
+    }
+    let mut s = open(port, serial, "sync:")?;
+    let mut request = b"RECV".to_vec();
+    request.extend_from_slice(&(path.len() as u32).to_le_bytes());
+    request.extend_from_slice(path.as_bytes());
+    s.write_all(&request).map_err(AdbError::Io)?;
+    let mut buf = vec![0u8; SYNC_DATA_MAX];
+    let mut copied = 0u64;
+    loop {
+        let mut head = [0u8; 8];
+        s.read_exact(&mut head).map_err(AdbError::Io)?;
+        let len = u32::from_le_bytes([head[4], head[5], head[6], head[7]]) as usize;
+        match &head[..4] {
+            b"DATA" => {
+                if len > SYNC_DATA_MAX {
+                    return Err(bad(format!(
+                        "a sync DATA frame of {len} bytes after {copied} (at most {SYNC_DATA_MAX})"
+                    )));
+                }
+                if copied + len as u64 > limit {
+                    return Err(bad(format!("{path} sends more than {limit} bytes")));
+                }
+                s.read_exact(&mut buf[..len]).map_err(AdbError::Io)?;
+                out.write_all(&buf[..len]).map_err(AdbError::Io)?;
+                copied += len as u64;
+            }
+            b"DONE" => return Ok(copied),
+            b"FAIL" => {
+                if len > SYNC_DATA_MAX {
+                    return Err(bad(format!("a sync FAIL message of {len} bytes")));
+                }
+                s.read_exact(&mut buf[..len]).map_err(AdbError::Io)?;
+                return Err(AdbError::Failed(String::from_utf8_lossy(&buf[..len]).into_owned()));
+            }
+            other => {
+                return Err(bad(format!(
+                    "an unknown sync frame {:?} after {copied} bytes",
+                    String::from_utf8_lossy(other)
+                )))
+            }
+        }
+    }
+}
+
 /// Asks the server on `port` to forward `local` (`tcp:0` for any free port) to `remote` on device
 /// `serial`; returns the local port the server chose (empty when `local` named one).
 pub fn forward(port: u16, serial: &str, local: &str, remote: &str) -> Result<String, AdbError> {

@@ -603,9 +603,13 @@ impl Device for AdbDevice {
     fn pull(&self, from: &str, to: &Path, progress: &mut dyn FnMut(u64, Option<u64>)) -> Result<Pulled> {
         let total = self.size(from)?;
         let serial = self.serial.clone();
+        // At most what the phone said the file holds, and never more than the disk offers.
+        let dir = to.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let space = heap::expand::Space::at(dir).map_or(u64::MAX, |s| s.usable());
+        let limit = total.filter(|&t| t > 0).map_or(space, |t| t.min(space));
         let pulled = pull_into(to, total, progress, |w| {
-            self.moz()
-                .pull(mozdevice::UnixPath::new(from), w)
+            adb::sync_pull(self.port, &self.serial, from, limit, w)
+                .map(drop)
                 .map_err(|e| DeviceError::Transfer(format!("pull {serial}:{from}: {e}")))
         })?;
         // The phone's own checksum of what it holds, against what arrived.

@@ -76,21 +76,22 @@ pub struct Library<'a> {
 /// their unwind tables); a file claiming more is not one, and must not take the app's memory.
 pub const MINI_DEBUG_INFO_MAX: usize = 64 << 20;
 
-/// A writer that refuses to grow past a bound (the decompressor stops with its error).
-struct Bounded(Vec<u8>);
+/// The most memory the xz decoder may take (KiB), its dictionary most of it. `xz -9`, the
+/// largest preset, has a 64 MiB dictionary; a header asking more is not a MiniDebugInfo.
+const MINI_DEBUG_INFO_DICT_KIB: u32 = 80 << 10;
 
-impl std::io::Write for Bounded {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if self.0.len() + buf.len() > MINI_DEBUG_INFO_MAX {
-            return Err(std::io::Error::other(format!("decompresses past {} MiB", MINI_DEBUG_INFO_MAX >> 20)));
-        }
-        self.0.extend_from_slice(buf);
-        Ok(buf.len())
+/// The MiniDebugInfo decompressed, streaming: the decoder's dictionary bounded by its header
+/// before it is allocated, the output by [`MINI_DEBUG_INFO_MAX`] as it inflates (one byte past
+/// it stops the decoder).
+fn inflate(xz: &[u8]) -> Result<Vec<u8>, ElfError> {
+    let reader = lzma_rust2::XzReader::new_mem_limit(xz, false, MINI_DEBUG_INFO_DICT_KIB);
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(reader, MINI_DEBUG_INFO_MAX as u64 + 1), &mut out)
+        .map_err(|e| ElfError::MiniDebugInfo(e.to_string()))?;
+    if out.len() > MINI_DEBUG_INFO_MAX {
+        return Err(ElfError::MiniDebugInfo(format!("decompresses past {} MiB", MINI_DEBUG_INFO_MAX >> 20)));
     }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+    Ok(out)
 }
 
 impl<'a> Library<'a> {
@@ -100,11 +101,9 @@ impl<'a> Library<'a> {
     pub fn parse(data: &'a [u8]) -> Result<Library<'a>, ElfError> {
         let elf = Elf::parse(data).map_err(|e| ElfError::Parse(e.to_string()))?;
         let mini = section(&elf, data, ".gnu_debugdata").map(|xz| {
-            let mut out = Bounded(Vec::new());
-            lzma_rs::xz_decompress(&mut std::io::BufReader::new(xz), &mut out)
-                .map_err(|e| ElfError::MiniDebugInfo(e.to_string()))?;
-            Elf::parse(&out.0).map_err(|e| ElfError::MiniDebugInfo(format!("not an ELF file: {e}")))?;
-            Ok(out.0)
+            let out = inflate(xz)?;
+            Elf::parse(&out).map_err(|e| ElfError::MiniDebugInfo(format!("not an ELF file: {e}")))?;
+            Ok(out)
         });
         Ok(Library { data, elf, mini })
     }

@@ -143,3 +143,23 @@ fn planted_links_redirect_no_write() {
         }
     }
 }
+
+/// `doctor --libart` reads a runtime's library whole: a device file (endless) or a file past
+/// 256 MiB is refused before it is read.
+#[test]
+fn a_library_that_is_no_file_is_not_read() {
+    let out = heaptui(&["doctor", "--libart", "/dev/zero"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a regular file"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("libart.so");
+    std::fs::File::create(&big).unwrap().set_len(300 << 20).unwrap();
+    let out = heaptui(&["doctor", "--libart", big.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("314572800 bytes: more than a runtime's library (256 MiB at most)"), "{err}");
+}

@@ -852,6 +852,23 @@ fn doctor_reads_the_phones_libart() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no libart.so where Android keeps it"));
 }
 
+/// A phone whose pulls send sync `DATA` frames of 1 MiB (adbd sends 64 KiB, and AOSP's client
+/// refuses more; mozdevice's reader panicked): `doctor` ends with an error naming the frame,
+/// exit 5, and leaves no partial file beside the pull.
+#[test]
+fn oversized_sync_frames_are_refused() {
+    let art14 = test_support::libart::debian_14();
+    let server = AdbServer::start();
+    let files = vec![("/apex/com.android.art/lib64/libart.so".to_string(), art14)];
+    let phone = TestPhone::start(PhoneSpec { sdk: 34, files, recv_frame: 1 << 20, ..Default::default() }).unwrap();
+    phone.connect(server.0).unwrap();
+    let out = heaptui(&server, &["doctor", "-s", &phone.serial()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("a sync DATA frame of 1048576 bytes after 0 (at most 65536)"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// A phone whose model (in its banner and `getprop`) carries terminal controls: `devices` and
 /// `ps` print no control character (the adb server itself reduces a banner's model to letters,
 /// digits and `_`; heaptui escapes what it is given either way).

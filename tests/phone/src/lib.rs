@@ -85,6 +85,9 @@ pub struct PhoneSpec {
     pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
+    /// The bytes a pull's sync `DATA` frames carry: 64 KiB as adbd sends them; more is a hostile
+    /// phone's (AOSP's adb client refuses a frame over 64 KiB).
+    pub recv_frame: usize,
     /// The phone's own files outside `/data/local/tmp`, each a device path and the local file
     /// standing for it (its `libart.so`, say), mapped in commands and file transfers alike.
     pub files: Vec<(String, PathBuf)>,
@@ -122,6 +125,7 @@ impl Default for PhoneSpec {
             am_bitmaps: false,
             emulator: None,
             recv_delay_ms: 0,
+            recv_frame: 64 * 1024,
             files: Vec::new(),
             perfetto: None,
             art_module: 341_311_000,
@@ -1006,7 +1010,7 @@ fn sync_status(io: &mut StreamIo, id: &[u8; 4], msg: &[u8]) -> bool {
 
 /// The sync service: STAT, LIST, SEND, RECV, QUIT (v1 requests).
 fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
-    let (recv_delay_ms, owner) = (spec.recv_delay_ms, spec.shell_uid);
+    let (recv_delay_ms, owner, recv_frame) = (spec.recv_delay_ms, spec.shell_uid, spec.recv_frame.max(1));
     let tmp = root.join("tmp");
     let map = |p: &[u8]| -> PathBuf {
         let p = String::from_utf8_lossy(p).to_string();
@@ -1101,9 +1105,16 @@ fn sync(io: &mut StreamIo, root: &Path, spec: &PhoneSpec) -> std::io::Result<()>
             }
             b"RECV" => match std::fs::File::open(map(&arg)) {
                 Ok(mut f) => {
-                    let mut buf = vec![0u8; 64 * 1024];
+                    let mut buf = vec![0u8; recv_frame];
                     loop {
-                        let n = f.read(&mut buf)?;
+                        // A whole frame each time but the last.
+                        let mut n = 0;
+                        while n < buf.len() {
+                            match f.read(&mut buf[n..])? {
+                                0 => break,
+                                k => n += k,
+                            }
+                        }
                         if n == 0 {
                             break;
                         }

@@ -58,7 +58,7 @@ pub fn run(args: DoctorArgs) -> anyhow::Result<()> {
     }
     let Pulled { bytes, from, sdk, module, failures } = match &args.libart {
         Some(file) => Pulled {
-            bytes: std::fs::read(file).with_context(|| format!("{}", file.display()))?,
+            bytes: read_libart(file).with_context(|| format!("{}", file.display()))?,
             from: file.display().to_string(),
             sdk: args.sdk,
             module: None,
@@ -117,13 +117,23 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<Pulled> {
         if o.code != 0 {
             continue;
         }
+        let size = device.output(&format!("stat -c %s {path}"))?;
+        let size: Option<u64> = String::from_utf8_lossy(&size.stdout).trim().parse().ok();
+        if let Some(size) = size.filter(|&s| s > MAX_LIBART) {
+            crate::fail!(
+                DeviceFailed,
+                "{}:{path} holds {size} bytes: more than a runtime's library ({} MiB at most)",
+                device.serial(),
+                MAX_LIBART >> 20
+            );
+        }
         let local = dir.path().join("libart.so");
         device.pull(path, &local, &mut |_, _| {})?;
         let failures = crate::session::dump::phones::PhoneKey::of(device.as_ref())
             .map(|key| crate::session::dump::phones::Record::load().of(&key).cloned().collect())
             .unwrap_or_default();
         return Ok(Pulled {
-            bytes: std::fs::read(&local)?,
+            bytes: read_libart(&local)?,
             from: format!("{}:{path}", device.serial()),
             sdk,
             module,
@@ -131,6 +141,29 @@ fn pull_libart(device: &DeviceArgs) -> anyhow::Result<Pulled> {
         });
     }
     crate::fail!(DeviceFailed, "{} has no libart.so where Android keeps it ({})", device.serial(), LIBART.join(", "))
+}
+
+/// The most a runtime's library may hold. Android's `libart.so` is 5–30 MB (a host debug build
+/// about 100 MB); a file past this is not one, and is not read into memory.
+const MAX_LIBART: u64 = 256 << 20;
+
+/// A runtime's library file: a regular file (not a FIFO or a device), at most [`MAX_LIBART`].
+fn read_libart(path: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        anyhow::bail!("not a regular file");
+    }
+    if meta.len() > MAX_LIBART {
+        anyhow::bail!("{} bytes: more than a runtime's library ({} MiB at most)", meta.len(), MAX_LIBART >> 20);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_LIBART + 1), &mut bytes)?;
+    if bytes.len() as u64 > MAX_LIBART {
+        anyhow::bail!("grew past {} MiB while read", MAX_LIBART >> 20);
+    }
+    Ok(bytes)
 }
 
 /// The ART module's version code (`com.android.art`, or Google's `com.google.android.art`), as
