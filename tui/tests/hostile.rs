@@ -163,3 +163,66 @@ fn a_library_that_is_no_file_is_not_read() {
     assert!(!out.status.success());
     assert!(err.contains("314572800 bytes: more than a runtime's library (256 MiB at most)"), "{err}");
 }
+
+/// SQL typed or pasted only reads: `VACUUM INTO` and `ATTACH` create no file, a write and a
+/// PRAGMA that changes a setting are refused with the reason, a second statement is refused
+/// rather than dropped, and a cell is at most 64 MiB.
+#[test]
+fn sql_only_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("names.hprof");
+    std::fs::write(&dump, test_support::hostile::dump()).unwrap();
+    let target = dir.path().join("made.db");
+    std::fs::write(dir.path().join("empty.db"), b"").unwrap();
+    let cases = [
+        (format!("VACUUM INTO '{}'", target.display()), "only reads the heap"),
+        (format!("ATTACH DATABASE '{}' AS x", target.display()), "only reads the heap"),
+        (format!("ATTACH DATABASE '{}' AS x", dir.path().join("empty.db").display()), "only reads the heap"),
+        ("CREATE TEMP TABLE t(x)".to_string(), "only reads the heap"),
+        ("PRAGMA writable_schema = 1".to_string(), "only reads the heap"),
+        ("SELECT 1; SELECT 2".to_string(), "one statement at a time"),
+        ("SELECT length(zeroblob(1000000000))".to_string(), "string or blob too big"),
+    ];
+    for (sql, why) in cases {
+        let out = heaptui(&["query", dump.to_str().unwrap(), &sql]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{sql}");
+        assert!(err.contains(why), "{sql}: {err}");
+    }
+    assert!(!target.exists());
+    assert_eq!(std::fs::read(dir.path().join("empty.db")).unwrap(), b"");
+    // What reads still works: a listing PRAGMA, a recursive query.
+    let out = heaptui(&["query", dump.to_str().unwrap(), "PRAGMA table_info(objects)", "--format", "csv"]);
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains(",retained,"));
+}
+
+/// `query`'s rows stream: 400,000 rows of 1,000 characters (400 MB of CSV) pass with the
+/// process's peak far below them; a table keeps 100,000 rows and says how many more there were.
+#[test]
+fn query_rows_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("names.hprof");
+    std::fs::write(&dump, test_support::hostile::dump()).unwrap();
+    let rows = |n: u32| {
+        format!(
+            "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < {n}) \
+             SELECT x, printf('%.1000c', 'a') AS s FROM c"
+        )
+    };
+    let sink = std::fs::File::create("/dev/null").unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["query", dump.to_str().unwrap(), &rows(400_000), "--format", "csv"])
+        .stdout(sink)
+        .spawn()
+        .unwrap();
+    // This child's own peak (other tests' children run beside it): wait4 reaps it with its usage.
+    let (mut status, mut u): (libc::c_int, libc::rusage) = (0, unsafe { std::mem::zeroed() });
+    // SAFETY: wait4 fills the status and the struct it is given; the pid is our child's.
+    let reaped = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut u) };
+    assert_eq!(reaped, child.id() as libc::pid_t);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    assert!((u.ru_maxrss as u64) < (150 << 10), "it peaked at {} MB", u.ru_maxrss >> 10);
+    let out = heaptui(&["query", dump.to_str().unwrap(), &rows(100_100).replace("'%.1000c'", "'%.1c'")]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("100 more rows not shown"), "{}", String::from_utf8_lossy(&out.stderr));
+}

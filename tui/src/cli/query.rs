@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::session::sql;
+use rusqlite::types::Value;
+
+use crate::session::sql::{self, rows};
 
 /// Output formats of `query`.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -42,16 +44,10 @@ pub struct Args {
     pub open: super::OpenArgs,
 }
 
-/// Columns whose integers are object ids, shown as 0x… in the table.
-pub fn is_id(column: &str) -> bool {
-    matches!(column, "id" | "src" | "dst" | "dominator" | "class_id" | "super" | "loader" | "thread")
-        || column.ends_with("_id")
-}
-
 /// Runs `query`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.schema {
-        return super::print(&schema_text());
+        return super::print(&rows::schema_text());
     }
     if let Some(dir) = &args.export {
         let heap = Arc::new(super::open(&args.file, &args.open)?);
@@ -79,130 +75,100 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(text) = args.sql.as_deref() else { crate::fail!(Usage, "give the SQL, or --schema or --export DIR") };
     let heap = Arc::new(super::open(&args.file, &args.open)?);
     let conn = sql::connect(heap)?;
-    let (columns, table, _) =
-        sql::collect(&conn, text, usize::MAX).map_err(|e| anyhow::anyhow!(sql_error(&e, text)))?;
+    let explain = |e: sql::QueryError| anyhow::anyhow!(e.explain(text));
+    let mut q = sql::query(&conn, text).map_err(explain)?;
+    let columns = q.columns.clone();
+    // CSV and JSON stream a batch at a time; the table keeps what it aligns, up to its bound.
+    let mut batch: Vec<Vec<Value>> = Vec::new();
+    let mut failed = None;
+    let print_batch = |batch: &mut Vec<Vec<Value>>, first: bool| -> anyhow::Result<()> {
+        let out = match args.format {
+            QueryFormat::Csv => rows::csv_rows(&columns, batch, true),
+            QueryFormat::CsvRaw => rows::csv_rows(&columns, batch, false),
+            _ => {
+                let objects: Vec<String> = batch
+                    .iter()
+                    .map(|r| {
+                        let text = serde_json::to_string_pretty(&rows::json_row(&columns, r)).unwrap_or_default();
+                        text.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+                    })
+                    .collect();
+                // `[` comes with the first row; a query without rows prints `[]`.
+                let sep = if first { "[\n" } else { ",\n" };
+                if objects.is_empty() {
+                    String::new()
+                } else {
+                    format!("{sep}{}", objects.join(",\n"))
+                }
+            }
+        };
+        batch.clear();
+        match args.format {
+            QueryFormat::Json => super::print_json(&out),
+            _ => super::print_data(&out),
+        }
+    };
     match args.format {
-        QueryFormat::Json => super::print_json(&(serde_json::to_string_pretty(&json(&columns, &table))? + "\n")),
-        QueryFormat::Csv => super::print_data(&csv(&columns, &table)),
-        QueryFormat::CsvRaw => super::print_data(&csv_raw(&columns, &table)),
-        QueryFormat::Table => super::print(&aligned(&columns, &table)),
-    }
-}
-
-/// SQLite's message, with where in the query it points when it says.
-pub fn sql_error(e: &rusqlite::Error, sql: &str) -> String {
-    match e {
-        rusqlite::Error::SqlInputError { msg, offset, .. } if *offset >= 0 => {
-            let at = (*offset as usize).min(sql.len());
-            let near: String = sql[at..].chars().take(20).collect();
-            format!("bad query at byte {at} (near {near:?}): {msg}")
-        }
-        e => format!("bad query: {e}"),
-    }
-}
-
-/// The schema as text.
-pub fn schema_text() -> String {
-    let mut out = String::new();
-    for (table, columns) in sql::SCHEMA {
-        out.push_str(&format!("{table}({})\n", columns.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")));
-        for (c, what) in *columns {
-            out.push_str(&format!("  {c:<18} {what}\n"));
-        }
-    }
-    out.push_str("functions\n");
-    for (f, what) in sql::FUNCTIONS {
-        out.push_str(&format!("  {f:<18} {what}\n"));
-    }
-    out
-}
-
-/// A cell as text: ids as 0x… when `hex`, NULL shown when `hex`.
-pub fn cell_text(column: &str, v: &rusqlite::types::Value, hex: bool) -> String {
-    use rusqlite::types::Value as V;
-    match v {
-        V::Null => {
-            if hex {
-                "NULL".into()
-            } else {
-                String::new()
+        QueryFormat::Table => {
+            let (mut kept, mut bytes, mut more) = (Vec::new(), 0usize, 0u64);
+            q.each(|row| {
+                if kept.len() < TABLE_ROWS && bytes < TABLE_BYTES {
+                    bytes += row.iter().map(|v| rows::cell_text("", v, true).len()).sum::<usize>();
+                    kept.push(row);
+                } else {
+                    more += 1;
+                }
+                Ok(true)
+            })
+            .map_err(explain)?;
+            super::print(&aligned(&columns, &kept))?;
+            if more > 0 {
+                super::note(&format!(
+                    "{} more rows not shown: a table keeps {TABLE_ROWS} rows or {} MiB; --format csv or json prints every row",
+                    more,
+                    TABLE_BYTES >> 20
+                ));
             }
+            Ok(())
         }
-        V::Integer(i) if hex && is_id(column) => heap::fmt::hex(*i as u64),
-        V::Integer(i) => i.to_string(),
-        V::Real(r) => r.to_string(),
-        V::Text(t) => t.clone(),
-        V::Blob(b) => format!("<{} bytes>", b.len()),
-    }
-}
-
-/// The rows as a JSON array of objects (ids as integers).
-pub fn json(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> serde_json::Value {
-    use rusqlite::types::Value as V;
-    let rows: Vec<serde_json::Value> = rows
-        .iter()
-        .map(|r| {
-            let mut o = serde_json::Map::new();
-            for (c, v) in columns.iter().zip(r) {
-                let j = match v {
-                    V::Null => serde_json::Value::Null,
-                    V::Integer(i) => serde_json::json!(i),
-                    V::Real(x) => serde_json::json!(x),
-                    V::Text(t) => serde_json::json!(t),
-                    V::Blob(b) => serde_json::json!(b),
-                };
-                o.insert(c.clone(), j);
+        format => {
+            if format != QueryFormat::Json {
+                super::print_data(&rows::csv_header(&columns))?;
             }
-            serde_json::Value::Object(o)
-        })
-        .collect();
-    serde_json::Value::Array(rows)
-}
-
-/// The rows as CSV with a header (ids as integers), text cells guarded against formulas: one
-/// that starts with `=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would
-/// evaluate) gets a leading `'`; numbers are left as they are.
-pub fn csv(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
-    csv_with(columns, rows, true)
-}
-
-/// The rows as CSV with the exact values (`--format csv-raw`).
-pub fn csv_raw(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
-    csv_with(columns, rows, false)
-}
-
-/// RFC 4180: a field holding a comma, a quote, a line feed or a carriage return is quoted, its
-/// quotes doubled, every character kept as it is.
-fn csv_with(columns: &[String], rows: &[Vec<rusqlite::types::Value>], guard: bool) -> String {
-    let quote = |s: &str| {
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
+            let mut first = true;
+            q.each(|row| {
+                batch.push(row);
+                if batch.len() >= 1024 {
+                    if let Err(e) = print_batch(&mut batch, first) {
+                        failed = Some(e);
+                        return Ok(false);
+                    }
+                    first = false;
+                }
+                Ok(true)
+            })
+            .map_err(explain)?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let none = first && batch.is_empty();
+            print_batch(&mut batch, first)?;
+            if format == QueryFormat::Json {
+                super::print_json(if none { "[]\n" } else { "\n]\n" })?;
+            }
+            Ok(())
         }
-    };
-    let field = |c: &str, v: &rusqlite::types::Value| {
-        let text = cell_text(c, v, false);
-        let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
-        if guard && formula && matches!(v, rusqlite::types::Value::Text(_)) {
-            quote(&format!("'{text}"))
-        } else {
-            quote(&text)
-        }
-    };
-    let mut out = columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n";
-    for r in rows {
-        let cells: Vec<String> = columns.iter().zip(r).map(|(c, v)| field(c, v)).collect();
-        out.push_str(&cells.join(","));
-        out.push('\n');
     }
-    out
 }
+
+/// The most rows a table keeps to align them, and the most bytes of cells.
+const TABLE_ROWS: usize = 100_000;
+const TABLE_BYTES: usize = 64 << 20;
 
 /// Columns padded to their widest cell (numbers to the right); names made safe by `print`.
 fn aligned(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
     let cells: Vec<Vec<String>> =
-        rows.iter().map(|r| columns.iter().zip(r).map(|(c, v)| cell_text(c, v, true)).collect()).collect();
+        rows.iter().map(|r| columns.iter().zip(r).map(|(c, v)| rows::cell_text(c, v, true)).collect()).collect();
     let widths: Vec<usize> = (0..columns.len())
         .map(|i| cells.iter().map(|r| r[i].chars().count()).chain([columns[i].chars().count()]).max().unwrap_or(0))
         .collect();
@@ -243,28 +209,6 @@ fn aligned(columns: &[String], rows: &[Vec<rusqlite::types::Value>]) -> String {
 #[cfg(test)]
 mod tests {
     use rusqlite::types::Value;
-
-    /// A dump's strings that a spreadsheet would run are guarded; numbers, even negative ones,
-    /// are not; a carriage return stays one character; `csv-raw` keeps every value exact.
-    #[test]
-    fn csv_guards_formulas_and_keeps_values() {
-        let columns = vec!["s".to_string(), "n".to_string()];
-        let rows = vec![
-            vec![Value::Text("=HYPERLINK(\"http://x\")".into()), Value::Integer(-5)],
-            vec![Value::Text("a\rb".into()), Value::Real(-1.5)],
-            vec![Value::Text("@SUM(A1)".into()), Value::Null],
-            vec![Value::Text("\t+1".into()), Value::Integer(3)],
-            vec![Value::Text("plain".into()), Value::Integer(4)],
-        ];
-        assert_eq!(
-            super::csv(&columns, &rows),
-            "s,n\n\"'=HYPERLINK(\"\"http://x\"\")\",-5\n\"a\rb\",-1.5\n'@SUM(A1),\n'\t+1,3\nplain,4\n"
-        );
-        assert_eq!(
-            super::csv_raw(&columns, &rows),
-            "s,n\n\"=HYPERLINK(\"\"http://x\"\")\",-5\n\"a\rb\",-1.5\n@SUM(A1),\n\t+1,3\nplain,4\n"
-        );
-    }
 
     /// A cell of 65,536 characters or more (a long String selected) is padded, not a panic of
     /// `format!`'s width; numbers still align right.

@@ -91,7 +91,7 @@ pub fn text(s: &Shown<'_>) -> String {
             }
         }
         Rows::Object(n) => out = heap.inspect_text(*n, false),
-        Rows::Query(r) => out = crate::cli::query::csv(&r.columns, &r.rows),
+        Rows::Query(r) => out = crate::session::sql::rows::csv(&r.columns, &r.rows),
         Rows::Set(title, kind) => {
             let _ = writeln!(out, "{}", safe(title));
             match kind {
@@ -150,7 +150,7 @@ pub fn json(s: &Shown<'_>) -> serde_json::Value {
         Rows::Object(n) => heap.inspect_json(*n),
         Rows::Diff(b) => json!({"baseline": b.path, "classes": b.classes, "growing": b.growing}),
         Rows::Threads(threads) => json!(threads.iter().map(|t| t.to_json(heap)).collect::<Vec<_>>()),
-        Rows::Query(r) => crate::cli::query::json(&r.columns, &r.rows),
+        Rows::Query(r) => crate::session::sql::rows::json(&r.columns, &r.rows),
         Rows::Set(title, kind) => {
             let mut v = match kind {
                 super::model::SetKind::Merged { tree, .. } => tree.to_json(heap, 32, 100),

@@ -18,7 +18,7 @@ pub const MAX_ROWS: usize = 100_000;
 
 /// The first column of a result that holds object ids.
 pub fn id_column(columns: &[String]) -> Option<usize> {
-    columns.iter().position(|c| crate::cli::query::is_id(c))
+    columns.iter().position(|c| crate::session::sql::rows::is_id(c))
 }
 
 impl App {
@@ -189,8 +189,7 @@ pub fn run(heap: Arc<heap::Heap>, sql: &str, stop: &crate::session::sql::Stop) -
     if !stop.started(conn.get_interrupt_handle()) {
         return Err("bad query: interrupted".into());
     }
-    let (columns, rows, more) =
-        crate::session::sql::collect(&conn, sql, MAX_ROWS).map_err(|e| crate::cli::query::sql_error(&e, sql))?;
+    let (columns, rows, more) = crate::session::sql::collect(&conn, sql, MAX_ROWS).map_err(|e| e.explain(sql))?;
     Ok(QueryResult { sql: sql.to_string(), columns, rows, more, ms: start.elapsed().as_millis() })
 }
 

@@ -84,7 +84,8 @@ pub struct Written {
 /// Writes every table to `dir/TABLE.parquet` (the directory is made if missing). A file already
 /// there is never replaced: the export stops with an error naming it, before writing anything.
 pub fn export(heap: Arc<Heap>, dir: &Path, mut progress: impl FnMut(&Written)) -> anyhow::Result<Vec<Written>> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot make {}", dir.display()))?;
+    // Folders it makes are its owner's alone, as the dumps' are; the files 0600.
+    crate::session::files::private_dir(dir)?;
     let tables = ["objects", "classes", "refs", "roots", "fields"];
     for t in tables {
         let path = dir.join(format!("{t}.parquet"));
@@ -226,9 +227,11 @@ fn table<T: Table>(heap: &Db, names: &Names, dir: &Path) -> anyhow::Result<Writt
         .set_created_by(format!("heaptui {}", env!("CARGO_PKG_VERSION")))
         .build();
     let path = dir.join(format!("{}.parquet", T::NAME));
+    use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o600)
         .open(&path)
         .with_context(|| format!("cannot create {}", path.display()))?;
     let written = (|| -> anyhow::Result<u64> {

@@ -7,6 +7,7 @@
 //! may be added, never renamed. Ids are integers (the dump's own object ids).
 
 pub mod export;
+pub mod rows;
 mod stop;
 
 pub use stop::Stop;
@@ -131,25 +132,138 @@ pub fn connect(heap: Arc<Heap>) -> rusqlite::Result<Connection> {
 /// gave than were kept.
 pub type Collected = (Vec<String>, Vec<Vec<rusqlite::types::Value>>, u64);
 
+/// The longest string or blob a query may make (SQLite's `SQLITE_LIMIT_LENGTH`): a dump's longest
+/// Strings fit many times over; `zeroblob(1e9)` does not.
+pub const MAX_CELL: i32 = 64 << 20;
+
+/// Why a query is refused before it runs (SQL typed or pasted is untrusted).
+pub const READ_ONLY: &str =
+    "heaptui's SQL only reads the heap: statements that write, ATTACH, VACUUM and PRAGMAs that change settings are refused";
+
+/// The one statement `sql` holds, prepared, read-only: a second statement is refused (it would
+/// be dropped), and so is a statement SQLite says may write.
+pub fn prepare<'c>(conn: &'c Connection, sql: &str) -> Result<rusqlite::Statement<'c>, QueryError> {
+    let mut batch = rusqlite::Batch::new(conn, sql);
+    let Some(stmt) = batch.next().map_err(QueryError::Sql)? else {
+        return Err(QueryError::Refused("the query holds no statement".into()));
+    };
+    if batch.next().map_err(QueryError::Sql)?.is_some() {
+        return Err(QueryError::Refused("one statement at a time: the query holds a second one".into()));
+    }
+    if !stmt.readonly() {
+        return Err(QueryError::Refused(READ_ONLY.into()));
+    }
+    Ok(stmt)
+}
+
+/// Why a query gave no rows.
+#[derive(Debug)]
+pub enum QueryError {
+    /// SQLite's error.
+    Sql(rusqlite::Error),
+    /// Refused before it ran.
+    Refused(String),
+}
+
+impl std::fmt::Display for QueryError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QueryError::Sql(e) => e.fmt(f),
+            QueryError::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for QueryError {}
+
+impl From<rusqlite::Error> for QueryError {
+    fn from(e: rusqlite::Error) -> QueryError {
+        QueryError::Sql(e)
+    }
+}
+
 /// Runs `sql` on `conn`, keeping its first `keep` rows.
-pub fn collect(conn: &Connection, sql: &str, keep: usize) -> rusqlite::Result<Collected> {
-    let mut stmt = conn.prepare(sql)?;
-    let columns: Vec<String> = stmt.column_names().into_iter().map(str::to_string).collect();
-    let mut rows = stmt.query([])?;
+pub fn collect(conn: &Connection, sql: &str, keep: usize) -> Result<Collected, QueryError> {
+    let mut q = query(conn, sql)?;
     let (mut kept, mut more) = (Vec::new(), 0u64);
-    while let Some(row) = rows.next()? {
+    q.each(|row| {
         if kept.len() < keep {
-            kept.push((0..columns.len()).map(|i| row.get(i)).collect::<rusqlite::Result<Vec<_>>>()?);
+            kept.push(row);
         } else {
             more += 1;
         }
+        Ok(true)
+    })?;
+    Ok((q.columns, kept, more))
+}
+
+/// A query prepared and checked ([`prepare`]), its columns known before its first row.
+pub struct Query<'c> {
+    stmt: rusqlite::Statement<'c>,
+    /// Its columns' names.
+    pub columns: Vec<String>,
+}
+
+/// `sql` on `conn`, ready to run.
+pub fn query<'c>(conn: &'c Connection, sql: &str) -> Result<Query<'c>, QueryError> {
+    let stmt = prepare(conn, sql)?;
+    let columns = stmt.column_names().into_iter().map(str::to_string).collect();
+    Ok(Query { stmt, columns })
+}
+
+impl Query<'_> {
+    /// Runs it, handing each row to `row` as it comes (nothing kept here) until it says stop.
+    pub fn each(
+        &mut self,
+        mut row: impl FnMut(Vec<rusqlite::types::Value>) -> Result<bool, QueryError>,
+    ) -> Result<(), QueryError> {
+        let n = self.columns.len();
+        let mut rows = self.stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let values = (0..n).map(|i| r.get(i)).collect::<rusqlite::Result<Vec<_>>>()?;
+            if !row(values)? {
+                break;
+            }
+        }
+        Ok(())
     }
-    Ok((columns, kept, more))
+}
+
+/// What SQL typed or pasted may do on a connection: read. ATTACH is off (no file is opened or
+/// made), defensive mode on (no schema or page writes), no schema is trusted, a cell is at most
+/// [`MAX_CELL`] bytes, and an authorizer allows reading, functions and transactions, and the
+/// PRAGMAs that only list; it denies every other action (writes, `VACUUM INTO`'s target too).
+fn harden(conn: &Connection) -> rusqlite::Result<()> {
+    use rusqlite::config::DbConfig;
+    use rusqlite::hooks::{AuthAction, Authorization};
+    use rusqlite::limits::Limit;
+    conn.set_limit(Limit::SQLITE_LIMIT_ATTACHED, 0);
+    conn.set_limit(Limit::SQLITE_LIMIT_LENGTH, MAX_CELL);
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)?;
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)?;
+    conn.authorizer(Some(|ctx: rusqlite::hooks::AuthContext<'_>| match ctx.action {
+        AuthAction::Select
+        | AuthAction::Read { .. }
+        | AuthAction::Function { .. }
+        | AuthAction::Recursive
+        | AuthAction::Transaction { .. }
+        | AuthAction::Savepoint { .. } => Authorization::Allow,
+        // The PRAGMAs that list (`table_info(objects)` names a table: its argument is no setting).
+        AuthAction::Pragma { pragma_name, .. }
+            if ["table_info", "table_xinfo", "table_list", "function_list", "module_list", "pragma_list"]
+                .contains(&pragma_name) =>
+        {
+            Authorization::Allow
+        }
+        _ => Authorization::Deny,
+    }));
+    Ok(())
 }
 
 /// [`connect`], its tables adding each row they read to `read` (a query's progress).
 pub fn connect_counting(heap: Arc<Heap>, read: Arc<std::sync::atomic::AtomicU64>) -> rusqlite::Result<Connection> {
     let conn = Connection::open_in_memory()?;
+    harden(&conn)?;
     let db = Arc::new(Db { read, ..Db::new(heap.clone()) });
     conn.create_module("objects", eponymous_only_module::<Tab<Objects>>(), Some(db.clone()))?;
     conn.create_module("classes", eponymous_only_module::<Tab<Classes>>(), Some(db.clone()))?;

@@ -52,7 +52,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         (body, None)
     };
     if let Some(area) = schema_area {
-        let text = crate::cli::query::schema_text();
+        let text = crate::session::sql::rows::schema_text();
         let lines: Vec<Line<'_>> = text.lines().map(|l| line(l.to_string(), t.dim)).collect();
         frame.render_widget(Paragraph::new(lines), area);
     }
@@ -77,7 +77,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
             let widest = order
                 .iter()
                 .take(200)
-                .map(|&k| crate::cli::query::cell_text(c, &r.rows[k][i], true).chars().count())
+                .map(|&k| crate::session::sql::rows::cell_text(c, &r.rows[k][i], true).chars().count())
                 .chain([c.chars().count()])
                 .max()
                 .unwrap_or(4);
@@ -85,7 +85,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         })
         .collect();
     let rows = order.iter().enumerate().skip(q.cursor.offset).take(height).map(|(i, &k)| {
-        let cells = r.columns.iter().zip(&r.rows[k]).map(|(c, v)| crate::cli::query::cell_text(c, v, true));
+        let cells = r.columns.iter().zip(&r.rows[k]).map(|(c, v)| crate::session::sql::rows::cell_text(c, v, true));
         row(cells).style(selected_style(app, i == q.cursor.selected))
     });
     frame.render_widget(Table::new(rows, widths).header(header), table_area);
