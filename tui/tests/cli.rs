@@ -697,6 +697,11 @@ fn bitmaps_written_as_png_read_back_with_the_jdks_decoder() {
         let id = format!("{:#x}", test_support::bitmaps::id(i));
         let out = heaptui(&["inspect", dump.to_str().unwrap(), &id, "--png", png.to_str().unwrap()]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // The size it reports is the picture's, and the file is its owner's alone.
+        let said = format!("wrote {}x{} pixels", k.width, k.height);
+        assert!(String::from_utf8_lossy(&out.stdout).contains(&said), "{out:?}");
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&png).unwrap().permissions().mode() & 0o777, 0o600);
         let read = Command::new("java").arg("-cp").arg(&classes).arg("ReadPng").arg(&png).output().unwrap();
         assert!(read.status.success(), "{}", String::from_utf8_lossy(&read.stderr));
         let text = String::from_utf8(read.stdout).unwrap();
@@ -853,6 +858,11 @@ fn export_writes_tables_other_engines_read() {
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("objects") && text.contains("5 tables"), "{text}");
+        // As private as the dump: the folder it made 0700, the tables 0600.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir.path().join(name)), 0o700);
+        assert_eq!(mode(&dir.path().join(name).join("objects.parquet")), 0o600);
     }
     let script = r#"
 import json, sys, duckdb, pyarrow.parquet as pq

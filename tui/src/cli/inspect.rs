@@ -49,8 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(Err(why)) => bail!("{}: {why}", args.target),
             Some(Ok(p)) => p,
         };
-        crate::session::pictures::write_png(&picture, out)?;
-        let (w, h) = picture.size();
+        let (w, h) = crate::session::pictures::write_png(&picture, out)?;
         return super::print(&format!("wrote {w}x{h} pixels to {}\n", out.display()));
     }
     // The views of the whole set: the tree's nodes show their 20 largest children.

@@ -96,20 +96,24 @@ pub fn fit(image: RgbaImage, width: u32, height: u32) -> RgbaImage {
     image::imageops::thumbnail(&image, nw, nh)
 }
 
-/// Writes the picture to a new PNG file at `path` (never over an existing file or through a
-/// link: the file is created exclusively).
-pub fn write_png(p: &Picture, path: &std::path::Path) -> anyhow::Result<()> {
+/// Writes the picture to a new PNG file at `path`, readable by its owner alone (never over an
+/// existing file or through a link: the file is created exclusively); the width and height
+/// written.
+pub fn write_png(p: &Picture, path: &std::path::Path) -> anyhow::Result<(u32, u32)> {
     use std::io::Write as _;
     let img = to_image(p.clone()).map_err(anyhow::Error::msg)?;
     let mut bytes = Vec::new();
     img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png)?;
+    use std::os::unix::fs::OpenOptionsExt;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
+        .mode(0o600)
         .open(path)
         .map_err(|e| crate::exit::Code::Output.error(format!("cannot create {}: {e}", path.display())))?;
     f.write_all(&bytes)?;
-    Ok(())
+    // The size written: an encoded Bitmap's picture is what it decodes to, not its fields'.
+    Ok((img.width(), img.height()))
 }
 
 #[cfg(test)]
