@@ -822,6 +822,31 @@ fn bitmaps_are_drawn_in_half_blocks() {
     assert!(app.preview.is_none() && app.status.as_deref().unwrap_or("").contains("Bitmap"));
 }
 
+/// A Bitmap whose encoded picture does not decode (`test_support::bitmaps::undecodable_dump`):
+/// `v` says why where the picture would be (not a blank screen), the Inspector's pane too, and
+/// the failure is kept, so redraws do not decode again.
+#[test]
+fn a_picture_that_does_not_decode_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("undecodable.hprof");
+    std::fs::write(&dump, test_support::bitmaps::undecodable_dump()).unwrap();
+    let mut app = app_for(&dump);
+    let heap = app.loaded().unwrap().heap.clone();
+    let b = heap.index.node(u64::from(test_support::bitmaps::UNDECODABLE)).unwrap();
+    app.inspect(b);
+    let page = render(&mut app, 160, 48);
+    assert!(page.contains("no picture: it does not decode"), "{page}");
+    keys(&mut app, "v");
+    let page = render(&mut app, 80, 24);
+    assert!(page.contains("4x2, encoded by ART"), "{page}");
+    assert!(page.contains("no picture: it does not decode"), "{page}");
+    // Kept as why: one entry, an error, across redraws.
+    render(&mut app, 80, 24);
+    let cache = app.pictures.cache.borrow();
+    assert_eq!(cache.len(), 1);
+    assert!(cache[0].2.is_err());
+}
+
 /// A group of duplicate Bitmaps on the Leaks screen shows their pictures side by side, to the
 /// right of the suspects.
 #[test]

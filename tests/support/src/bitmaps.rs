@@ -117,3 +117,43 @@ pub fn long_array_dump(len: u32) -> Vec<u8> {
     b.root(0x10).root(0x100).root(0x200);
     b.finish()
 }
+
+/// The id of the Bitmap in [`undecodable_dump`].
+pub const UNDECODABLE: u32 = 0x5000;
+
+/// A dump (HPROF 1.0.3, 4-byte ids) as `am dumpheap -b` writes on Android 8+: one 4×2 Bitmap
+/// [`UNDECODABLE`] whose pixels are in `Bitmap.dumpData` as an encoded picture (format 1, PNG),
+/// but whose bytes are no PNG: its size reads, its picture does not decode.
+pub fn undecodable_dump() -> Vec<u8> {
+    use crate::builder::LONG;
+    let mut b = Builder::new("1.0.3");
+    for (id, name) in [(0x1001, "mWidth"), (0x1002, "mHeight"), (0x1003, "mNativePtr"), (0x1004, "dumpData")] {
+        b.string(id, name);
+    }
+    for (id, name) in [(0x1005, "format"), (0x1006, "natives"), (0x1007, "buffers")] {
+        b.string(id, name);
+    }
+    b.class(0x100, "java.lang.Object", 0, &[]);
+    b.class_with_static(
+        0x200,
+        "android.graphics.Bitmap",
+        0x100,
+        &[(0x1001, INT), (0x1002, INT), (0x1003, LONG)],
+        0x1004,
+        0x300,
+    );
+    b.class(0x250, "android.graphics.Bitmap$DumpData", 0x100, &[(0x1005, INT), (0x1006, OBJ), (0x1007, OBJ)]);
+    b.class(0x260, "java.lang.Object[]", 0x100, &[]);
+    b.instance(0x300, 0x250, &[1, 0x310, 0x320]);
+    b.primitive_array(0x310, 11, 1, &0xabcu64.to_be_bytes());
+    b.object_array(0x320, 0x260, &[0x330]);
+    let garbage = b"this is no PNG at all";
+    b.primitive_array(0x330, 8, garbage.len() as u32, garbage);
+    let mut fields = Vec::new();
+    fields.extend_from_slice(&4u32.to_be_bytes());
+    fields.extend_from_slice(&2u32.to_be_bytes());
+    fields.extend_from_slice(&0xabcu64.to_be_bytes());
+    b.instance_raw(UNDECODABLE, 0x200, &fields);
+    b.root(UNDECODABLE).root(0x100).root(0x200).root(0x250);
+    b.finish()
+}

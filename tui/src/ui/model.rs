@@ -617,7 +617,10 @@ pub enum SetKind {
 /// last picture made for a size of pane (made again only when either changes).
 pub struct Pictures {
     pub picker: ratatui_image::picker::Picker,
-    pub cache: std::cell::RefCell<Vec<(Node, ratatui::layout::Rect, ratatui_image::protocol::Protocol)>>,
+    /// Each picture made for a pane, or why it could not be.
+    #[allow(clippy::type_complexity)]
+    pub cache:
+        std::cell::RefCell<Vec<(Node, ratatui::layout::Rect, Result<ratatui_image::protocol::Protocol, String>)>>,
 }
 
 impl Default for Pictures {

@@ -61,6 +61,9 @@ fn screens(frame: &mut Frame<'_>, app: &App) {
             Screen::Query => query::draw(frame, body, app),
         },
     }
+    if matches!(app.load, Load::Ready(_)) && app.screen != Screen::Monitor {
+        picture::prepare(frame, app, body);
+    }
     chrome::status(frame, status, app);
     if app.help {
         help::draw(frame, body, app);

@@ -57,9 +57,10 @@ pub fn text_area(app: &App, body: Rect) -> Rect {
     left
 }
 
-/// Draws the pictures [`areas`] names (each made once per Bitmap and size, then kept).
-pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
-    // The help is drawn over the screen: no picture over it.
+/// Makes the pictures [`areas`] names, once per Bitmap and size (a picture that cannot be made
+/// is kept as why, so it is not tried again on every redraw), and writes why in the pane of each
+/// that cannot. Runs before the frame is scrubbed: the reason is text.
+pub fn prepare(frame: &mut Frame<'_>, app: &App, body: Rect) {
     if app.help {
         return;
     }
@@ -68,20 +69,50 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
     cache.retain(|(n, a, _)| wanted.contains(&(*n, *a)));
     for &(n, pane) in &wanted {
         if !cache.iter().any(|(cn, ca, _)| *cn == n && *ca == pane) {
-            let Some(Ok(picture)) = app.loaded().and_then(|l| l.heap.bitmap(n)) else { continue };
-            let Ok(image) = crate::session::pictures::to_image(picture) else { continue };
-            let (fw, fh) = app.pictures.picker.font_size();
-            let image = crate::session::pictures::fit(
-                image,
-                u32::from(pane.width) * u32::from(fw),
-                u32::from(pane.height) * u32::from(fh),
-            );
-            let image = image::DynamicImage::ImageRgba8(image);
-            if let Ok(protocol) = app.pictures.picker.new_protocol(image, pane, Resize::Scale(None)) {
-                cache.push((n, pane, protocol));
-            }
+            let made = make(app, n, pane);
+            cache.push((n, pane, made));
         }
-        if let Some((_, _, protocol)) = cache.iter().find(|(cn, ca, _)| *cn == n && *ca == pane) {
+        if let Some((_, _, Err(why))) = cache.iter().find(|(cn, ca, _)| *cn == n && *ca == pane) {
+            let text = format!("no picture: {why}");
+            frame.render_widget(
+                ratatui::widgets::Paragraph::new(heap::fmt::safe(&text))
+                    .wrap(ratatui::widgets::Wrap { trim: true })
+                    .style(app.theme.dim),
+                pane,
+            );
+        }
+    }
+}
+
+/// Bitmap `n`'s picture fitted to `pane`, or why there is none.
+fn make(app: &App, n: Node, pane: Rect) -> Result<ratatui_image::protocol::Protocol, String> {
+    let picture = match app.loaded().and_then(|l| l.heap.bitmap(n)) {
+        Some(Ok(p)) => p,
+        Some(Err(why)) => return Err(why.to_string()),
+        None => return Err("not a Bitmap".into()),
+    };
+    let image = crate::session::pictures::to_image(picture).map_err(|e| format!("it does not decode: {e}"))?;
+    let (fw, fh) = app.pictures.picker.font_size();
+    let image = crate::session::pictures::fit(
+        image,
+        u32::from(pane.width) * u32::from(fw),
+        u32::from(pane.height) * u32::from(fh),
+    );
+    let image = image::DynamicImage::ImageRgba8(image);
+    app.pictures.picker.new_protocol(image, pane, Resize::Scale(None)).map_err(|e| e.to_string())
+}
+
+/// Draws the pictures [`prepare`] made. Runs after the frame is scrubbed (a graphics protocol's
+/// cells hold escape sequences by design).
+pub fn draw(frame: &mut Frame<'_>, app: &App, body: Rect) {
+    // The help is drawn over the screen: no picture over it.
+    if app.help {
+        return;
+    }
+    let wanted = areas(app, body);
+    let cache = app.pictures.cache.borrow();
+    for &(n, pane) in &wanted {
+        if let Some((_, _, Ok(protocol))) = cache.iter().find(|(cn, ca, _)| *cn == n && *ca == pane) {
             frame.render_widget(Image::new(protocol), pane);
         }
     }
