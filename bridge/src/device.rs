@@ -202,13 +202,7 @@ pub trait Device: Send + Sync {
     }
 }
 
-/// Quotes `s` for a POSIX shell.
-pub fn quote(s: &str) -> String {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,@%+".contains(&b)) {
-        return s.to_string();
-    }
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
+pub use crate::shell::quote;
 
 /// Writes through to `inner` while hashing, counting and reporting progress.
 struct Hashing<'a, W: Write> {
@@ -503,6 +497,10 @@ impl AdbDevice {
                 // Closing the stream makes adbd hang the command up.
                 return Ok(None);
             }
+            if let Some(code) = code {
+                // The exit code is the command's last word; the stream is closed behind it.
+                return Ok(Some(code));
+            }
             if n == 0 {
                 // The stream ends when the shell does; without the marker, the phone went away.
                 return code.map(Some).ok_or_else(|| self.gone(command));
@@ -704,6 +702,9 @@ impl V1Output {
 
     /// Takes `chunk`; returns the output it completes and, once read, the exit code.
     fn push(&mut self, chunk: &[u8]) -> (Vec<u8>, Option<i32>) {
+        if self.code.is_some() {
+            return (Vec::new(), self.code);
+        }
         let mut chunk = chunk;
         if self.held.last() == Some(&b'\r') && chunk.first() == Some(&b'\n') {
             self.held.pop();
@@ -722,7 +723,9 @@ impl V1Output {
                     Some(nl) => {
                         let code = String::from_utf8_lossy(&self.held[from..from + nl]).trim().parse().unwrap_or(-1);
                         self.code = Some(code);
-                        self.held.drain(at..=from + nl);
+                        // The shell ends at its exit code: what follows (a job it left behind
+                        // writing on) is not the command's output, and is not read.
+                        self.held.truncate(at);
                     }
                     // The code's line is not whole yet: hold it, hand on what came before.
                     None => keep = self.held.len() - at,
@@ -827,8 +830,11 @@ mod tests {
         assert_eq!(d.push(b"two\r"), (b"two".to_vec(), None));
         assert_eq!(d.push(b"\nheaptui"), (b"\n".to_vec(), None));
         assert_eq!(d.push(b"-exit-1:0\n"), (Vec::new(), Some(0)));
-        // What comes after the marker (late stderr through another pipe) is output too.
-        assert_eq!(d.push(b"late\r\n"), (b"late\n".to_vec(), Some(0)));
+        // What comes after the marker (a job the command left writing) is not its output.
+        assert_eq!(d.push(b"late\r\n"), (Vec::new(), Some(0)));
         assert_eq!(d.finish(), (Vec::new(), Some(0)));
+        // Nor in the chunk that ends it.
+        let mut d = V1Output::new("heaptui-exit-1:".into());
+        assert_eq!(d.push(b"out\nheaptui-exit-1:0\nflood\nflood\n"), (b"out\n".to_vec(), Some(0)));
     }
 }

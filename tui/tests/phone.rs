@@ -869,6 +869,39 @@ fn oversized_sync_frames_are_refused() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// A phone without shell protocol v2 whose `getprop` leaves a job writing after it ends (`yes`,
+/// for up to 10 s): heaptui reads each command up to its exit code and closes the stream, so
+/// `devices` answers with the phone's model, its peak memory far below the flood's 100+ MB.
+#[test]
+fn a_v1_flood_after_the_exit_code_is_not_read() {
+    let server = AdbServer::start();
+    let spec = PhoneSpec {
+        features: vec!["cmd".into()],
+        getprop_prefix: "timeout 10 yes flood &".into(),
+        model: "flooded".into(),
+        ..Default::default()
+    };
+    let phone = TestPhone::start(spec).unwrap();
+    phone.connect(server.0).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
+        .args(["devices", "--json"])
+        .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
+        .env_remove("ANDROID_SERIAL")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut stdout = child.stdout.unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+    let (mut status, mut u): (libc::c_int, libc::rusage) = (0, unsafe { std::mem::zeroed() });
+    // SAFETY: wait4 fills the status and the struct it is given; the pid is our child's.
+    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut u) }, pid);
+    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{text}");
+    assert!(text.contains("\"flooded\""), "{text}");
+    assert!((u.ru_maxrss as u64) < (100 << 10), "it peaked at {} MB", u.ru_maxrss >> 10);
+}
+
 /// A phone whose model (in its banner and `getprop`) carries terminal controls: `devices` and
 /// `ps` print no control character (the adb server itself reduces a banner's model to letters,
 /// digits and `_`; heaptui escapes what it is given either way).

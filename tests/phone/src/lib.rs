@@ -85,6 +85,9 @@ pub struct PhoneSpec {
     pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
+    /// Shell lines `getprop` runs before it answers: a hostile phone's (`yes &` floods the stream
+    /// after the command ends, as a job left behind would).
+    pub getprop_prefix: String,
     /// The bytes a pull's sync `DATA` frames carry: 64 KiB as adbd sends them; more is a hostile
     /// phone's (AOSP's adb client refuses a frame over 64 KiB).
     pub recv_frame: usize,
@@ -126,6 +129,7 @@ impl Default for PhoneSpec {
             emulator: None,
             recv_delay_ms: 0,
             recv_frame: 64 * 1024,
+            getprop_prefix: String::new(),
             files: Vec::new(),
             perfetto: None,
             art_module: 341_311_000,
@@ -383,7 +387,8 @@ fn write_tools(bin: &Path, spec: &PhoneSpec) -> std::io::Result<()> {
         ("dalvik.vm.heapgrowthlimit", spec.heap_growth_limit.clone()),
         ("dalvik.vm.heapsize", spec.heap_size.clone()),
     ];
-    let mut getprop = String::from("#!/bin/sh\n# Test double of Android's getprop.\ncase \"$1\" in\n");
+    let mut getprop =
+        format!("#!/bin/sh\n# Test double of Android's getprop.\n{}\ncase \"$1\" in\n", spec.getprop_prefix);
     for (k, v) in &props {
         getprop.push_str(&format!("  {k}) echo '{v}' ;;\n"));
     }
@@ -791,7 +796,9 @@ impl Service {
         let pty = matches!(&self, Service::ShellV1(_)) && !spec.features.iter().any(|f| f == "shell_v2");
         match self {
             Service::ShellV1(cmd) | Service::Exec(cmd) => {
-                let mut child = command(&cmd, root, spec)
+                // One stream, in the order written: adbd gives the command a pty (shell:) or a
+                // socket (exec:) for both its outputs.
+                let mut child = command(&format!("exec 2>&1; {cmd}"), root, spec)
                     .stdin(Stdio::piped())
                     .stdout(Stdio::piped())
                     .stderr(Stdio::piped())
@@ -799,7 +806,7 @@ impl Service {
                 let (tx, rx) = channel::<Vec<u8>>();
                 let out = child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
                 let err = child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>);
-                // No shell protocol: stderr shares the stream with stdout, as adbd does it.
+                // No shell protocol: stderr shares the stream with stdout (one pipe, above).
                 for r in [out, err].into_iter().flatten() {
                     let tx = tx.clone();
                     thread::spawn(move || pipe_to(r, &tx, 0));
