@@ -160,17 +160,23 @@ impl DeviceState {
                  again); if it stays offline, turn USB debugging off and on in the phone's Developer options"
                 .into(),
             DeviceState::Recovery | DeviceState::Rescue | DeviceState::Sideload => {
-                format!("reboot it into Android (`adb -s {serial} reboot`) and try again once it has booted")
+                format!(
+                    "reboot it into Android (`adb -s {} reboot`) and try again once it has booted",
+                    crate::shell::quote(serial)
+                )
             }
             DeviceState::Bootloader => {
                 "boot it into Android (`fastboot reboot`, or the bootloader's menu) and try again once it has booted"
                     .into()
             }
             DeviceState::Authorizing | DeviceState::Connecting => {
-                format!("wait a few seconds and try again (`adb -s {serial} wait-for-device` waits for it)")
+                format!(
+                    "wait a few seconds and try again (`adb -s {} wait-for-device` waits for it)",
+                    crate::shell::quote(serial)
+                )
             }
             DeviceState::Host => "pick a phone with -s SERIAL".into(),
-            DeviceState::Detached => format!("attach it again with `adb -s {serial} attach`"),
+            DeviceState::Detached => format!("attach it again with `adb -s {} attach`", crate::shell::quote(serial)),
             DeviceState::Other(_) => "replug it or run `adb reconnect`, and see what `adb devices -l` says".into(),
         }
     }

@@ -224,5 +224,38 @@ fn query_rows_stream() {
     assert!((u.ru_maxrss as u64) < (150 << 10), "it peaked at {} MB", u.ru_maxrss >> 10);
     let out = heaptui(&["query", dump.to_str().unwrap(), &rows(100_100).replace("'%.1000c'", "'%.1c'")]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("100 more rows not shown"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("100 more rows not shown"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Serials a device names itself by (over USB, its descriptor's), served by a fake adb server
+/// (`test_support::fake_adb`, the one thing the real server cannot be made to say): a serial
+/// with shell syntax is quoted in the command heaptui suggests, one with terminal controls is
+/// shown escaped.
+#[test]
+fn serials_are_quoted_and_escaped() {
+    let shell = "x;reboot$(id)";
+    let controls = format!("y{}", test_support::hostile::TITLE);
+    let listing = format!("{shell}\trecovery usb:1-1 transport_id:3\n{controls}\tdevice usb:1-2 transport_id:4\n");
+    let server = test_support::fake_adb::FakeAdbServer::start(&listing).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_heaptui"))
+            .args(args)
+            .env("ANDROID_ADB_SERVER_PORT", server.port.to_string())
+            .env_remove("ANDROID_SERIAL")
+            .output()
+            .unwrap()
+    };
+    let out = run(&["ps", "-s", shell]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("`adb -s 'x;reboot$(id)' reboot`"), "{err}");
+    let out = run(&["devices"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(test_support::hostile::unsafe_chars(&text, true), [], "{text}");
+    assert!(text.contains(shell), "{text}");
 }

@@ -11,6 +11,7 @@ pub mod build;
 #[allow(dead_code)]
 mod builder;
 pub mod double;
+pub mod fake_adb;
 pub mod hostile;
 pub mod imports;
 pub mod libart;

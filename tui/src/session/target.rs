@@ -14,7 +14,7 @@ pub fn flag(device: &dyn Device) -> String {
     if device.runs_here() {
         "--local".to_string()
     } else {
-        format!("-s {}", device.serial())
+        format!("-s {}", bridge::shell::quote(device.serial()))
     }
 }
 
