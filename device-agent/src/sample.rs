@@ -381,7 +381,8 @@ impl Sampler {
             match (crate::android::parse_meminfo(&text), limit) {
                 (Some((alloc_kb, _)), Ok((max, prop))) => {
                     let limit = if prop == "dalvik.vm.heapsize" { Source::HeapSize } else { Source::HeapGrowthLimit };
-                    slow.java_heap = Some((JavaHeap { used: alloc_kb * 1024, max }, Source::Dumpsys, limit));
+                    slow.java_heap =
+                        Some((JavaHeap { used: alloc_kb.saturating_mul(1024), max }, Source::Dumpsys, limit));
                 }
                 (None, _) => slow.missing.push(Missing {
                     field: Field::JavaHeap,

@@ -233,7 +233,7 @@ impl Triggers {
         }
         let (jump_value, what) = match s.java_heap {
             Some(h) => (h.used, "Java heap used"),
-            None => (s.rss_kb * 1024, "RSS"),
+            None => (s.rss_kb.saturating_mul(1024), "RSS"),
         };
         if let (Some(line), Some(last)) = (self.config.jump_bytes, self.last_jump_value) {
             let grew = jump_value.saturating_sub(last);
@@ -386,6 +386,20 @@ mod tests {
             assert!(t.feed(&sample(used * MB, max)).is_empty(), "{used}");
         }
         assert_eq!(t.feed(&sample(93 * MB, max))[0].kind.name(), "heap");
+    }
+
+    /// A phone's figures near the top of u64 (a hostile `status` or `dumpsys`): the RSS in bytes
+    /// saturates rather than wrapping to a small number, so a jump line still fires on it.
+    #[test]
+    fn huge_figures_saturate() {
+        let mut t = Triggers::new(Config { jump_bytes: Some(MB), ..Config::default() });
+        let mut s = sample(MB, 100 * MB);
+        s.java_heap = None;
+        s.rss_kb = 1;
+        assert!(t.feed(&s).is_empty());
+        s.rss_kb = u64::MAX / 2;
+        let e = t.feed(&s);
+        assert_eq!(e.iter().map(|e| (e.kind.name(), e.value)).collect::<Vec<_>>(), [("jump", u64::MAX - 1024)]);
     }
 
     #[test]

@@ -102,7 +102,7 @@ pub fn run(args: DemoArgs) -> anyhow::Result<()> {
                 heap::fmt::human_bytes(h.used),
                 heap::fmt::human_bytes(h.max),
                 triggers.heap_line(h.max).map_or("-".into(), heap::fmt::human_bytes),
-                heap::fmt::human_bytes(sample.rss_kb * 1024)
+                heap::fmt::human_bytes(sample.rss_kb.saturating_mul(1024))
             ));
         }
         fired = events.into_iter().next();

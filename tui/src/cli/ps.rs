@@ -27,7 +27,7 @@ pub fn run(args: PsArgs) -> anyhow::Result<()> {
         s.push_str(&format!(
             "{:>8} {:>10}  {:<4} {:<16} {}\n",
             p.pid,
-            heap::fmt::human_bytes(p.rss_kb * 1024),
+            heap::fmt::human_bytes(p.rss_kb.saturating_mul(1024)),
             if p.jvm { "yes" } else { "" },
             heap::fmt::safe(&p.name),
             heap::fmt::shorten(&p.cmdline, 80)

@@ -47,7 +47,7 @@ pub fn describe(t: &agent::trigger::Triggers, s: &agent::sample::Sample) -> Stri
         v.push(format!("fds {n}"));
     }
     if let Some(n) = t.vm_size_line(s.bits) {
-        v.push(format!("vmsize {}", human_bytes(n * 1024)));
+        v.push(format!("vmsize {}", human_bytes(n.saturating_mul(1024))));
     }
     if let Some(n) = t.config.jump_bytes {
         v.push(format!("jump {}", human_bytes(n)));

@@ -93,7 +93,7 @@ pub fn process_item(p: &agent::proc::ProcessInfo, serial: Option<&str>, rank: u8
             "{:<24} {:>7} {:>10}  [{place}]  {}",
             heap::fmt::shorten(&agent::proc::display_name(p), 24),
             p.pid,
-            heap::fmt::human_bytes(p.rss_kb * 1024),
+            heap::fmt::human_bytes(p.rss_kb.saturating_mul(1024)),
             heap::fmt::shorten(&p.cmdline, 60)
         ),
         source: Source::Process(super::monitor::Target {

@@ -109,8 +109,8 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let title = match last {
         Some(s) => format!(
             " RSS {} · PSS {}{} ",
-            human_bytes(s.rss_kb * 1024),
-            s.pss_kb.map_or("unavailable".into(), |k| human_bytes(k * 1024)),
+            human_bytes(s.rss_kb.saturating_mul(1024)),
+            s.pss_kb.map_or("unavailable".into(), |k| human_bytes(k.saturating_mul(1024))),
             from(s, Field::PssKb)
         ),
         None => " RSS · PSS ".into(),
