@@ -379,6 +379,7 @@ fn a_pull_cut_short_loses_nothing_and_two_instances_do_not_collide() {
     assert_eq!(out.status.code(), Some(5), "device failed");
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(err.contains("stays on the phone at /data/local/tmp/heaptui-"), "{err}");
+    assert!(err.contains("shell rm /data/local/tmp/heaptui-"), "{err}");
     assert_eq!(std::fs::read_dir(&stored).unwrap().count(), 0, "no file, final or partial, is left here");
     let kept: Vec<_> = std::fs::read_dir(phone.tmp_dir())
         .unwrap()

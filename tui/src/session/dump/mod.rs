@@ -20,7 +20,7 @@ use agent::sample::Sample;
 use agent::trigger::Kind;
 use anyhow::Context;
 use bridge::agent::Agent;
-use bridge::device::{Device, Pulled, AGENT_DIR};
+use bridge::device::{quote, Device, Pulled, AGENT_DIR};
 
 pub use names::{default_path, utc_stamp};
 pub use progress::{Progress, Step};
@@ -347,8 +347,12 @@ fn fetch<'a>(
     let pulled = device
         .pull(&path, staged, &mut |done, total| progress(Step::Transfer, done, total.unwrap_or(0)))
         .map_err(|e| {
+            // The phone holds the only copy: kept, and said how to fetch it or remove it.
             anyhow::Error::new(e).context(format!(
-                "the stripped dump stays on the phone at {path} (`adb pull` it, then `heaptui restore`)"
+                "the stripped dump stays on the phone at {path} (`adb -s {serial} pull {path}`, then `heaptui \
+                 restore`; `adb -s {serial} shell rm {path}` removes it)",
+                serial = quote(device.serial()),
+                path = quote(&path),
             ))
         })?;
     Ok(Fetched { dumped, pulled: Some(pulled), on_phone: Some(on_phone) })
