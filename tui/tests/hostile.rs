@@ -209,19 +209,12 @@ fn query_rows_stream() {
              SELECT x, printf('%.1000c', 'a') AS s FROM c"
         )
     };
-    let sink = std::fs::File::create("/dev/null").unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_heaptui"))
-        .args(["query", dump.to_str().unwrap(), &rows(400_000), "--format", "csv"])
-        .stdout(sink)
-        .spawn()
-        .unwrap();
-    // This child's own peak (other tests' children run beside it): wait4 reaps it with its usage.
-    let (mut status, mut u): (libc::c_int, libc::rusage) = (0, unsafe { std::mem::zeroed() });
-    // SAFETY: wait4 fills the status and the struct it is given; the pid is our child's.
-    let reaped = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut u) };
-    assert_eq!(reaped, child.id() as libc::pid_t);
-    assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-    assert!((u.ru_maxrss as u64) < (150 << 10), "it peaked at {} MB", u.ru_maxrss >> 10);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_heaptui"));
+    cmd.args(["query", dump.to_str().unwrap(), &rows(400_000), "--format", "csv"]);
+    let (out, peak) = test_support::peak::run(&cmd).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.len() > 400_000_000, "{}", out.stdout.len());
+    assert!(peak < 150 << 20, "it peaked at {} MB", peak >> 20);
     let out = heaptui(&["query", dump.to_str().unwrap(), &rows(100_100).replace("'%.1000c'", "'%.1c'")]);
     assert!(out.status.success());
     assert!(

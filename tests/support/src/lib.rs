@@ -15,6 +15,7 @@ pub mod fake_adb;
 pub mod hostile;
 pub mod imports;
 pub mod libart;
+pub mod peak;
 pub mod perfetto;
 pub mod traces;
 
