@@ -85,6 +85,9 @@ pub struct PhoneSpec {
     pub emulator: Option<String>,
     /// A pause after each 64 KiB a pull sends (a slow cable, to cut mid-transfer).
     pub recv_delay_ms: u64,
+    /// A trace the `perfetto` double writes in place of the app's heap graph: a hostile phone's
+    /// (read when perfetto runs, so a test can write it once it knows the app's pid).
+    pub perfetto_trace: Option<PathBuf>,
     /// Shell lines `getprop` runs before it answers: a hostile phone's (`yes &` floods the stream
     /// after the command ends, as a job left behind would).
     pub getprop_prefix: String,
@@ -130,6 +133,7 @@ impl Default for PhoneSpec {
             recv_delay_ms: 0,
             recv_frame: 64 * 1024,
             getprop_prefix: String::new(),
+            perfetto_trace: None,
             files: Vec::new(),
             perfetto: None,
             art_module: 341_311_000,
@@ -782,6 +786,9 @@ fn command(cmd: &str, root: &Path, spec: &PhoneSpec) -> Command {
     c.env("HEAPTUI_TEST_PHONE_BINDER", root.join("binder"));
     if !spec.am_gc {
         c.env("HEAPTUI_TEST_PHONE_NO_AM_GC", "1");
+    }
+    if let Some(trace) = &spec.perfetto_trace {
+        c.env("HEAPTUI_TEST_PHONE_TRACE", trace);
     }
     if let Some(uid) = spec.shell_uid {
         use std::os::unix::process::CommandExt;

@@ -348,6 +348,9 @@ fn perfetto(args: &[String], call: &Path, root: &Path, caller: u32, spec: &Phone
     // Run as the app's uid: from where every uid may run it, wherever the build is.
     let mut child = Command::new(test_support::build::for_every_uid(double));
     child.args(["--txt", "-c", "-", "-o"]).arg(&trace).current_dir("/tmp").uid(uid).gid(uid);
+    if let Some(canned) = &spec.perfetto_trace {
+        child.env("HEAPTUI_TEST_PHONE_TRACE", canned);
+    }
     let reply = (|| -> std::io::Result<Reply> {
         use std::io::Write;
         let mut c = child

@@ -153,11 +153,16 @@ pub fn gzip(bytes: &[u8]) -> Vec<u8> {
 /// its type's largest count of unnamed references writes `same × refs` slots (gzip'd: 28.8 KB
 /// for 16 GiB at 100,000 and 20,000).
 pub fn padded_type(refs: u64, same: u64) -> Vec<u8> {
+    padded_type_of(42, refs, same)
+}
+
+/// [`padded_type`] as process `pid`'s graph.
+pub fn padded_type_of(pid: u64, refs: u64, same: u64) -> Vec<u8> {
     let targets: Vec<u64> = (0..refs).map(|k| 0x1000 + 0x10 * (1 + k % same)).collect();
     let mut objects = vec![object(0x1000, 1, &targets)];
     objects.extend((1..=same).map(|k| object(0x1000 + 0x10 * k, 1, &[])));
     let part = Part {
-        pid: 42,
+        pid,
         types: vec![graph_type(1, "com.example.Holder", 16)],
         objects,
         roots: vec![0x1000],

@@ -4,6 +4,8 @@
 //! with `jcmd GC.heap_dump -all` (every object, as ART's fork dump takes them), and writes the
 //! heap as the one Java heap graph of a Perfetto trace at OUT (`heap::perfetto::encode`). A
 //! config without a pid, or a process that will not dump, ends it with perfetto's kind of error.
+//! A hostile phone's test (`HEAPTUI_TEST_PHONE_TRACE`, from `PhoneSpec::perfetto_trace`) gets that
+//! file's bytes as the trace instead.
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -24,6 +26,10 @@ fn main() -> ExitCode {
         eprintln!("perfetto (double): the config names no java_hprof pid");
         return ExitCode::from(1);
     };
+    if let Some(canned) = std::env::var_os("HEAPTUI_TEST_PHONE_TRACE") {
+        let copied = std::fs::read(canned).and_then(|t| std::fs::write(&out, t));
+        return if copied.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(1) };
+    }
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(_) => return ExitCode::from(1),
