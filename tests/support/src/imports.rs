@@ -51,6 +51,15 @@ pub fn cycles(root: &Path) -> std::io::Result<Vec<Cycle>> {
     Ok(out)
 }
 
+/// Every file of the crates under `root` and the files it imports (absolute paths).
+pub fn imports(root: &Path) -> std::io::Result<BTreeMap<PathBuf, BTreeSet<PathBuf>>> {
+    let mut edges: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+    for krate in crates(root)? {
+        crate_edges(&krate.join("src"), &mut edges)?;
+    }
+    Ok(edges)
+}
+
 /// The report `tools/import-cycles.py` prints: the count, then each cycle and its edges.
 pub fn report(cycles: &[Cycle]) -> String {
     let mut s = format!("{} import cycles\n", cycles.len());

@@ -1,8 +1,10 @@
-//! The workspace's structure rules, as tests: no import cycle between the files of any crate.
+//! The workspace's structure rules, as tests: no import cycle between the files of any crate;
+//! the binary's layers import downwards only (the UI and the session nothing of the command line,
+//! the session nothing of the UI).
 
 use std::path::{Path, PathBuf};
 
-use test_support::imports::{cycles, report};
+use test_support::imports::{cycles, imports, report};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("the workspace")
@@ -12,6 +14,34 @@ fn workspace() -> PathBuf {
 fn no_crate_has_an_import_cycle() {
     let found = cycles(&workspace()).expect("read the workspace");
     assert!(found.is_empty(), "import cycles (each file imports one that imports it back):\n{}", report(&found));
+}
+
+/// `tui/src`: the screens (`ui`) and the commands (`cli`) both sit on the session, and neither
+/// the session nor the screens reach into the command line; the session does not reach into the
+/// screens.
+#[test]
+fn the_binarys_layers_import_downwards() {
+    let root = workspace();
+    let src = root.join("tui/src");
+    let edges = imports(&root).expect("read the workspace");
+    let under = |p: &Path, layer: &str| p.starts_with(src.join(layer)) || p == src.join(format!("{layer}.rs"));
+    let mut wrong = Vec::new();
+    for (from, to) in &edges {
+        for t in to {
+            let bad = (under(from, "ui") && under(t, "cli"))
+                || (under(from, "session") && (under(t, "cli") || under(t, "ui")));
+            if bad {
+                wrong.push(format!(
+                    "{} -> {}",
+                    from.strip_prefix(&root).unwrap().display(),
+                    t.strip_prefix(&root).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    // The check sees imports at all: the command line does import the session.
+    assert!(edges.iter().any(|(f, t)| under(f, "cli") && t.iter().any(|t| under(t, "session"))));
 }
 
 /// A crate of three files written here: `a` → `b` → `c` → `a` through a brace group, a
