@@ -52,7 +52,7 @@ mkdir -p ../target/fuzz-logs
 status=0
 for t in index strip decompress trace elf; do
   log=../target/fuzz-logs/$t.log
-  if cargo +nightly fuzz run "$t" "$corpus/$t" -- -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 >"$log" 2>&1; then
+  if cargo +nightly fuzz run "$t" "$corpus/$t" -- -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=30 >"$log" 2>&1; then
     echo "$t: $(grep -E '^Done [0-9]+ runs' "$log" | tail -n 1)"
   else
     status=1

@@ -219,20 +219,22 @@ fn gnu_lookup(
     let h = gnu_hash(name);
     let word_bits = if is_64 { 64 } else { 32 };
     let word_bytes = word_bits as usize / 8;
-    let word_at = 16 + ((h / word_bits) % bloom_size) as usize * word_bytes;
+    // Offsets checked: the table's counts are the file's, and a phone's `usize` may be 32 bits.
+    let word_at = (((h / word_bits) % bloom_size) as usize).checked_mul(word_bytes)?.checked_add(16)?;
     let word = if is_64 { u64_at(t, word_at, little)? } else { u64::from(u32_at(t, word_at, little)?) };
     let mask = (1u64 << (h % word_bits)) | (1u64 << ((h >> (shift % 32)) % word_bits));
     if word & mask != mask {
         return None;
     }
-    let buckets_at = 16 + bloom_size as usize * word_bytes;
-    let mut i = u32_at(t, buckets_at + (h % nbuckets) as usize * 4, little)? as usize;
+    let buckets_at = (bloom_size as usize).checked_mul(word_bytes)?.checked_add(16)?;
+    let mut i = u32_at(t, buckets_at.checked_add((h % nbuckets) as usize * 4)?, little)? as usize;
     if i < symoffset as usize {
         return None;
     }
-    let chain_at = buckets_at + nbuckets as usize * 4;
-    loop {
-        let h2 = u32_at(t, chain_at + (i - symoffset as usize) * 4, little)?;
+    let chain_at = (nbuckets as usize).checked_mul(4)?.checked_add(buckets_at)?;
+    // A chain is at most the symbols there are; past them, the table is malformed.
+    for _ in 0..=syms.len() {
+        let h2 = u32_at(t, (i - symoffset as usize).checked_mul(4)?.checked_add(chain_at)?, little)?;
         if (h | 1) == (h2 | 1) && named(i, name, syms, strtab) {
             return Some(i);
         }
@@ -241,6 +243,7 @@ fn gnu_lookup(
         }
         i += 1;
     }
+    None
 }
 
 /// Walks a SysV `.hash` table: bucket and chain counts, the buckets, the chains (0 ends one).
@@ -249,16 +252,18 @@ fn sysv_lookup(t: &[u8], little: bool, name: &str, syms: &Symtab<'_>, strtab: &S
     if nbucket == 0 {
         return None;
     }
-    let mut i = u32_at(t, 8 + (sysv_hash(name) % nbucket) as usize * 4, little)? as usize;
-    // Each step moves along a chain; more steps than chains means a loop in a malformed table.
-    for _ in 0..=nchain {
+    let mut i = u32_at(t, ((sysv_hash(name) % nbucket) as usize).checked_mul(4)?.checked_add(8)?, little)? as usize;
+    // Each step moves along a chain; more steps than there are chains, symbols or words in the
+    // table means a loop in a malformed one (its counts are the file's: 4 G steps would hang).
+    let steps = (nchain as usize).min(syms.len()).min(t.len() / 4);
+    for _ in 0..=steps {
         if i == 0 {
             return None;
         }
         if named(i, name, syms, strtab) {
             return Some(i);
         }
-        i = u32_at(t, 8 + (nbucket as usize + i) * 4, little)? as usize;
+        i = u32_at(t, (nbucket as usize).checked_add(i)?.checked_mul(4)?.checked_add(8)?, little)? as usize;
     }
     None
 }
@@ -266,6 +271,37 @@ fn sysv_lookup(t: &[u8], little: bool, name: &str, syms: &Symtab<'_>, strtab: &S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hash tables whose chains loop, with counts of 4 G (found by the `elf` fuzz target: the
+    /// SysV walk took 4 G steps): each lookup ends at once, nothing found.
+    #[test]
+    fn looping_hash_chains_end() {
+        let (syms, strtab) = (Symtab::default(), Strtab::default());
+        // SysV: one bucket, 4 G chains, bucket 0 → symbol 1, chain 1 → 1.
+        let mut t = Vec::new();
+        for w in [1u32, u32::MAX, 1, 0, 1] {
+            t.extend_from_slice(&w.to_le_bytes());
+        }
+        assert_eq!(sysv_lookup(&t, true, "printf", &syms, &strtab), None);
+        // GNU: one bucket, symoffset 0, one bloom word that passes every hash, a chain of hashes
+        // that never sets the ending bit.
+        let mut g = Vec::new();
+        for w in [1u32, 0, 1, 0] {
+            g.extend_from_slice(&w.to_le_bytes());
+        }
+        g.extend_from_slice(&u64::MAX.to_le_bytes());
+        g.extend_from_slice(&0u32.to_le_bytes());
+        for _ in 0..1024 {
+            g.extend_from_slice(&2u32.to_le_bytes());
+        }
+        assert_eq!(gnu_lookup(&g, true, true, "printf", &syms, &strtab), None);
+        // Counts that overflow an offset on a 32-bit phone are an absent table, not a panic.
+        let mut big = Vec::new();
+        for w in [u32::MAX, 0, u32::MAX, 0] {
+            big.extend_from_slice(&w.to_le_bytes());
+        }
+        assert_eq!(gnu_lookup(&big, true, true, "printf", &syms, &strtab), None);
+    }
 
     /// Published values: glibc's `dl_new_hash` and the System V ABI's `elf_hash`.
     #[test]
