@@ -64,11 +64,34 @@ pub fn path_keys(heap: &Heap, nodes: &[Node]) -> Vec<Option<String>> {
 fn key_of(heap: &Heap, path: &[Step]) -> Option<String> {
     let start = path.iter().rposition(|s| heap.index.as_class(s.node).is_some()).unwrap_or(0);
     let first = path.get(start)?;
-    let mut key = heap.display_class(first.node);
+    let mut key = stable_name(&heap.display_class(first.node));
     for s in &path[start + 1..] {
         key.push_str(s.reference.as_deref().unwrap_or("?"));
     }
     Some(key)
+}
+
+/// A class name as it is from one run of a program to the next: a hidden class's address suffix
+/// (HotSpot's lambdas and method handles, `Shop$$Lambda$2+0x00007f69c8003b28`, written `/0x…` in
+/// the JVM and `.0x…` where slashes became dots) is left out, since it differs each run. Only a
+/// `+`, `/` or `.` followed by `0x` and hex digits goes: no Java identifier starts with a digit.
+pub fn stable_name(name: &str) -> String {
+    let b = name.as_bytes();
+    let mut out = String::with_capacity(name.len());
+    let mut i = 0;
+    while i < b.len() {
+        if matches!(b[i], b'+' | b'/' | b'.') && b.get(i + 1) == Some(&b'0') && b.get(i + 2) == Some(&b'x') {
+            let digits = b[i + 3..].iter().take_while(|c| c.is_ascii_hexdigit()).count();
+            if digits > 0 {
+                i += 3 + digits;
+                continue;
+            }
+        }
+        let ch = name[i..].chars().next().unwrap_or(' ');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
 }
 
 /// How many elements a collection holds, by the fields the JDK's and Android's collections keep.
@@ -86,12 +109,13 @@ pub fn element_count(heap: &Heap, n: Node) -> Option<u64> {
     }
 }
 
-/// The histogram's changes, largest retained growth first; classes matched by name.
+/// The histogram's changes, largest retained growth first; classes matched by their
+/// [`stable_name`] (a lambda's hidden class is the same class in both dumps).
 pub fn class_deltas(old: &Heap, new: &Heap) -> Vec<ClassDelta> {
     let totals = |h: &Heap| -> HashMap<String, (u64, u64, u64)> {
         let mut m: HashMap<String, (u64, u64, u64)> = HashMap::new();
         for (c, s) in h.index.classes.iter().zip(&h.histogram) {
-            let e = m.entry(c.name.clone()).or_default();
+            let e = m.entry(stable_name(&c.name)).or_default();
             e.0 += s.instances;
             e.1 += s.shallow_bytes;
             e.2 += s.retained_bytes;
