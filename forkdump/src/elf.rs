@@ -227,13 +227,13 @@ fn gnu_lookup(
         return None;
     }
     let buckets_at = (bloom_size as usize).checked_mul(word_bytes)?.checked_add(16)?;
-    let mut i = u32_at(t, buckets_at.checked_add((h % nbuckets) as usize * 4)?, little)? as usize;
-    if i < symoffset as usize {
+    let first = u32_at(t, buckets_at.checked_add((h % nbuckets) as usize * 4)?, little)? as usize;
+    if first < symoffset as usize {
         return None;
     }
     let chain_at = (nbuckets as usize).checked_mul(4)?.checked_add(buckets_at)?;
     // A chain is at most the symbols there are; past them, the table is malformed.
-    for _ in 0..=syms.len() {
+    for i in (first..).take(syms.len() + 1) {
         let h2 = u32_at(t, (i - symoffset as usize).checked_mul(4)?.checked_add(chain_at)?, little)?;
         if (h | 1) == (h2 | 1) && named(i, name, syms, strtab) {
             return Some(i);
@@ -241,7 +241,6 @@ fn gnu_lookup(
         if h2 & 1 == 1 {
             return None;
         }
-        i += 1;
     }
     None
 }

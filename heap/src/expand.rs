@@ -61,6 +61,8 @@ impl Space {
         (unsafe { libc::fstatvfs(file.as_raw_fd(), &mut st) } == 0).then(|| Space::from_statvfs(shown, &st))
     }
 
+    // The fields are 32-bit on 32-bit targets (the agent is built for them): the casts widen.
+    #[allow(clippy::unnecessary_cast)]
     fn from_statvfs(path: &Path, st: &libc::statvfs) -> Space {
         let unit = st.f_frsize as u64;
         let total = (st.f_blocks as u64).saturating_mul(unit);
