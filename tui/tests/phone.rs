@@ -3,7 +3,7 @@
 //! bridge pushes to it. Its processes are this machine's, so a real JVM stands for the app.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use test_phone::{AdbServer, PhoneSpec, TestPhone};
@@ -585,28 +585,7 @@ fn a_strict_phone_monitors_and_dumps_apps_without_root() {
 /// own process; the shell user only pipes the config and pulls the trace.
 #[test]
 fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
-    use std::os::unix::fs::PermissionsExt;
-    let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
-    let package = "com.example.profileable";
-    let app = test_phone::App {
-        package: package.into(),
-        uid: 10125,
-        debuggable: false,
-        large_heap: false,
-        profileable: true,
-    };
-    let traces = tempfile::tempdir().unwrap();
-    std::os::unix::fs::chown(traces.path(), Some(2000), Some(2000)).unwrap();
-    std::fs::set_permissions(traces.path(), std::fs::Permissions::from_mode(0o770)).unwrap();
-    let spec = PhoneSpec {
-        sdk: 34,
-        shell_uid: Some(2000),
-        apps: vec![app],
-        files: vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())],
-        perfetto: Some(double),
-        ..Default::default()
-    };
-    let (server, phone, dir, jvm) = phone_with_app(spec, package, 10125);
+    let (server, phone, dir, jvm, traces) = profileable_phone(None);
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
         .args(["dump", "-s", &phone.serial(), &jvm.pid().to_string()])
         .env("ANDROID_ADB_SERVER_PORT", server.0.to_string())
@@ -630,31 +609,10 @@ fn a_strict_phone_dumps_a_profileable_app_through_perfetto() {
 #[test]
 fn a_hostile_trace_from_a_phone_opens_bounded() {
     use std::os::unix::fs::PermissionsExt;
-    let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
-    let package = "com.example.profileable";
-    let app = test_phone::App {
-        package: package.into(),
-        uid: 10125,
-        debuggable: false,
-        large_heap: false,
-        profileable: true,
-    };
-    let traces = tempfile::tempdir().unwrap();
-    std::os::unix::fs::chown(traces.path(), Some(2000), Some(2000)).unwrap();
-    std::fs::set_permissions(traces.path(), std::fs::Permissions::from_mode(0o770)).unwrap();
     let canned = tempfile::tempdir().unwrap();
     std::fs::set_permissions(canned.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let trace = canned.path().join("hostile.pftrace");
-    let spec = PhoneSpec {
-        sdk: 34,
-        shell_uid: Some(2000),
-        apps: vec![app],
-        files: vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())],
-        perfetto: Some(double),
-        perfetto_trace: Some(trace.clone()),
-        ..Default::default()
-    };
-    let (server, phone, dir, jvm) = phone_with_app(spec, package, 10125);
+    let (server, phone, dir, jvm, _traces) = profileable_phone(Some(trace.clone()));
     std::fs::write(&trace, test_support::traces::padded_type_of(u64::from(jvm.pid()), 100_000, 20_000)).unwrap();
     std::fs::set_permissions(&trace, std::fs::Permissions::from_mode(0o644)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_heaptui"))
@@ -674,6 +632,36 @@ fn a_hostile_trace_from_a_phone_opens_bounded() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(text, "count(*)\n20001\n");
     assert!(peak < 300 << 20, "it peaked at {} MB", peak >> 20);
+}
+
+/// A strict phone of Android 14 with perfetto (the test's stand-in for ART's heap graphs, or
+/// `canned`'s bytes when given) and a release app profileable from the shell: the server, the
+/// phone, the test's folder, the app's JVM, and the phone's `/data/misc/perfetto-traces`.
+fn profileable_phone(canned: Option<PathBuf>) -> (AdbServer, TestPhone, tempfile::TempDir, Jvm, tempfile::TempDir) {
+    use std::os::unix::fs::PermissionsExt;
+    let double = test_support::build::built(&["-p", "test-phone", "--bin", "perfetto-double"], "perfetto-double");
+    let package = "com.example.profileable";
+    let app = test_phone::App {
+        package: package.into(),
+        uid: 10125,
+        debuggable: false,
+        large_heap: false,
+        profileable: true,
+    };
+    let traces = tempfile::tempdir().unwrap();
+    std::os::unix::fs::chown(traces.path(), Some(2000), Some(2000)).unwrap();
+    std::fs::set_permissions(traces.path(), std::fs::Permissions::from_mode(0o770)).unwrap();
+    let spec = PhoneSpec {
+        sdk: 34,
+        shell_uid: Some(2000),
+        apps: vec![app],
+        files: vec![("/data/misc/perfetto-traces".to_string(), traces.path().to_path_buf())],
+        perfetto: Some(double),
+        perfetto_trace: canned,
+        ..Default::default()
+    };
+    let (server, phone, dir, jvm) = phone_with_app(spec, package, 10125);
+    (server, phone, dir, jvm, traces)
 }
 
 /// A test phone of `spec` on a new adb server, and on it app `package` (uid `uid`): a JVM running
