@@ -575,10 +575,10 @@ impl Heap {
         let heap = safe(idx.heaps.get(idx.heap_of(n)).map(|h| h.name.as_str()).unwrap_or("default"));
         let _ = writeln!(
             out,
-            "  heap {heap}, shallow {}, retained {} in {} objects, {}",
+            "  heap {heap}, shallow {}, retained {} in {}, {}",
             human_bytes(idx.shallow_size(n)),
             human_bytes(d.retained(n)),
-            d.retained_count(n),
+            crate::fmt::count(u64::from(d.retained_count(n)), "object"),
             self.reachability(n).name()
         );
         if let Some(s) = idx.string_value(n) {

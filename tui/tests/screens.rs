@@ -749,7 +749,7 @@ fn the_inspector_shows_contents() {
     let page = render(&mut app, 160, 48);
     let first: Vec<String> = bytes.iter().take(16).map(|x| format!("{x:02x}")).collect();
     assert!(page.contains(&format!("       0  {}", first.join(" "))), "{page}");
-    assert!(page.contains(&format!("Values ({} byte)", bytes.len())), "{page}");
+    assert!(page.contains(&format!("Values ({} bytes)", bytes.len())), "{page}");
     insta::assert_snapshot!("dialer_inspector_byte_array_160x48", page);
     insta::assert_snapshot!("dialer_inspector_byte_array_80x24", render(&mut app, 80, 24));
     // A String's char[] as text (perflib's Dialer: a value array per String).

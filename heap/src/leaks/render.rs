@@ -118,9 +118,9 @@ pub fn leak_trace_text(heap: &Heap, leak: &Leak) -> String {
         if last || t.leaking == Leaking::Yes {
             let _ = writeln!(
                 out,
-                "{pad}Retaining {} in {} objects",
+                "{pad}Retaining {} in {}",
                 kb(heap.dominators.retained(t.node)),
-                heap.dominators.retained_count(t.node)
+                crate::fmt::count(u64::from(heap.dominators.retained_count(t.node)), "object")
             );
         }
         for l in &t.labels {

@@ -82,10 +82,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     });
     let title = line(
         format!(
-            "Since {}: {} collections grew, {} classes changed",
+            "Since {}: {} grew, {} changed",
             shorten_middle(&b.path, (area.width as usize).saturating_sub(50)),
-            b.growing.len(),
-            b.classes.len()
+            heap::fmt::count(b.growing.len() as u64, "collection"),
+            if b.classes.len() == 1 { "1 class".to_string() } else { format!("{} classes", b.classes.len()) }
         ),
         t.dim,
     );

@@ -32,11 +32,11 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         Line::from(vec![span(heap.display_class(n), t.header), span(format!(" {}", hex(idx.id(n))), t.dim)]),
         line(
             format!(
-                "heap {} · shallow {} · retained {} in {} objects · {}{}",
+                "heap {} · shallow {} · retained {} in {} · {}{}",
                 idx.heaps.get(idx.heap_of(n)).map_or("default", |h| h.name.as_str()),
                 human_bytes(idx.shallow_size(n)),
                 human_bytes(d.retained(n)),
-                d.retained_count(n),
+                heap::fmt::count(u64::from(d.retained_count(n)), "object"),
                 super::common::reachability(heap, n),
                 match heap.native_size(n) {
                     0 => String::new(),
@@ -100,7 +100,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let text = match s {
             Section::Fields => "Fields".to_string(),
             Section::Elements(len) => format!("Elements ({len})"),
-            Section::Values(len, ty) => format!("Values ({len} {ty})"),
+            Section::Values(len, ty) => format!("Values ({})", heap::fmt::count(len as u64, ty)),
             Section::Referrers(count) => format!("Referrers ({count})"),
             Section::Path => "Path from a GC root".to_string(),
         };

@@ -104,9 +104,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
         // What each object holds, as LeakCanary gives it for the leaking ones: every node here.
         lines.push(line(
             format!(
-                "{pad}Retaining {} in {} objects",
+                "{pad}Retaining {} in {}",
                 human_bytes(heap.dominators.retained(step.node)),
-                heap.dominators.retained_count(step.node)
+                heap::fmt::count(u64::from(heap.dominators.retained_count(step.node)), "object")
             ),
             t.dim,
         ));
@@ -120,9 +120,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     lines.push(Line::styled(
         format!(
-            "Retaining {} in {} objects ({} in this group)",
+            "Retaining {} in {} ({} in this group)",
             human_bytes(leak.retained_bytes),
-            leak.retained_objects,
+            heap::fmt::count(leak.retained_objects, "object"),
             heap::fmt::count(leak.instances.len() as u64, "instance")
         ),
         t.dim,
