@@ -23,7 +23,8 @@ static GLOBAL: heap::alloc::Recycler<std::alloc::System> = heap::alloc::Recycler
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// A heap dump to open in the interactive UI (with none: the bundled demo).
+    /// A heap dump to open in the interactive UI (with none: the picker of stored dumps, phones and
+    /// processes; with no terminal, the bundled demo dump's report).
     file: Option<std::path::PathBuf>,
     /// Colour theme: dark, light, high-contrast, or one of yours in $XDG_CONFIG_HOME/heaptui/themes.
     #[arg(long, default_value = "dark")]
