@@ -77,6 +77,14 @@ fn bombs_end_in_errors_within_bounded_memory() {
     let e: Error = Index::open(&not, Options::default()).err().expect("an error");
     assert!(matches!(e.kind, ErrorKind::NotHprof), "{e}");
 
+    // A real dump that gzips 560 times (MAT's java_pid1884: 522,836,448 bytes in 935 KB) is
+    // admitted by the default policy, which 200 times refused; decompressed to an unnamed file.
+    let mat = common::fixture("jvm/eclipse-mat__java_pid1884.0001.hprof.gz");
+    let data = heap::data::Data::open(&mat).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(data.len(), 522_836_448);
+    assert!(data.starts_with(b"JAVA PROFILE 1.0.2\0"));
+    drop(data);
+
     // A real dump, compressed, opens as it does plain (the peers' fixture through zstd).
     let fixture = common::fixture("android/ahat-art__test-dump.hprof");
     let raw = std::fs::read(&fixture).unwrap();
