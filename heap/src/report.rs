@@ -349,6 +349,8 @@ impl Heap {
                 "format": idx.header.format.as_str(),
                 "id_size": idx.header.id_size,
                 "bytes": file.bytes,
+                "decompressed_bytes": (idx.heap_graph.is_none() && idx.bytes().len() as u64 != file.bytes)
+                    .then_some(idx.bytes().len() as u64),
                 "timestamp_ms": idx.header.timestamp_ms,
                 "heap_graph": idx.heap_graph,
             },
@@ -485,13 +487,19 @@ impl Heap {
                 }
             }
             None => {
+                // A compressed dump says both sizes: the file's, and the dump's.
+                let size = match idx.bytes().len() as u64 {
+                    data if data != file.bytes && file.bytes > 0 => {
+                        format!("{}, {} decompressed", human_bytes(file.bytes), human_bytes(data))
+                    }
+                    _ => human_bytes(file.bytes),
+                };
                 let _ = writeln!(
                     out,
-                    "{}  (HPROF {}, {}-byte ids, {}, size model {})",
+                    "{}  (HPROF {}, {}-byte ids, {size}, size model {})",
                     safe(file.path),
                     idx.header.format.as_str(),
                     idx.header.id_size,
-                    human_bytes(file.bytes),
                     self.model_and_rules()
                 );
             }

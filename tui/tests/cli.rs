@@ -24,6 +24,24 @@ fn json(args: &[&str]) -> Value {
 
 const DIALER: &str = "android/adt-tools-base__dialer.android-hprof";
 
+/// A compressed dump says both sizes: the file's and the dump's (a 935 KB gzip of a 522 MB dump
+/// is read as the dump's size, not the file's).
+#[test]
+fn a_compressed_dump_says_both_sizes() {
+    let raw = std::fs::read(fixture(DIALER)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("dialer.hprof.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut e, &raw).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let packed = std::fs::metadata(&gz).unwrap().len();
+    let v = json(&["analyze", gz.to_str().unwrap(), "--format", "json", "--top", "1"]);
+    assert_eq!((v["file"]["bytes"].as_u64(), v["file"]["decompressed_bytes"].as_u64()), (Some(packed), Some(3661109)));
+    let out = heaptui(&["analyze", gz.to_str().unwrap(), "--top", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().next().unwrap().contains("3.5 MiB decompressed"), "{text}");
+}
+
 #[test]
 fn analyze_json_schema_and_values() {
     let path = fixture(DIALER);
@@ -32,6 +50,7 @@ fn analyze_json_schema_and_values() {
     assert_eq!(v["file"]["format"], "1.0.3");
     assert_eq!(v["file"]["id_size"], 4);
     assert_eq!(v["file"]["bytes"], 3661109);
+    assert_eq!(v["file"]["decompressed_bytes"], serde_json::Value::Null, "not compressed");
     let s = &v["summary"];
     // perflib: 3571 classes; 43687 objects in all; 11193 root records (11182 + 11 thread objects).
     assert_eq!(s["classes"], 3571);
