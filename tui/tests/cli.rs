@@ -399,6 +399,20 @@ fn analyze_against_a_baseline() {
     let (a, b) = d("DumpedStuff$StackSmasher").unwrap();
     assert_eq!(b.as_u64().unwrap() - a.as_u64().unwrap(), 10000);
     assert!(v["diff"]["growing"].is_array());
+    // In text, each change's sign stands beside its number ("+10000", "+117.2 KiB").
+    let out = heaptui(&[
+        "analyze",
+        new.to_str().unwrap(),
+        "--baseline",
+        old.to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let since = text.split("Since the baseline").nth(1).expect("the diff section");
+    let row = since.lines().find(|l| l.ends_with("DumpedStuff$StackSmasher")).expect("the StackSmasher row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert!(cells[0].starts_with('+') && cells[1].starts_with('+') && cells[1].len() > 1, "{row:?}");
 }
 
 /// `--histogram-only`: the one-pass histogram, with hprof-slurp's counts for hprof-64.bin

@@ -184,11 +184,9 @@ pub fn report(
                     let di = d.instances.1 as i64 - d.instances.0 as i64;
                     let dr = d.retained_bytes.1 as i64 - d.retained_bytes.0 as i64;
                     let sign = if dr < 0 { "-" } else { "+" };
-                    s.push_str(&format!(
-                        "{di:>+12} {sign}{:>11}  {}\n",
-                        human_bytes(dr.unsigned_abs()),
-                        heap::fmt::shorten(&d.class, 70)
-                    ));
+                    // The sign beside its number ("+143.1 MiB"), the two padded as one.
+                    let bytes = format!("{sign}{}", human_bytes(dr.unsigned_abs()));
+                    s.push_str(&format!("{di:>+12} {bytes:>12}  {}\n", heap::fmt::shorten(&d.class, 70)));
                 }
             }
             super::print(&s)
