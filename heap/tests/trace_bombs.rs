@@ -44,6 +44,17 @@ fn hostile_traces_open_or_fail_within_bounds() {
     assert_eq!(h.index.shallow_size(arrays[0]), 0);
     assert!(peak_rss() < 200 << 20, "peak {} MB", peak_rss() >> 20);
 
+    // The same through inheritance: one Base of 50,000 runtime references, 20,000 instances of
+    // its subclass holding none. Each Sub carries Base's slots, so Base's are sized by both; the
+    // HPROF stays small (sizing by Base's own instances wrote 4 GB), every reference kept.
+    let bytes = traces::inherited_padding(50_000, 20_000);
+    let g = heap::perfetto::Trace::scan(&bytes).unwrap().graph(0).unwrap();
+    let layout = heap::perfetto::hprof::Layout::of(&g);
+    assert!(layout.size(&g) < 4 << 20, "{} bytes", layout.size(&g));
+    let h = Heap::analyse(open("inherited.pftrace.gz", &bytes).unwrap(), Options::default());
+    let base = h.index.node(0x2000).unwrap();
+    assert_eq!(h.dominators.retained(base), 20_001 * 16);
+
     // A million objects of 3 bytes each (4 KB gzip'd): what is held is the graph, not the
     // trace decoded (some 370 bytes an object). No roots: all unreachable, 16 bytes each.
     let index = open("tiny.pftrace.gz", &traces::tiny_objects(1_000_000)).unwrap();
@@ -67,7 +78,7 @@ fn hostile_traces_open_or_fail_within_bounds() {
     let wide = index.classes.iter().position(|c| c.name == "com.example.Wide").unwrap();
     let objects: Vec<_> = index.nodes().filter(|&n| index.class_of(n).index() == wide).collect();
     assert_eq!(objects.len(), 1);
-    // A class holds at most 60 000 named fields: the other 240 000 references are in the
+    // A chain holds at most 60 000 fields: the references past its named ones are in the
     // object's `<runtime>[]` array.
     let wide = objects[0];
     let (direct, other): (Vec<_>, Vec<_>) = index.references(wide).partition(|&r| r == wide);

@@ -207,10 +207,12 @@ struct Class {
 /// types reach none (the engine knows weak references by the `referent` declared there).
 const REFERENCE_TYPE: u64 = u64::MAX;
 
-/// The most fields a class may have (a CLASS DUMP counts them in 16 bits); its own reference
-/// fields past a share of that are left to `<runtime>` slots.
+/// The most fields a class may have (a CLASS DUMP counts them in 16 bits).
 const MAX_FIELDS: usize = u16::MAX as usize;
-const MAX_NAMED: usize = 60_000;
+/// The most fields a class's whole chain may have, its superclasses' included: readers resolve a
+/// layout of at most 65,536 (the engine's index does). Named fields past it are left to
+/// `<runtime>` slots, slots past it to the `<runtime>[]` arrays.
+const MAX_CHAIN: usize = 60_000;
 
 /// An object's references, handed to the slots their fields name, each at most once; what no
 /// slot takes is left, in the object's order.
@@ -320,19 +322,21 @@ fn unnamed(refs: &[super::Reference], slots: &HashMap<u32, u32>) -> usize {
     refs.len() - taken
 }
 
-/// The `<runtime>` slots a class's objects get, from how many references each leaves unnamed
-/// (`counts`, sorted here): the most any needs, unless padding every object to that passes
-/// twice the references they hold plus 8 slots each; then the largest count that does not.
-/// At least 1 when some object needs more (its slot points to its `<runtime>[]` array).
-fn room(counts: &mut [u32], cap: usize) -> usize {
+/// The `<runtime>` slots a class's objects get, from how many references each of its own
+/// instances leaves unnamed (`counts`, sorted here) and how many instances of its subclasses carry
+/// its slots too (`zeros`, needing none of them): the most any needs, unless padding every one
+/// to that passes twice the references they hold plus 8 slots each; then the largest count that
+/// does not. At least 1 when some object needs more (its slot points to its `<runtime>[]` array).
+fn room(counts: &mut [u32], zeros: u64, cap: usize) -> usize {
     counts.sort_unstable();
-    let n = counts.len() as u64;
+    let own = counts.len() as u64;
+    let n = own + zeros;
     let mut below = 0u64;
     let mut best = 0u64;
     for (k, &c) in counts.iter().enumerate() {
         // Every object padded to c: the slots against the references they fill.
-        let filled = below + u64::from(c) * (n - k as u64);
-        if n * u64::from(c) <= 2 * filled + 8 * n {
+        let filled = below + u64::from(c) * (own - k as u64);
+        if n.saturating_mul(u64::from(c)) <= 2 * filled + 8 * n {
             best = u64::from(c);
         }
         below += u64::from(c);
@@ -359,7 +363,7 @@ fn classes(g: &Graph) -> Classes {
             id: t.id,
             name: t.deobfuscated.clone().unwrap_or_else(|| t.name.clone()),
             superclass: t.superclass,
-            fields: t.fields.iter().copied().take(MAX_NAMED).collect(),
+            fields: t.fields.iter().copied().take(MAX_CHAIN).collect(),
             extras: 0,
             values: Vec::new(),
             loader: t.classloader.unwrap_or(0),
@@ -374,7 +378,7 @@ fn classes(g: &Graph) -> Classes {
         let Some(&i) = by_id.get(&o.type_id) else { continue };
         let chain = chains.entry(o.type_id).or_insert_with(|| chain_of(&out, &by_id, o.type_id));
         for f in o.refs.iter().filter_map(|r| r.field) {
-            if out[i].fields.len() < MAX_NAMED && !chain.iter().any(|&k| own[k].contains(&f)) {
+            if out[i].fields.len() < MAX_CHAIN && !chain.iter().any(|&k| own[k].contains(&f)) {
                 out[i].fields.push(f);
                 own[i].insert(f);
             }
@@ -411,24 +415,12 @@ fn classes(g: &Graph) -> Classes {
             });
         }
     }
-    // The fields are final now: each class's chain, and the slots it names by field.
+    // Each class's chain, and each class's own instances (arrays write their references as
+    // elements: they take no slots; told as `write_to` tells them, by their type's name).
     let by_id: HashMap<u64, usize> = out.iter().enumerate().map(|(i, c)| (c.id, i)).collect();
     let chains: Vec<Vec<usize>> = out.iter().map(|c| chain_of(&out, &by_id, c.id)).collect();
-    let slots: Vec<HashMap<u32, u32>> = chains
-        .iter()
-        .map(|chain| {
-            let mut m: HashMap<u32, u32> = HashMap::new();
-            for &k in chain {
-                for &f in &out[k].fields {
-                    *m.entry(f).or_insert(0) += 1;
-                }
-            }
-            m
-        })
-        .collect();
-    // The values objects carry, and how many references each leaves to `<runtime>` slots.
-    let mut left: Vec<u32> = vec![0; g.objects.len()];
-    let mut counts: Vec<Vec<u32>> = vec![Vec::new(); out.len()];
+    let types: HashMap<u64, usize> = g.types.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); out.len()];
     for (n, o) in g.objects.iter().enumerate() {
         let Some(&i) = by_id.get(&o.type_id) else { continue };
         for &(r, _) in &o.values {
@@ -436,27 +428,62 @@ fn classes(g: &Graph) -> Classes {
                 out[i].values.push(r);
             }
         }
-        // Arrays write their references as elements (`out` begins with the graph's types).
-        if g.types.get(i).is_some_and(|t| t.name.ends_with("[]")) {
+        if types.get(&o.type_id).is_some_and(|&t| g.types[t].name.ends_with("[]")) {
             continue;
         }
-        left[n] = unnamed(&o.refs, &slots[i]).min(u32::MAX as usize) as u32;
-        counts[i].push(left[n]);
+        members[i].push(n as u32);
     }
     for c in &mut out {
         c.values.sort();
     }
-    for (i, mut c) in counts.into_iter().enumerate() {
-        let cap = MAX_FIELDS.saturating_sub(out[i].fields.len() + out[i].values.len());
-        out[i].extras = room(&mut c, cap);
+    // The instances of its subclasses carry a class's slots too.
+    let mut below = vec![0u64; out.len()];
+    for (i, chain) in chains.iter().enumerate() {
+        for &k in chain.iter().skip(1) {
+            below[k] += members[i].len() as u64;
+        }
     }
-    let overflow = g
-        .objects
-        .iter()
-        .enumerate()
-        .filter(|(n, o)| by_id.get(&o.type_id).is_some_and(|&i| left[*n] as usize > out[i].extras))
-        .map(|(n, _)| n)
+    // Superclasses first: each class's named fields cut to what its chain may hold beside what
+    // is above it, then its own `<runtime>` slots sized by what its objects leave unnamed.
+    let mut order: Vec<usize> = (0..out.len()).collect();
+    order.sort_by_key(|&i| chains[i].len());
+    let mut left: Vec<u32> = vec![0; g.objects.len()];
+    for &i in &order {
+        let above: usize =
+            chains[i].iter().skip(1).map(|&k| out[k].fields.len() + out[k].values.len() + out[k].extras).sum();
+        let own_room = MAX_CHAIN.saturating_sub(above + out[i].values.len());
+        // One slot kept for a `<runtime>[]` array's id.
+        out[i].fields.truncate(own_room.saturating_sub(1));
+        let mut slots: HashMap<u32, u32> = HashMap::new();
+        for &k in &chains[i] {
+            for &f in &out[k].fields {
+                *slots.entry(f).or_insert(0) += 1;
+            }
+        }
+        let mut counts: Vec<u32> = members[i]
+            .iter()
+            .map(|&n| {
+                let u = unnamed(&g.objects[n as usize].refs, &slots).min(u32::MAX as usize) as u32;
+                left[n as usize] = u;
+                u
+            })
+            .collect();
+        let cap = own_room.saturating_sub(out[i].fields.len());
+        out[i].extras = room(&mut counts, below[i], cap);
+    }
+    // A chain that loops (a malformed trace) may still pass the bound: its slots give way.
+    for &i in &order {
+        let total: usize = chains[i].iter().map(|&k| out[k].fields.len() + out[k].values.len() + out[k].extras).sum();
+        let over = total.saturating_sub(MAX_CHAIN);
+        out[i].extras -= over.min(out[i].extras);
+    }
+    // In the graph's order, as `write_to` meets them.
+    let mut overflow: Vec<usize> = (0..out.len())
+        .flat_map(|i| members[i].iter().map(move |&n| (i, n)))
+        .filter(|&(i, n)| left[n as usize] as usize > out[i].extras)
+        .map(|(_, n)| n as usize)
         .collect();
+    overflow.sort_unstable();
     (out, by_id, chains, overflow)
 }
 
@@ -583,8 +610,9 @@ pub fn write_to(g: &Graph, layout: &Layout, out: impl Write) -> std::io::Result<
     }
     // Objects, each heap announced when it changes.
     let mut heap = None;
-    let mut overflow = layout.overflow.iter().peekable();
-    let mut next_array = ids.arrays;
+    // The objects whose references go to a `<runtime>[]` array; the kth's array has id
+    // `ids.arrays + k`, as [`Layout::runtime_arrays`] lists them.
+    let mut overflow = layout.overflow.iter().enumerate().peekable();
     let mut slots: Vec<u64> = Vec::new();
     for (n, o) in g.objects.iter().enumerate() {
         let kind = match o.heap.0 {
@@ -644,12 +672,15 @@ pub fn write_to(g: &Graph, layout: &Layout, out: impl Write) -> std::io::Result<
                     ends.push(slots.len());
                 }
                 let room = chain.first().map_or(0, |&i| classes[i].extras);
-                let array = if overflow.peek() == Some(&&n) {
+                while overflow.peek().is_some_and(|&(_, &k)| k < n) {
                     overflow.next();
-                    next_array += 1;
-                    Some(next_array - 1)
-                } else {
-                    None
+                }
+                let array = match overflow.peek() {
+                    Some(&(k, &at)) if at == n => {
+                        overflow.next();
+                        Some(ids.arrays + k as u64)
+                    }
+                    _ => None,
                 };
                 match array {
                     Some(id) if room > 0 => slots[own_extras] = id,

@@ -171,6 +171,25 @@ pub fn padded_type_of(pid: u64, refs: u64, same: u64) -> Vec<u8> {
     gzip(&trace(&[packet(&part)]))
 }
 
+/// One `Base` with `refs` references the runtime holds and `subs` instances of `Sub extends
+/// Base` holding none: a writer that sizes a class's slots by its own instances alone pads every
+/// `Sub` to `refs` slots (4 GB at 50,000 and 20,000).
+pub fn inherited_padding(refs: u64, subs: u64) -> Vec<u8> {
+    let targets: Vec<u64> = (0..refs).map(|k| 0x2000 + 0x10 * (1 + k % subs)).collect();
+    let mut sub = graph_type(2, "com.example.Sub", 16);
+    uint(&mut sub, 5, 1);
+    let mut objects = vec![object(0x2000, 1, &targets)];
+    objects.extend((1..=subs).map(|k| object(0x2000 + 0x10 * k, 2, &[])));
+    let part = Part {
+        pid: 42,
+        types: vec![graph_type(1, "com.example.Base", 16), sub],
+        objects,
+        roots: vec![0x2000],
+        ..Part::default()
+    };
+    gzip(&trace(&[packet(&part)]))
+}
+
 /// `count` objects with nothing but an id delta of 16 and a type (6 bytes each before gzip):
 /// a reader that decodes the whole trace first holds some 370 bytes an object.
 pub fn tiny_objects(count: u64) -> Vec<u8> {
