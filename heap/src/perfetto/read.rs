@@ -15,6 +15,9 @@ use super::{
 /// The most bytes of process names kept (only the names of graphs' processes are shown).
 const MAX_PROCESS_NAMES: usize = 16 << 20;
 
+/// What a process name costs beside its bytes (its pid and the map's entry).
+const PROCESS_ENTRY: usize = 48;
+
 /// A graph being assembled from its packets (or only counted, when `keep` is off).
 #[derive(Default)]
 struct Building {
@@ -292,9 +295,12 @@ fn walk(bytes: &[u8], keep: Keep) -> Result<Walked, TraceError> {
         let packet = Packet::of(buf).map_err(|(at, e)| packets.wire(at, e))?;
         if keep == Keep::None {
             for tree in &packet.trees {
+                // The last name a process was given (a zygote child is renamed after its
+                // package); each entry charged its map overhead too, so empty names are bounded.
                 processes(tree, |pid, cmd| {
-                    if names + cmd.len() <= MAX_PROCESS_NAMES && !out.processes.contains_key(&pid) {
-                        names += cmd.len();
+                    let old = out.processes.get(&pid).map_or(0, |c| c.len() + PROCESS_ENTRY);
+                    if names - old + cmd.len() + PROCESS_ENTRY <= MAX_PROCESS_NAMES {
+                        names = names - old + cmd.len() + PROCESS_ENTRY;
                         out.processes.insert(pid, String::from_utf8_lossy(cmd).into_owned());
                     }
                 })
