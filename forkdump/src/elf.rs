@@ -168,12 +168,12 @@ fn linear(syms: &Symtab<'_>, strtab: &Strtab<'_>, name: &str) -> Option<Symbol> 
 }
 
 fn u32_at(b: &[u8], at: usize, little: bool) -> Option<u32> {
-    let w: [u8; 4] = b.get(at..at + 4)?.try_into().ok()?;
+    let w: [u8; 4] = b.get(at..at.checked_add(4)?)?.try_into().ok()?;
     Some(if little { u32::from_le_bytes(w) } else { u32::from_be_bytes(w) })
 }
 
 fn u64_at(b: &[u8], at: usize, little: bool) -> Option<u64> {
-    let w: [u8; 8] = b.get(at..at + 8)?.try_into().ok()?;
+    let w: [u8; 8] = b.get(at..at.checked_add(8)?)?.try_into().ok()?;
     Some(if little { u64::from_le_bytes(w) } else { u64::from_be_bytes(w) })
 }
 
@@ -227,7 +227,7 @@ fn gnu_lookup(
         return None;
     }
     let buckets_at = (bloom_size as usize).checked_mul(word_bytes)?.checked_add(16)?;
-    let first = u32_at(t, buckets_at.checked_add((h % nbuckets) as usize * 4)?, little)? as usize;
+    let first = u32_at(t, buckets_at.checked_add(((h % nbuckets) as usize).checked_mul(4)?)?, little)? as usize;
     if first < symoffset as usize {
         return None;
     }
