@@ -472,7 +472,8 @@ impl AdbDevice {
     /// (adbd before Android 7). That service carries one stream and no exit code, so the command
     /// runs as `sh -c COMMAND </dev/null; echo MARKER$?` with a marker made for this call, and
     /// the code is read from behind the marker, which is kept out of the output. The stream is
-    /// read to its end, as adb's own client does: bytes after the marker are output too.
+    /// closed at the code: what follows it (a job the command left writing) is not the
+    /// command's output, and an endless one would not end.
     ///
     /// Standard error is merged into standard output: everything reaches `sink` as
     /// [`Stream::Stdout`]. Before Android 7 adbd runs `shell:` commands on a pty, which turns

@@ -720,7 +720,6 @@ const TRUNCATED: &str = "the dump is truncated";
 /// How the warning for a heap graph with packets missing begins.
 const GRAPH_INCOMPLETE: &str = "the heap graph is incomplete";
 
-/// The warning for a dump cut short at `e`.
 /// A graph's HPROF in an unnamed file ([`crate::perfetto::hprof::to_file`]), mapped.
 fn write_graph(
     graph: &crate::perfetto::Graph,
@@ -734,6 +733,7 @@ fn write_graph(
     Ok(Data::Mapped(map))
 }
 
+/// The warning for a dump cut short at `e`.
 fn truncated(e: &Error) -> String {
     format!("{TRUNCATED}: {e}; objects up to there are indexed")
 }

@@ -82,9 +82,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut batch: Vec<Vec<Value>> = Vec::new();
     let mut failed = None;
     let print_batch = |batch: &mut Vec<Vec<Value>>, first: bool| -> anyhow::Result<()> {
+        // The header comes with the first rows (or alone at the end): a query that fails
+        // before its first row prints nothing.
+        let header = if first { rows::csv_header(&columns) } else { String::new() };
         let out = match args.format {
-            QueryFormat::Csv => rows::csv_rows(&columns, batch, true),
-            QueryFormat::CsvRaw => rows::csv_rows(&columns, batch, false),
+            QueryFormat::Csv => header + &rows::csv_rows(&columns, batch, true),
+            QueryFormat::CsvRaw => header + &rows::csv_rows(&columns, batch, false),
             _ => {
                 let objects: Vec<String> = batch
                     .iter()
@@ -132,9 +135,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Ok(())
         }
         format => {
-            if format != QueryFormat::Json {
-                super::print_data(&rows::csv_header(&columns))?;
-            }
             let mut first = true;
             q.each(|row| {
                 batch.push(row);
