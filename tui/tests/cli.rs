@@ -378,18 +378,8 @@ fn analyze_against_a_baseline() {
     let new = fixture("android/ahat-art__test-dump.hprof");
     let old = fixture("android/ahat-art__test-dump-base.hprof");
     let map = fixture("android/ahat-art__test-dump.map");
-    let v = json(&[
-        "analyze",
-        new.to_str().unwrap(),
-        "--baseline",
-        old.to_str().unwrap(),
-        "--map",
-        map.to_str().unwrap(),
-        "--format",
-        "json",
-        "--top",
-        "1000",
-    ]);
+    let args = ["analyze", new.to_str().unwrap(), "--baseline", old.to_str().unwrap(), "--map", map.to_str().unwrap()];
+    let v = json(&[&args[..], &["--format", "json", "--top", "1000"]].concat());
     let classes = v["diff"]["classes"].as_array().unwrap();
     let d = |c: &str| {
         classes.iter().find(|d| d["class"] == c).map(|d| (d["instances"][0].clone(), d["instances"][1].clone()))
@@ -400,14 +390,7 @@ fn analyze_against_a_baseline() {
     assert_eq!(b.as_u64().unwrap() - a.as_u64().unwrap(), 10000);
     assert!(v["diff"]["growing"].is_array());
     // In text, each change's sign stands beside its number ("+10000", "+117.2 KiB").
-    let out = heaptui(&[
-        "analyze",
-        new.to_str().unwrap(),
-        "--baseline",
-        old.to_str().unwrap(),
-        "--map",
-        map.to_str().unwrap(),
-    ]);
+    let out = heaptui(&args);
     let text = String::from_utf8_lossy(&out.stdout);
     let since = text.split("Since the baseline").nth(1).expect("the diff section");
     let row = since.lines().find(|l| l.ends_with("DumpedStuff$StackSmasher")).expect("the StackSmasher row");
