@@ -504,7 +504,7 @@ impl AdbDevice {
             }
             if n == 0 {
                 // The stream ends when the shell does; without the marker, the phone went away.
-                return code.map(Some).ok_or_else(|| self.gone(command));
+                return Err(self.gone(command));
             }
         }
     }

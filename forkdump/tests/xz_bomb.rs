@@ -7,14 +7,6 @@ use std::process::Command;
 
 use forkdump::elf::{Library, MINI_DEBUG_INFO_MAX};
 
-/// The process's peak resident set, in bytes.
-fn peak_rss() -> u64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    u.ru_maxrss as u64 * 1024
-}
-
 #[test]
 fn an_xz_bomb_stops_at_its_bound_as_it_inflates() {
     let dir = tempfile::tempdir().unwrap();
@@ -36,13 +28,13 @@ fn an_xz_bomb_stops_at_its_bound_as_it_inflates() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let bytes = std::fs::read(&lib).unwrap();
-    let before = peak_rss();
+    let before = test_support::peak::own();
     let parsed = Library::parse(&bytes).unwrap();
     let e = parsed.mini_debug_info_error().expect("the bomb refused").to_string();
     assert!(e.contains(&format!("decompresses past {} MiB", MINI_DEBUG_INFO_MAX >> 20)), "{e}");
     // The dynamic symbols still read (`true` imports from libc: its table is there).
     assert!(parsed.is_64());
     // At most the bound and the decoder's dictionary above what the process held before.
-    let grew = peak_rss().saturating_sub(before);
+    let grew = test_support::peak::own().saturating_sub(before);
     assert!(grew < (MINI_DEBUG_INFO_MAX as u64) * 2 + (16 << 20), "grew {} MB", grew >> 20);
 }

@@ -11,14 +11,6 @@ mod common;
 
 use test_support::hostile::{gzip_bomb, layout_bomb, zstd_bomb};
 
-/// The process's peak resident set, in bytes.
-fn peak_rss() -> u64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    u.ru_maxrss as u64 * 1024
-}
-
 #[test]
 fn bombs_end_in_errors_within_bounded_memory() {
     // 20 000 subclasses of a class of 20 000 fields: 1.7 MB (with a LOAD CLASS and a name per
@@ -29,7 +21,7 @@ fn bombs_end_in_errors_within_bounded_memory() {
     let e = Index::from_bytes(bytes, Options::default()).err().expect("an error");
     assert!(matches!(e.kind, ErrorKind::TooLarge(Limit::Layouts { declared: 20_000, limit: 4_194_304 })), "{e}");
     assert!(e.to_string().contains("CLASS DUMP"), "{e}");
-    assert!(peak_rss() < 600 << 20, "peak {} MB", peak_rss() >> 20);
+    assert!(test_support::peak::own() < 600 << 20, "peak {} MB", test_support::peak::own() >> 20);
 
     // A real class hierarchy well inside the budget still opens: 2 000 subclasses of 200 fields.
     let index = Index::from_bytes(layout_bomb(200, 2_000), Options::default()).unwrap();
@@ -60,7 +52,7 @@ fn bombs_end_in_errors_within_bounded_memory() {
         // Nothing left beside it: the temporary file had no name.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
-    assert!(peak_rss() < 600 << 20, "peak {} MB", peak_rss() >> 20);
+    assert!(test_support::peak::own() < 600 << 20, "peak {} MB", test_support::peak::own() >> 20);
 
     // A header followed by zeros alone is refused at its first record, before anything is
     // written.

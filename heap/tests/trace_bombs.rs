@@ -6,14 +6,6 @@
 use heap::{Heap, Index, Options};
 use test_support::traces;
 
-/// The process's peak resident set, in bytes.
-fn peak_rss() -> u64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    u.ru_maxrss as u64 * 1024
-}
-
 fn open(name: &str, bytes: &[u8]) -> Result<Index, heap::Error> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
@@ -42,7 +34,7 @@ fn hostile_traces_open_or_fail_within_bounds() {
     let arrays: Vec<_> = h.index.nodes().filter(|&n| h.index.class_of(n).index() == runtime).collect();
     assert_eq!(arrays.len(), 1);
     assert_eq!(h.index.shallow_size(arrays[0]), 0);
-    assert!(peak_rss() < 200 << 20, "peak {} MB", peak_rss() >> 20);
+    assert!(test_support::peak::own() < 200 << 20, "peak {} MB", test_support::peak::own() >> 20);
 
     // The same through inheritance: one Base of 50,000 runtime references, 20,000 instances of
     // its subclass holding none. Each Sub carries Base's slots, so Base's are sized by both; the
@@ -60,7 +52,7 @@ fn hostile_traces_open_or_fail_within_bounds() {
     let index = open("tiny.pftrace.gz", &traces::tiny_objects(1_000_000)).unwrap();
     let t = index.classes.iter().position(|c| c.name == "T").unwrap();
     assert_eq!(index.nodes().filter(|&n| index.class_of(n).index() == t).count(), 1_000_000);
-    assert!(peak_rss() < 300 << 20, "peak {} MB", peak_rss() >> 20);
+    assert!(test_support::peak::own() < 300 << 20, "peak {} MB", test_support::peak::own() >> 20);
     drop(index);
 
     // Refused, each at the byte that passes its bound.
@@ -94,7 +86,7 @@ fn hostile_traces_open_or_fail_within_bounds() {
     let g = heap::perfetto::Trace::scan(&data).unwrap().graph(0).unwrap();
     assert_eq!(g.types.len(), 40_000);
     assert!(g.types.iter().all(|t| t.deobfuscated.as_deref() == Some(&format!("com.example.C{}", &t.name[1..]))));
-    assert!(peak_rss() < 300 << 20, "peak {} MB", peak_rss() >> 20);
+    assert!(test_support::peak::own() < 300 << 20, "peak {} MB", test_support::peak::own() >> 20);
 }
 
 /// A trace cut inside its last packet (pulled while being written) still opens: the graphs read

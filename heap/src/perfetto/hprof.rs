@@ -53,11 +53,6 @@ pub struct Ids {
 }
 
 impl Ids {
-    /// The layout for `g` with no `<runtime>[]` arrays.
-    pub fn of(g: &Graph) -> Ids {
-        Ids::with_arrays(g, 0)
-    }
-
     /// The layout for `g` and `arrays` `<runtime>[]` arrays.
     fn with_arrays(g: &Graph, arrays: u64) -> Ids {
         let mut top = 0u64;

@@ -45,6 +45,15 @@ pub fn run(cmd: &Command) -> std::io::Result<(Output, u64)> {
     Ok((out, kb * 1024))
 }
 
+/// This process's own peak resident set, in bytes (a test binary of one test measures that
+/// test).
+pub fn own() -> u64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    u.ru_maxrss as u64 * 1024
+}
+
 /// A fresh path for the parent's report.
 fn tempfile_path() -> std::io::Result<std::path::PathBuf> {
     static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
